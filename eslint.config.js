@@ -1,0 +1,81 @@
+// @ts-check
+import js from '@eslint/js';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+/**
+ * The layer rule of DESIGN.md, enforced here as well as by the per-layer tsconfigs:
+ * protocol <- engine <- core <- elements, and protocol <- engine <- server.
+ * @param {string[]} forbidden folders under src/ this layer must not reach
+ * @param {string} why
+ */
+const layer = (forbidden, why) => ({
+  'no-restricted-imports': [
+    'error',
+    {
+      patterns: forbidden.map((folder) => ({
+        group: [`**/${folder}/*`, `**/${folder}`],
+        message: why,
+      })),
+    },
+  ],
+});
+
+export default tseslint.config(
+  {
+    ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.feature-data/**', 'custom-elements.json'],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.strictTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+      globals: { ...globals.browser, ...globals.node },
+    },
+    linterOptions: { reportUnusedDisableDirectives: 'error' },
+    rules: {
+      '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true, allowBoolean: true }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-confusing-void-expression': 'off',
+      '@typescript-eslint/no-extraneous-class': 'off',
+      'no-restricted-syntax': [
+        'error',
+        { selector: 'ExportDefaultDeclaration', message: 'Named exports only (DESIGN.md).' },
+      ],
+    },
+  },
+  {
+    files: ['src/protocol/**/*.ts'],
+    rules: layer(['engine', 'core', 'elements', 'server'], 'protocol imports nothing (DESIGN.md layers).'),
+  },
+  {
+    files: ['src/engine/**/*.ts'],
+    rules: layer(['core', 'elements', 'server'], 'engine may import protocol only (DESIGN.md layers).'),
+  },
+  {
+    files: ['src/core/**/*.ts'],
+    rules: layer(['elements', 'server'], 'core may import protocol and engine only (DESIGN.md layers).'),
+  },
+  {
+    files: ['src/elements/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/server/*', '**/engine/*', '**/protocol/*'], message: 'elements use core only (DESIGN.md layers).' },
+            { regex: '^\\.\\./core/(?!index\\.js$)', message: 'elements use core only through its public entry.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/server/**/*.ts'],
+    rules: layer(['core', 'elements'], 'server may import protocol and engine only (DESIGN.md layers).'),
+  },
+  {
+    files: ['**/*.js', '**/*.mjs'],
+    ...tseslint.configs.disableTypeChecked,
+  },
+);

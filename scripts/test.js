@@ -1,0 +1,73 @@
+// Runs every suite (node:test for Node-side code, web-test-runner in Chromium for browser code) and ends
+// with one truthful line: "N passed, N failed (node: …; browser: …)". Exit code non-zero on any failure
+// or when a suite ran no test at all (node's runner exits 0 on zero files, a trap on Node 20).
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+const args = new Set(process.argv.slice(2));
+const runNode = !args.has('--browser') || args.has('--node');
+const runBrowser = !args.has('--node') || args.has('--browser');
+
+/** @param {string} dir @returns {string[]} */
+const findTests = (dir) =>
+  readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return findTests(path);
+    return path.endsWith('.test.ts') && !path.endsWith('.browser.test.ts') ? [path] : [];
+  });
+
+const results = [];
+
+if (runNode) {
+  const files = findTests('test').sort();
+  const tap = join('node_modules', '.cache', 'node-tests.tap');
+  rmSync(tap, { force: true });
+  console.log(`Node: ${files.length} test files`);
+  const run = spawnSync(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      '--test',
+      '--test-force-exit',
+      `--test-concurrency=${process.env.TEST_CONCURRENCY ?? '2'}`,
+      '--test-reporter=spec',
+      '--test-reporter-destination=stdout',
+      '--test-reporter=tap',
+      `--test-reporter-destination=${tap}`,
+      ...files,
+    ],
+    { stdio: 'inherit' },
+  );
+  const text = existsSync(tap) ? readFileSync(tap, 'utf8') : '';
+  const count = (key) => Number(new RegExp(`^# ${key} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
+  const passed = count('pass');
+  let failed = count('fail') + count('cancelled');
+  if (run.status !== 0 && failed === 0) failed = 1; // the runner itself failed (a file that did not load)
+  results.push({ name: 'node', passed, failed, empty: files.length === 0 || passed + failed === 0 });
+}
+
+if (runBrowser) {
+  const counts = join('node_modules', '.cache', 'wtr-counts.json');
+  rmSync(counts, { force: true });
+  const run = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', 'node_modules/@web/test-runner/dist/bin.js', '--config', 'web-test-runner.config.js'],
+    { stdio: 'inherit', env: { ...process.env, WTR_COUNTS_FILE: counts } },
+  );
+  const { passed = 0, failed = 0 } = existsSync(counts) ? JSON.parse(readFileSync(counts, 'utf8')) : {};
+  results.push({
+    name: 'browser',
+    passed,
+    failed: run.status !== 0 && failed === 0 ? 1 : failed,
+    empty: passed + failed === 0,
+  });
+}
+
+const passed = results.reduce((n, r) => n + r.passed, 0);
+const failed = results.reduce((n, r) => n + r.failed, 0);
+const parts = results.map((r) => `${r.name}: ${r.passed} passed, ${r.failed} failed`).join('; ');
+for (const r of results) if (r.empty) console.error(`The ${r.name} suite ran no test: that is a failure.`);
+console.log(`\n${passed} passed, ${failed} failed (${parts})`);
+process.exit(failed > 0 || results.some((r) => r.empty) ? 1 : 0);

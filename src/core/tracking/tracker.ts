@@ -1,0 +1,74 @@
+import type { IHitCacheImplementation, JsonValue } from '../../protocol/index.js';
+import type { Logger } from '../logger.js';
+import type { BatchCachingStrategy } from '../status.js';
+
+/** Batching configuration (SPEC.md `TrackingManagerConfig`). */
+export interface TrackingManagerConfig {
+  /** Seconds between two batches; default 5. */
+  batchIntervals?: number;
+  /** Items in the pool that trigger a batch; default 10. */
+  poolMaxSize?: number;
+  /** Cache strategy; default continuous in browsers, periodic in Node (PROTOCOL.md §5.3). */
+  batchStrategy?: BatchCachingStrategy;
+}
+
+/** Who a tracked item belongs to, as the visitor is when the item is created. */
+export interface TrackedVisitor {
+  /** The current id (the authenticated id after `authenticate`). */
+  visitorId: string;
+  /** The anonymous id when authenticated with one, else null. */
+  anonymousId: string | null;
+  /** Whether the visitor is authenticated (an authenticated visitor without anonymous id sends its id in `vid` and `cuid`). */
+  authenticated: boolean;
+}
+
+/**
+ * A hit handed to the tracker: its cache type and its content with SPEC.md's field names (PROTOCOL.md §11),
+ * already validated by the hit class. The tracker adds `hid` and `createdAt`.
+ */
+export interface TrackedHit {
+  type: 'SCREENVIEW' | 'PAGEVIEW' | 'TRANSACTION' | 'ITEM' | 'EVENT' | 'SEGMENT';
+  content: Record<string, JsonValue>;
+}
+
+/** An exposure to hand to the tracker (sent as an activation, PROTOCOL.md §4). */
+export interface TrackedActivation {
+  variationGroupId: string;
+  variationId: string;
+  flagKey: string;
+}
+
+/**
+ * The one place hits and activations go (DESIGN.md data flow, step 5): validated, pooled, cached per
+ * strategy, batched, retried, acknowledged, removed from the cache.
+ */
+export interface Tracker {
+  /** Queues a hit; resolves once it is pooled (and cached, with the continuous strategy). */
+  addHit(visitor: TrackedVisitor, hit: TrackedHit): Promise<void>;
+  /**
+   * Queues an activation; resolves once it is pooled. `onAcknowledged` runs when the server has acknowledged
+   * it (2xx), never for an activation delivered from the cache in a later page view.
+   */
+  addActivation(visitor: TrackedVisitor, activation: TrackedActivation, onAcknowledged?: () => void): Promise<void>;
+  /** Drops the visitor's pooled items and their cached copies (consent withdrawn, PROTOCOL.md §5.1). */
+  dropVisitor(visitorId: string): Promise<void>;
+  /** Sends everything pooled now and resolves when the attempt has settled. */
+  flush(): Promise<void>;
+  /** Flushes, then stops every timer and listener. */
+  close(): Promise<void>;
+}
+
+/** What the tracker needs from the SDK instance. */
+export interface TrackerDeps {
+  envId: string;
+  apiKey: string;
+  /** Base of `POST {D}/activate`. */
+  decisionApiUrl: string;
+  /** `POST {E}` for hits. */
+  eventsUrl: string;
+  config: Required<TrackingManagerConfig>;
+  hitCache: IHitCacheImplementation;
+  logger: Logger;
+  /** Registers a callback for page hide (browsers); returns an unregister function. Absent in Node. */
+  onPageHide?: (send: () => void) => () => void;
+}

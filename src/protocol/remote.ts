@@ -1,0 +1,52 @@
+import type { JsonValue } from './json.js';
+
+/** Campaign states (PROTOCOL.md §13.5); `interrupted` is final. */
+export type CampaignState = 'active' | 'paused' | 'interrupted';
+
+/** A targeting rule in the remote control API's snake_case form. */
+export interface RemoteTargeting {
+  key: string;
+  operator: string;
+  value: JsonValue;
+}
+
+/** A variation in the remote control API's form. */
+export interface RemoteVariation {
+  id: string;
+  name: string;
+  reference: boolean;
+  allocation: number;
+  modifications: { type: string; value: Record<string, JsonValue> };
+}
+
+/** A variation group in the remote control API's form. */
+export interface RemoteVariationGroup {
+  id: string;
+  name: string;
+  targeting: { targeting_groups: Array<{ targetings: RemoteTargeting[] }> };
+  variations: RemoteVariation[];
+}
+
+/** A campaign in the remote control API's form (PROTOCOL.md §13.5). */
+export interface RemoteCampaign {
+  id: string;
+  name: string;
+  description: string;
+  type: string;
+  slug: string | null;
+  state: CampaignState;
+  variation_groups: RemoteVariationGroup[];
+  bucket_ranges: Array<[number, number]>;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A page of a remote control listing. */
+export interface RemotePage<T> {
+  items: T[];
+  current_items_count: number;
+  current_page: number;
+  total_count: number;
+  items_per_page: number;
+  last_page: number;
+}

@@ -1,0 +1,62 @@
+// Browser tests: Debian's Chromium (never a downloaded browser), TypeScript through esbuild with the
+// project's tsconfig (lit decorators need it), and a reporter that writes the counts scripts/test.js adds up.
+import { writeFileSync, mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { esbuildPlugin } from '@web/dev-server-esbuild';
+import { chromeLauncher } from '@web/test-runner-chrome';
+import { defaultReporter } from '@web/test-runner';
+import { serverCommandsPlugin } from './test/support/wtr-commands.ts';
+
+const countsReporter = () => ({
+  onTestRunFinished({ sessions }) {
+    let passed = 0;
+    let failed = 0;
+    const walk = (suite) => {
+      for (const t of suite?.tests ?? []) {
+        if (t.skipped) continue;
+        if (t.passed) passed += 1;
+        else failed += 1;
+      }
+      for (const s of suite?.suites ?? []) walk(s);
+    };
+    for (const session of sessions) {
+      walk(session.testResults);
+      if (!session.passed && (session.errors?.length ?? 0) > 0) failed += 1;
+    }
+    const file = process.env.WTR_COUNTS_FILE;
+    if (file) {
+      mkdirSync(dirname(file), { recursive: true });
+      writeFileSync(file, JSON.stringify({ passed, failed }));
+    }
+  },
+});
+
+export default {
+  files: ['test/**/*.browser.test.ts'],
+  nodeResolve: { exportConditions: ['browser', 'development'] },
+  concurrency: 1,
+  testFramework: { config: { timeout: 10000 } },
+  testsFinishTimeout: 180000,
+  plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: './tsconfig.json' }), serverCommandsPlugin()],
+  testRunnerHtml: (testFramework) => `<!doctype html><html><head>
+    <script>window.process = { env: { NODE_ENV: 'development' } };</script>
+    </head><body><script type="module" src="${testFramework}"></script></body></html>`,
+  browsers: [
+    chromeLauncher({
+      launchOptions: {
+        executablePath: '/usr/bin/chromium',
+        headless: true,
+        args: [
+          '--no-sandbox',
+          '--disable-gpu',
+          '--disable-dev-shm-usage',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--disable-sync',
+          '--no-first-run',
+        ],
+      },
+    }),
+  ],
+  reporters: [defaultReporter(), countsReporter()],
+};
