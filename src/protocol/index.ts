@@ -10,3 +10,4 @@ export * from './tokens.js';
 export * from './remote.js';
 export * from './report.js';
 export * from './routes.js';
+export * from './flag.js';
