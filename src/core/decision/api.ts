@@ -1,0 +1,120 @@
+import {
+  SDK_NAME,
+  SDK_VERSION,
+  decisionRoute,
+  isJsonObject,
+  type Decision,
+  type DecisionCampaign,
+  type DecisionRequest,
+} from '../../protocol/index.js';
+import type { DecisionOutcome, DecisionSource, DecisionSourceDeps } from './source.js';
+
+const str = (v: unknown): v is string => typeof v === 'string';
+
+/** One campaign of an answer, or null when it is malformed (it is then left out, never thrown on). */
+const parseCampaign = (c: unknown): DecisionCampaign | null => {
+  if (!isJsonObject(c) || !isJsonObject(c.variation)) return null;
+  const v = c.variation;
+  const m = v.modifications;
+  if (!str(c.id) || !str(c.variationGroupId) || !str(v.id) || !isJsonObject(m) || !isJsonObject(m.value))
+    return null;
+  return {
+    id: c.id,
+    name: str(c.name) ? c.name : '',
+    slug: str(c.slug) ? c.slug : null,
+    type: str(c.type) ? c.type : '',
+    variationGroupId: c.variationGroupId,
+    variationGroupName: str(c.variationGroupName) ? c.variationGroupName : '',
+    variation: {
+      id: v.id,
+      name: str(v.name) ? v.name : '',
+      reference: v.reference === true,
+      modifications: {
+        type: str(m.type) ? m.type : 'FLAG',
+        value: m.value as DecisionCampaign['variation']['modifications']['value'],
+      },
+    },
+  };
+};
+
+/** The decision in an answer body, or null when the body is not a decision (PROTOCOL.md §3). */
+export const parseDecision = (body: unknown): Decision | null => {
+  if (!isJsonObject(body) || !Array.isArray(body.campaigns)) return null;
+  const campaigns = body.campaigns.map(parseCampaign).filter((c) => c !== null);
+  const decision: Decision = { visitorId: str(body.visitorId) ? body.visitorId : '', campaigns };
+  if (body.panic === true) decision.panic = true;
+  const settings = isJsonObject(body.extras) ? body.extras.accountSettings : undefined;
+  if (isJsonObject(settings))
+    decision.extras = {
+      accountSettings: {
+        enabledXPC: settings.enabledXPC === true,
+        enabled1V1T: settings.enabled1V1T === true,
+      },
+    };
+  return decision;
+};
+
+/**
+ * The decision-API source: one `POST {D}/{envId}/campaigns` per decision (PROTOCOL.md §3), aborted after the
+ * configured timeout (SPEC.md `withTimeout`). Failures resolve as `{ ok: false }` so the visitor keeps its
+ * last flags (§9.4).
+ */
+export const createApiSource = (deps: DecisionSourceDeps): DecisionSource => {
+  const url = decisionRoute(deps.urls.decisionApi, deps.envId);
+  const controllers = new Set<AbortController>();
+  return {
+    pushesChanges: false,
+    async decide(input): Promise<DecisionOutcome> {
+      const body: DecisionRequest = {
+        visitorId: input.visitorId,
+        anonymousId: input.anonymousId,
+        context: input.context,
+        triggerHit: false,
+        visitorConsent: input.hasConsented,
+      };
+      const controller = new AbortController();
+      controllers.add(controller);
+      // The timer covers the whole exchange, body included: a server that stalls mid-body is no answer.
+      const timer = setTimeout(() => controller.abort(), deps.timeout);
+      try {
+        const res = await fetch(url, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            'x-api-key': deps.apiKey,
+            'x-sdk-client': SDK_NAME,
+            'x-sdk-version': SDK_VERSION,
+          },
+          body: JSON.stringify(body),
+          signal: controller.signal,
+        });
+        const text = await res.text();
+        if (!res.ok)
+          return { ok: false, reason: `the decision API answered ${res.status}: ${text.slice(0, 200)}` };
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(text);
+        } catch {
+          parsed = undefined;
+        }
+        const decision = parseDecision(parsed);
+        return decision
+          ? { ok: true, decision }
+          : { ok: false, reason: 'the decision API answer is not a decision' };
+      } catch (error) {
+        return {
+          ok: false,
+          reason: controller.signal.aborted
+            ? `no decision within the ${deps.timeout} ms timeout`
+            : `the decision request failed: ${String(error)}`,
+        };
+      } finally {
+        clearTimeout(timer);
+        controllers.delete(controller);
+      }
+    },
+    close() {
+      for (const c of controllers) c.abort();
+    },
+  };
+};

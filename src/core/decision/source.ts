@@ -1,0 +1,65 @@
+import type { AssignmentHistory, Decision, ServiceUrls, VisitorContext } from '../../protocol/index.js';
+import type { Logger } from '../logger.js';
+import type { FSSdkStatus } from '../status.js';
+
+/** What a decision source decides for: the visitor as it was when `fetchFlags` was called. */
+export interface DecisionInput {
+  /** The current id (the authenticated id after `authenticate`). */
+  readonly visitorId: string;
+  /** The anonymous id of an authenticated visitor, else null. */
+  readonly anonymousId: string | null;
+  /** The context to send, `fs_*` keys included. */
+  readonly context: Readonly<VisitorContext>;
+  readonly hasConsented: boolean;
+  /** The visitor's assignment history from the visitor cache, authenticated id first (PROTOCOL.md §8.4). */
+  readonly assignments: Readonly<AssignmentHistory>;
+}
+
+/**
+ * The outcome of one decision: a decision (which may be in panic) with the variation groups allocated now,
+ * or a failure (PROTOCOL.md §9.4) with its reason for the log. A source never throws.
+ */
+export type DecisionOutcome =
+  | { readonly ok: true; readonly decision: Decision; readonly newAssignments?: AssignmentHistory }
+  | { readonly ok: false; readonly reason: string };
+
+/** What a source may tell the SDK instance on its own, between two decisions (bucketing mode). */
+export interface DecisionSourceEvents {
+  /** The source's panic state changed (a new file with or without `panic`): the SDK status follows. */
+  status(status: FSSdkStatus): void;
+  /** The campaigns changed: visitors who fetched before are re-evaluated (PROTOCOL.md §16.2). */
+  changed(): void;
+}
+
+/** What the instance gives a source when it starts. */
+export interface DecisionSourceDeps {
+  readonly envId: string;
+  readonly apiKey: string;
+  readonly urls: ServiceUrls;
+  /** Decision request timeout in ms (decision-API mode). */
+  readonly timeout: number;
+  /** Seconds between two bucketing file updates (bucketing mode). */
+  readonly pollingIntervals: number;
+  readonly logger: Logger;
+  readonly events: DecisionSourceEvents;
+}
+
+/**
+ * Where decisions come from: the decision API (`decision/api.ts`, one request per decision) or the bucketing
+ * file evaluated locally (`decision/bucketing.ts`, loaded with `import()` only in bucketing mode). Both give
+ * the decision API's answer shape, so everything after the source is the same in both modes.
+ */
+export interface DecisionSource {
+  /** Decides for one visitor; resolves with a failure rather than rejecting. */
+  decide(input: DecisionInput): Promise<DecisionOutcome>;
+  /** True when the source calls `events.changed()`, so the instance must remember who fetched. */
+  readonly pushesChanges: boolean;
+  /** Stops timers and requests in flight. */
+  close(): void;
+}
+
+/**
+ * Makes a source. `start` awaits it: the bucketing source resolves once its first file is loaded or its first
+ * download failed (PROTOCOL.md §16.1).
+ */
+export type CreateDecisionSource = (deps: DecisionSourceDeps) => DecisionSource | Promise<DecisionSource>;

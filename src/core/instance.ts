@@ -1,0 +1,212 @@
+import { atom, type ReadableAtom } from 'nanostores';
+import type { Decision } from '../protocol/index.js';
+import type { FeatureConfig, SdkStatusChanged } from './config.js';
+import { loadDecisionSource } from './decision/load-source.js';
+import { Level, Logger } from './logger.js';
+import type { Platform } from './platform/platform.js';
+import type { Reevaluable, Runtime } from './runtime.js';
+import { resolveStartOptions } from './start-options.js';
+import { FSSdkStatus, Instance, Mode } from './status.js';
+import { createTracker } from './tracking/manager.js';
+import { uuidV4 } from './tracking/uuid.js';
+import { usageTracker } from './usage.js';
+import { VisitorBuilder, type NewVisitorOptions } from './visitor-builder.js';
+import { Visitor } from './visitor.js';
+
+let defaultPlatform: Platform | undefined;
+
+/**
+ * Sets the platform instances use when none is given. Each entry (`index.ts` for browsers, `node.ts` for Node)
+ * calls it once, which is how one `FeatureInstance` class runs on both without either importing the other's
+ * platform code.
+ */
+export const useDefaultPlatform = (platform: Platform): void => {
+  defaultPlatform = platform;
+};
+
+/** A started SDK: the runtime plus what only the instance may do with it. */
+interface Run extends Runtime {
+  shutdown(): Promise<void>;
+}
+
+/**
+ * One isolated SDK (DESIGN.md): its own status, configuration, tracker, caches, logger and current visitor.
+ * `Feature` is a facade over a default instance; the web components create their own, so several run side by
+ * side on one page or in one process.
+ */
+export class FeatureInstance {
+  private readonly statusAtom = atom<FSSdkStatus>(FSSdkStatus.SDK_NOT_INITIALIZED);
+  private readonly platform: Platform;
+  private readonly instanceId = uuidV4();
+  private logger = new Logger();
+  private listeners: SdkStatusChanged[] = [];
+  private run: Run | null = null;
+  private current: Visitor | null = null;
+
+  /** The SDK status, as a nanostores atom. */
+  readonly $status: ReadableAtom<FSSdkStatus> = this.statusAtom;
+
+  /** An instance on `platform` (default: the platform of the entry that was imported). */
+  constructor(platform?: Platform) {
+    const p = platform ?? defaultPlatform;
+    if (p === undefined)
+      throw new Error('FeatureInstance: import the SDK from its entry point (feature-ts).');
+    this.platform = p;
+  }
+
+  /**
+   * Starts the SDK; must be awaited. Throws, staying SDK_NOT_INITIALIZED, when the env id, API key or config is
+   * wrong, with a message that says what to change. A running SDK is closed first.
+   */
+  async start(envId: string, apiKey: string, config?: FeatureConfig): Promise<void> {
+    const { platform } = this;
+    const options = resolveStartOptions(
+      envId,
+      apiKey,
+      config,
+      platform.defaultServerUrl(),
+      platform.defaultBatchStrategy,
+    );
+    const createSource = await loadDecisionSource(options.mode);
+    if (this.run !== null) await this.close();
+    const c = options.config;
+    const logger = new Logger(options.logLevel, c.logManager);
+    this.logger = logger;
+    this.listeners = [c.statusListener, c.onSdkStatusChanged].filter((l) => l !== undefined);
+    this.setStatus(FSSdkStatus.SDK_INITIALIZING);
+    logger.info(`the SDK uses the server at ${options.serverUrl}.`);
+
+    const device = await platform.deviceContext();
+    const tracker = createTracker({
+      envId: options.envId,
+      apiKey: options.apiKey,
+      decisionApiUrl: options.urls.decisionApi,
+      eventsUrl: options.urls.events,
+      config: options.tracking,
+      hitCache: c.hitCache ?? platform.createHitCache(logger),
+      logger,
+      ...(platform.onPageHide ? { onPageHide: platform.onPageHide } : {}),
+    });
+    let closed = false;
+    let xpc = false;
+    const watched = new Set<WeakRef<Reevaluable>>();
+    const isCurrent = (): boolean => this.run === run;
+    const source = await createSource({
+      envId: options.envId,
+      apiKey: options.apiKey,
+      urls: options.urls,
+      timeout: options.timeout,
+      pollingIntervals: options.bucketingPollingIntervals,
+      logger,
+      events: {
+        status: (status) => {
+          if (!closed) this.setStatus(status);
+        },
+        changed: () => {
+          for (const ref of watched) {
+            const visitor = ref.deref();
+            if (visitor === undefined) watched.delete(ref);
+            else void visitor.fetchFlags();
+          }
+        },
+      },
+    });
+    const now = (): number => Date.now();
+    const run: Run = {
+      options,
+      logger,
+      tracker,
+      source,
+      visitorCache: c.visitorCache ?? platform.createVisitorCache(logger),
+      device: Object.freeze(device),
+      onVisitorExposed: c.onVisitorExposed,
+      status: () => (isCurrent() ? this.statusAtom.get() : FSSdkStatus.SDK_NOT_INITIALIZED),
+      closed: () => closed,
+      xpcEnabled: () => xpc,
+      learn: (decision: Decision) => {
+        if (closed) return;
+        const settings = decision.extras?.accountSettings;
+        if (settings !== undefined) xpc = settings.enabledXPC;
+        this.setStatus(decision.panic === true ? FSSdkStatus.SDK_PANIC : FSSdkStatus.SDK_INITIALIZED);
+      },
+      watch: (visitor) => watched.add(new WeakRef(visitor)),
+      usage: usageTracker(options, this.instanceId, logger, now),
+      now,
+      shutdown: async () => {
+        closed = true;
+        watched.clear();
+        source.close();
+        await tracker.close();
+      },
+    };
+    this.run = run;
+    // Decision-API mode is ready once device information is gathered; the bucketing source reports its own
+    // status through `events.status` (PROTOCOL.md §16.1).
+    if (options.mode === Mode.DECISION_API) this.setStatus(FSSdkStatus.SDK_INITIALIZED);
+  }
+
+  /** The SDK status. */
+  getStatus(): FSSdkStatus {
+    return this.statusAtom.get();
+  }
+
+  /**
+   * A visitor builder. SINGLE_INSTANCE (default) saves the built visitor as the current one. Throws when the
+   * SDK is not started or the id or consent is missing.
+   */
+  newVisitor(options: NewVisitorOptions): VisitorBuilder {
+    const run = this.run;
+    if (run === null) throw new Error('Feature.newVisitor: await Feature.start(envId, apiKey) first.');
+    const { visitorId, hasConsented, instanceType } = options;
+    if (typeof visitorId !== 'string' || visitorId === '' || visitorId.length > 256)
+      throw new Error('Feature.newVisitor: visitorId must be a string of 1 to 256 characters.');
+    if (typeof hasConsented !== 'boolean')
+      throw new Error('Feature.newVisitor: hasConsented must be true or false.');
+    if (instanceType !== undefined && !Object.values<string>(Instance).includes(instanceType))
+      throw new Error(
+        'Feature.newVisitor: instanceType must be Instance.SINGLE_INSTANCE or Instance.NEW_INSTANCE.',
+      );
+    return new VisitorBuilder(options, (init, type) => {
+      const visitor = new Visitor(run, init);
+      if (type === Instance.SINGLE_INSTANCE && this.run === run) this.current = visitor;
+      return visitor;
+    });
+  }
+
+  /** Saves `visitor` as the current visitor. */
+  setCurrentVisitor(visitor: Visitor): void {
+    this.current = visitor;
+  }
+
+  /** The current visitor, or null when none is set. */
+  getCurrentVisitor(): Visitor | null {
+    return this.current;
+  }
+
+  /** Changes the log level at run time. */
+  setLoggerLevel(level: Level): void {
+    if (Object.values<number>(Level).includes(level)) this.logger.setLevel(level);
+    else this.logger.error(`setLoggerLevel: ${String(level)} is not a Level.`);
+  }
+
+  /** Sends what is pooled, stops timers and returns to SDK_NOT_INITIALIZED. */
+  async close(): Promise<void> {
+    const run = this.run;
+    this.run = null;
+    this.current = null;
+    if (run !== null) await run.shutdown();
+    this.setStatus(FSSdkStatus.SDK_NOT_INITIALIZED);
+  }
+
+  private setStatus(status: FSSdkStatus): void {
+    if (this.statusAtom.get() === status) return;
+    this.statusAtom.set(status);
+    for (const listener of this.listeners) {
+      try {
+        listener(status);
+      } catch (error) {
+        this.logger.error(`a status callback threw: ${String(error)}`);
+      }
+    }
+  }
+}

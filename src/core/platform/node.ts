@@ -1,0 +1,34 @@
+import { release, type as osType } from 'node:os';
+import { DEFAULT_SERVER_URL, SDK_VERSION } from '../../protocol/index.js';
+import { MemoryHitCache, MemoryVisitorCache } from '../caches/memory.js';
+import type { DeviceContext } from '../context-keys.js';
+import { BatchCachingStrategy } from '../status.js';
+import type { Platform } from './platform.js';
+
+/** `os.type()` in SPEC.md's words (PROTOCOL.md §16.5). */
+const OS_NAMES: Record<string, string> = { Linux: 'Linux', Darwin: 'macOS', Windows_NT: 'Windows' };
+
+// `sdk_firstTimeInit` is true on the first start in the process (PROTOCOL.md §16.5): Node has no storage
+// that outlives it by default, so the process is the unit.
+let startedBefore = false;
+
+/** Node: memory caches, periodic caching, the server from `FEATURE_API_URL` or its default. */
+export const nodePlatform: Platform = {
+  defaultServerUrl: () => process.env.FEATURE_API_URL ?? DEFAULT_SERVER_URL,
+  defaultBatchStrategy: BatchCachingStrategy.BATCH_PERIODIC_CACHING,
+  createVisitorCache: () => new MemoryVisitorCache(),
+  createHitCache: () => new MemoryHitCache(),
+  deviceContext(): Promise<DeviceContext> {
+    const first = !startedBefore;
+    startedBefore = true;
+    const type = osType();
+    return Promise.resolve({
+      sdk_firstTimeInit: first,
+      sdk_deviceLanguage: Intl.DateTimeFormat().resolvedOptions().locale,
+      sdk_deviceType: 'server',
+      sdk_osName: OS_NAMES[type] ?? type,
+      sdk_osVersionCode: release(),
+      sdk_fsVersion: SDK_VERSION,
+    });
+  },
+};

@@ -1,0 +1,23 @@
+import type { IHitCacheImplementation, IVisitorCacheImplementation } from '../../protocol/index.js';
+import type { DeviceContext } from '../context-keys.js';
+import type { Logger } from '../logger.js';
+import type { BatchCachingStrategy } from '../status.js';
+
+/**
+ * What differs between browsers and Node (DESIGN.md Runtimes). Each entry binds `Feature` to one platform,
+ * so the browser bundle never holds `node:` imports and Node never loads DOM code.
+ */
+export interface Platform {
+  /** The server base URL used when the config names none (PROTOCOL.md, SDK configuration). */
+  defaultServerUrl(): string;
+  /** The batch strategy SPEC.md recommends for the platform (PROTOCOL.md §5.3). */
+  readonly defaultBatchStrategy: BatchCachingStrategy;
+  /** The default visitor cache, made once per SDK instance. */
+  createVisitorCache(logger: Logger): IVisitorCacheImplementation;
+  /** The default hit cache, made once per SDK instance. */
+  createHitCache(logger: Logger): IHitCacheImplementation;
+  /** The auto-set predefined context keys (PROTOCOL.md §16.5), gathered during `start`. */
+  deviceContext(): Promise<DeviceContext>;
+  /** Registers a callback for page hide (browsers only); returns an unregister function. */
+  readonly onPageHide?: (send: () => void) => () => void;
+}

@@ -1,0 +1,42 @@
+import type { Decision, IVisitorCacheImplementation } from '../protocol/index.js';
+import type { OnVisitorExposed } from './config.js';
+import type { DeviceContext } from './context-keys.js';
+import type { DecisionSource } from './decision/source.js';
+import type { Logger } from './logger.js';
+import type { StartOptions } from './start-options.js';
+import type { FSSdkStatus } from './status.js';
+import type { Tracker } from './tracking/tracker.js';
+
+/** Something that can be re-evaluated when the campaigns change (a visitor who fetched before). */
+export interface Reevaluable {
+  fetchFlags(): Promise<void>;
+}
+
+/**
+ * What one started SDK gives its visitors: one per `start`, closed by `close` (or the next `start`). Visitors
+ * keep the runtime they were built with, so a visitor of a closed SDK fails quietly instead of reaching the
+ * next run's tracker.
+ */
+export interface Runtime {
+  readonly options: StartOptions;
+  readonly logger: Logger;
+  readonly tracker: Tracker;
+  readonly source: DecisionSource;
+  readonly visitorCache: IVisitorCacheImplementation;
+  readonly device: Readonly<DeviceContext>;
+  readonly onVisitorExposed: OnVisitorExposed | undefined;
+  /** The SDK status now. */
+  status(): FSSdkStatus;
+  /** True once closed. */
+  closed(): boolean;
+  /** Experience continuity as last learned from a decision (PROTOCOL.md §8.5); false until known. */
+  xpcEnabled(): boolean;
+  /** Applies what a decision says about the SDK: panic (PROTOCOL.md §16.1) and account settings. */
+  learn(decision: Decision): void;
+  /** Remembers a visitor for re-evaluation when the source pushes changes (bucketing mode). */
+  watch(visitor: Reevaluable): void;
+  /** Developer usage tracking for a new visitor (PROTOCOL.md §12). */
+  usage(visitorId: string): void;
+  /** The clock, in epoch ms (cache records). */
+  now(): number;
+}

@@ -1,0 +1,59 @@
+import type { ContextValue } from '../protocol/index.js';
+import { Instance } from './status.js';
+import type { Visitor, VisitorInit } from './visitor.js';
+
+/** Options of `Feature.newVisitor`. */
+export interface NewVisitorOptions {
+  /** The visitor id (1-256 characters). */
+  visitorId: string;
+  /** Whether the visitor consented to tracking. */
+  hasConsented: boolean;
+  /** SINGLE_INSTANCE (default) saves the visitor as the current one; NEW_INSTANCE does not. */
+  instanceType?: Instance;
+}
+
+/** Builds a visitor (SPEC.md `VisitorBuilder`); finish with `build()`, which returns at once. */
+export class VisitorBuilder {
+  private readonly init: VisitorInit;
+  private readonly instanceType: Instance;
+
+  /** Made by `Feature.newVisitor`. */
+  constructor(
+    options: NewVisitorOptions,
+    private readonly make: (init: VisitorInit, instanceType: Instance) => Visitor,
+  ) {
+    this.init = {
+      visitorId: options.visitorId,
+      hasConsented: options.hasConsented,
+      isAuthenticated: false,
+      context: {},
+    };
+    this.instanceType = options.instanceType ?? Instance.SINGLE_INSTANCE;
+  }
+
+  /** The initial context; values string, boolean or finite number (others are refused and logged). */
+  withContext(context: Readonly<Record<string, ContextValue>>): this {
+    this.init.context = { ...context };
+    return this;
+  }
+
+  /** True: an authenticated visitor; false (default): anonymous. */
+  isAuthenticated(authenticated: boolean): this {
+    this.init.isAuthenticated = authenticated;
+    return this;
+  }
+
+  /** Consent, overriding the one given to `newVisitor`. */
+  hasConsented(hasConsented: boolean): this {
+    this.init.hasConsented = hasConsented;
+    return this;
+  }
+
+  /**
+   * The visitor, at once: its cached flags, if any, become readable in the background, and `fetchFlags`
+   * waits for that lookup (PROTOCOL.md §16.2).
+   */
+  build(): Visitor {
+    return this.make({ ...this.init }, this.instanceType);
+  }
+}

@@ -1,0 +1,409 @@
+import { atom, type ReadableAtom } from 'nanostores';
+import { buildFlags } from '../engine/flags.js';
+import {
+  SDK_NAME,
+  SDK_VERSION,
+  type AssignmentHistory,
+  type ContextValue,
+  type Decision,
+  type DecisionCampaign,
+  type VisitorContext,
+} from '../protocol/index.js';
+import { predefinedValueProblem, type FeatureContextKey, type FeatureContextValue } from './context-keys.js';
+import type { DecisionInput } from './decision/source.js';
+import { VisitorExposed } from './exposure.js';
+import { FlagCollection } from './flag-collection.js';
+import type { FlagEntry, FlagHost, FlagsSnapshot } from './flag-entry.js';
+import { Flag } from './flag.js';
+import type { Runtime } from './runtime.js';
+import { FetchFlagsRequiredStatusReason as Reason, FlagStatus, FSSdkStatus } from './status.js';
+import { consentHit, HitProtocol } from './tracking/hits.js';
+import type { TrackedVisitor } from './tracking/tracker.js';
+import { VisitorCacheLink } from './visitor-cache-link.js';
+import { applyContext, sameContext } from './visitor-context.js';
+import { VisitorExposures } from './visitor-exposures.js';
+
+/** A visitor's flag status and the reason flags must be fetched (SPEC.md States; PROTOCOL.md §16.2). */
+export interface VisitorFlagState {
+  readonly status: FlagStatus;
+  readonly reason: Reason;
+}
+
+/** What `VisitorBuilder.build()` gives the visitor. */
+export interface VisitorInit {
+  visitorId: string;
+  hasConsented: boolean;
+  isAuthenticated: boolean;
+  context: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * A visitor (SPEC.md `Visitor`): an id, consent, authentication, a context, and the flags decided for them.
+ * Made with `Feature.newVisitor(...).build()`. `$flags` and `$flagStatus` are nanostores atoms that hold
+ * immutable snapshots, for UIs to watch.
+ */
+export class Visitor implements FlagHost {
+  private id: string;
+  private anonymous: string | null = null;
+  private consent: boolean;
+  private authenticated: boolean;
+  private ctx: VisitorContext;
+  private campaigns: DecisionCampaign[] = [];
+  private flagsFromCache = false;
+  private fetchSeq = 0;
+  private waiters: Array<() => void> = [];
+  private pendingReason: Reason | null = null;
+  private watched = false;
+  private readonly flagsAtom = atom<FlagsSnapshot>(new Map());
+  private readonly stateAtom = atom<VisitorFlagState>({
+    status: FlagStatus.FETCH_REQUIRED,
+    reason: Reason.FLAGS_NEVER_FETCHED,
+  });
+  private readonly exposures: VisitorExposures;
+  private readonly cache: VisitorCacheLink;
+
+  /** The visitor's current flags (an immutable snapshot, replaced on every change). */
+  readonly $flags: ReadableAtom<FlagsSnapshot> = this.flagsAtom;
+  /** The visitor's flag status and fetch reason. */
+  readonly $flagStatus: ReadableAtom<VisitorFlagState> = this.stateAtom;
+
+  /** Use `Feature.newVisitor(...).build()`. */
+  constructor(
+    private readonly runtime: Runtime,
+    init: VisitorInit,
+  ) {
+    this.id = init.visitorId;
+    this.consent = init.hasConsented;
+    this.authenticated = init.isAuthenticated;
+    this.ctx = { ...runtime.device };
+    this.applyContextEntries(Object.entries(init.context));
+    this.exposures = new VisitorExposures(runtime);
+    this.cache = new VisitorCacheLink(runtime, (data) => {
+      // PROTOCOL.md §16.2: flags from the creation lookup apply only while nothing was fetched.
+      if (this.fetchSeq !== 0 || this.id !== data.visitorId) return;
+      this.setFlags(data.campaigns, true);
+      this.setState(FlagStatus.FETCH_REQUIRED, Reason.FLAGS_FETCHED_FROM_CACHE);
+    });
+    this.cache.lookupAtCreation(this.id);
+    void this.sendConsentHit();
+    runtime.usage(this.id);
+  }
+
+  /** The current id: the authenticated id after `authenticate`. */
+  get visitorId(): string {
+    return this.id;
+  }
+
+  /** The anonymous id of an authenticated visitor (experience continuity), else null. */
+  get anonymousId(): string | null {
+    return this.anonymous;
+  }
+
+  /** Whether the visitor consented to tracking. */
+  get hasConsented(): boolean {
+    return this.consent;
+  }
+
+  /** Whether the visitor is authenticated. */
+  get isAuthenticated(): boolean {
+    return this.authenticated;
+  }
+
+  /** A read-only copy of the context as sent, `fs_client`, `fs_version` and `fs_users` included. */
+  get context(): Readonly<VisitorContext> {
+    return Object.freeze({ ...this.ctx, fs_client: SDK_NAME, fs_version: SDK_VERSION, fs_users: this.id });
+  }
+
+  /** FETCHED, FETCHING, FETCH_REQUIRED or PANIC. */
+  get flagStatus(): FlagStatus {
+    return this.stateAtom.get().status;
+  }
+
+  /** Why flags must be fetched; NONE when FETCHED, FETCHING or PANIC. */
+  get fetchReasons(): Reason {
+    return this.stateAtom.get().reason;
+  }
+
+  /** Sets one context value (string, boolean or finite number); a refused one is logged with the reason. */
+  updateContext(key: string, value: ContextValue): void {
+    this.contextCall([[key, value]]);
+  }
+
+  /** Sets several context values; refused ones are logged with the reason, the rest applied. */
+  updateContextWithMap(context: Readonly<Record<string, ContextValue>>): void {
+    const given: unknown = context;
+    if (typeof given !== 'object' || given === null) {
+      this.runtime.logger.error('updateContextWithMap takes an object of context values.');
+      return;
+    }
+    this.contextCall(Object.entries(context));
+  }
+
+  /** Sets a predefined context key (`FeatureContext`), whose value type is checked. */
+  updateFeatureContext<K extends FeatureContextKey>(key: K, value: FeatureContextValue<K>): void {
+    const problem =
+      typeof key === 'object' && typeof key.key === 'string'
+        ? predefinedValueProblem(key, value)
+        : 'updateFeatureContext takes a FeatureContext key';
+    if (problem !== null) this.runtime.logger.error(`context refused: ${problem}.`);
+    else this.contextCall([[key.key, value]]);
+  }
+
+  /** Removes the application's context keys; keeps the SDK's (`sdk_*` auto-set ones and `fs_*`). */
+  clearContext(): void {
+    if (this.ignoredInPanic('clearContext')) return;
+    const cleared: VisitorContext = { ...this.runtime.device };
+    if (sameContext(cleared, this.ctx)) return;
+    this.ctx = cleared;
+    this.requireFetch(Reason.VISITOR_CONTEXT_UPDATED);
+  }
+
+  /**
+   * Fetches the visitor's flags for the context as it is now. Overlapping calls: only the latest call's answer
+   * is applied and every promise resolves once the latest has settled, so after `await fetchFlags()` the flags
+   * reflect the latest context. Never rejects: on failure the visitor keeps its last flags (PROTOCOL.md §9.4).
+   */
+  fetchFlags(): Promise<void> {
+    const seq = ++this.fetchSeq;
+    const input: DecisionInput = {
+      visitorId: this.id,
+      anonymousId: this.anonymous,
+      context: this.context,
+      hasConsented: this.consent,
+      assignments: {},
+    };
+    const done = new Promise<void>((resolve) => this.waiters.push(resolve));
+    void this.runFetch(seq, input);
+    return done;
+  }
+
+  /** The flag for `key`; an empty flag (`exists()` false) when none matches. Live: reads current flags. */
+  getFlag(key: string): Flag {
+    return new Flag(this, key);
+  }
+
+  /** Every current flag. */
+  getFlags(): FlagCollection {
+    return new FlagCollection([...this.flagEntries().keys()].map((k) => [k, new Flag(this, k)]));
+  }
+
+  /**
+   * Sets consent. False drops the visitor's pooled hits and activations, calls `flushVisitor`, then sends the
+   * `fs_consent` event, the one hit sent while consent is false (PROTOCOL.md §5.1).
+   */
+  async setConsent(hasConsented: boolean): Promise<void> {
+    if (typeof hasConsented !== 'boolean') {
+      this.runtime.logger.error('setConsent takes a boolean.');
+      return;
+    }
+    const changed = hasConsented !== this.consent;
+    this.consent = hasConsented;
+    if (!hasConsented) {
+      this.exposures.dropUnacknowledged();
+      await this.runtime.tracker.dropVisitor(this.id).catch(() => undefined);
+      await this.cache.flush(this.id);
+    }
+    if (changed) await this.sendConsentHit();
+  }
+
+  /**
+   * Turns the anonymous visitor into the authenticated visitor `visitorId`; call `fetchFlags` afterwards.
+   * Keeps the previous variations only when experience continuity is enabled for the environment.
+   */
+  authenticate(visitorId: string): void {
+    if (this.ignoredInPanic('authenticate')) return;
+    if (typeof visitorId !== 'string' || visitorId === '') {
+      this.runtime.logger.error('authenticate takes a non-empty visitor id.');
+      return;
+    }
+    if (!this.runtime.xpcEnabled())
+      this.runtime.logger.warning(
+        'experience continuity is off for this environment: variations may change after authenticate.',
+        'xpc-off',
+      );
+    if (!this.authenticated) this.anonymous = this.id;
+    this.id = visitorId;
+    this.authenticated = true;
+    this.cache.lookupOnAuthenticate(visitorId, this.anonymous);
+    this.requireFetch(Reason.VISITOR_AUTHENTICATED);
+  }
+
+  /** Turns the authenticated visitor back into its anonymous id; call `fetchFlags` afterwards. */
+  unauthenticate(): void {
+    if (this.ignoredInPanic('unauthenticate')) return;
+    if (!this.authenticated || this.anonymous === null) {
+      this.runtime.logger.error(
+        'unauthenticate needs a visitor that authenticate() turned from anonymous to authenticated.',
+      );
+      return;
+    }
+    this.id = this.anonymous;
+    this.anonymous = null;
+    this.authenticated = false;
+    this.cache.lookupOnAuthenticate(this.id, null);
+    this.requireFetch(Reason.VISITOR_UNAUTHENTICATED);
+  }
+
+  /**
+   * Sends a Screen, Page, Transaction, Item or Event hit. Nothing is sent while consent is false or in panic,
+   * or when `hit.validate()` names a problem (all logged).
+   */
+  async sendHit(hit: HitProtocol): Promise<void> {
+    const { logger, tracker } = this.runtime;
+    if (!this.consent) return logger.info(`hit not sent: visitor "${this.id}" has not consented.`);
+    if (this.inPanic()) return logger.info('hit not sent: the SDK is in panic mode.');
+    const given: unknown = hit;
+    if (!(given instanceof HitProtocol))
+      return logger.error('sendHit takes a Screen, Page, Transaction, Item or Event hit.');
+    const problem = hit.validate();
+    if (problem !== null) return logger.error(`hit not sent: ${problem}`);
+    await tracker.addHit(this.tracked(), hit.toTrackedHit()).catch((error: unknown) => {
+      logger.error(`hit not sent: ${String(error)}`);
+    });
+  }
+
+  /** @internal FlagHost: the flag in use for `key`. */
+  flagEntry(key: string): FlagEntry | undefined {
+    return this.inPanic() ? undefined : this.flagsAtom.get().get(key);
+  }
+
+  /** @internal FlagHost: the visitor's side of a flag status (PROTOCOL.md §16.3). */
+  flagsState(): FlagStatus {
+    if (this.inPanic()) return FlagStatus.PANIC;
+    return this.stateAtom.get().status === FlagStatus.FETCHED
+      ? FlagStatus.FETCHED
+      : FlagStatus.FETCH_REQUIRED;
+  }
+
+  /** @internal FlagHost: reports an exposure, unless consent is false. */
+  expose(entry: FlagEntry, defaultValue: unknown): Promise<void> {
+    if (!this.consent) {
+      this.runtime.logger.info(
+        `exposure not reported: visitor "${this.id}" has not consented.`,
+        `expose:${this.id}`,
+      );
+      return Promise.resolve();
+    }
+    const ctx = this.context;
+    return this.exposures.expose(
+      entry,
+      defaultValue,
+      this.tracked(),
+      () => new VisitorExposed(this.id, this.anonymous, ctx),
+    );
+  }
+
+  /** @internal FlagHost. */
+  warnOnce(message: string, onceKey: string): void {
+    this.runtime.logger.warning(message, onceKey);
+  }
+
+  private flagEntries(): FlagsSnapshot {
+    return this.inPanic() ? new Map() : this.flagsAtom.get();
+  }
+
+  private inPanic(): boolean {
+    return (
+      this.stateAtom.get().status === FlagStatus.PANIC || this.runtime.status() === FSSdkStatus.SDK_PANIC
+    );
+  }
+
+  private ignoredInPanic(call: string): boolean {
+    if (this.stateAtom.get().status !== FlagStatus.PANIC) return false;
+    this.runtime.logger.warning(
+      `${call} ignored: panic mode disables everything but fetchFlags.`,
+      `panic:${call}`,
+    );
+    return true;
+  }
+
+  private tracked(): TrackedVisitor {
+    return { visitorId: this.id, anonymousId: this.anonymous, authenticated: this.authenticated };
+  }
+
+  private setState(status: FlagStatus, reason: Reason): void {
+    const now = this.stateAtom.get();
+    if (now.status !== status || now.reason !== reason) this.stateAtom.set({ status, reason });
+  }
+
+  private setFlags(campaigns: DecisionCampaign[], fromCache: boolean): void {
+    this.campaigns = campaigns;
+    this.flagsFromCache = fromCache;
+    this.flagsAtom.set(buildFlags(campaigns));
+  }
+
+  /** PROTOCOL.md §16.2: a change while FETCHING waits for the answer; else FETCH_REQUIRED with the latest cause. */
+  private requireFetch(reason: Reason): void {
+    if (this.stateAtom.get().status === FlagStatus.FETCHING) this.pendingReason = reason;
+    else this.setState(FlagStatus.FETCH_REQUIRED, reason);
+  }
+
+  private contextCall(entries: Array<[unknown, unknown]>): void {
+    if (this.ignoredInPanic('context update')) return;
+    if (this.applyContextEntries(entries)) this.requireFetch(Reason.VISITOR_CONTEXT_UPDATED);
+  }
+
+  private applyContextEntries(entries: Array<[unknown, unknown]>): boolean {
+    const { changed, refused } = applyContext(this.ctx, entries);
+    for (const message of refused) this.runtime.logger.error(message);
+    return changed;
+  }
+
+  private async sendConsentHit(): Promise<void> {
+    if (this.inPanic() || this.runtime.closed()) return;
+    await this.runtime.tracker.addHit(this.tracked(), consentHit(this.consent)).catch((error: unknown) => {
+      this.runtime.logger.error(`the fs_consent event was not queued: ${String(error)}`);
+    });
+  }
+
+  private async runFetch(seq: number, input: DecisionInput): Promise<void> {
+    const { runtime } = this;
+    try {
+      await this.cache.settled();
+      if (seq !== this.fetchSeq) return; // a later call supersedes this one before it started
+      if (runtime.closed()) {
+        runtime.logger.error('fetchFlags: the SDK is closed; call Feature.start first.');
+        return;
+      }
+      if (!this.watched && runtime.source.pushesChanges) {
+        this.watched = true;
+        runtime.watch(this);
+      }
+      this.pendingReason = null;
+      this.setState(FlagStatus.FETCHING, Reason.NONE);
+      const outcome = await runtime.source.decide({ ...input, assignments: this.cache.history() });
+      if (seq !== this.fetchSeq) return; // an older answer arriving late is dropped
+      if (!outcome.ok) {
+        runtime.logger.error(`fetchFlags failed, the visitor keeps its last flags: ${outcome.reason}`);
+        this.setState(
+          FlagStatus.FETCH_REQUIRED,
+          this.flagsFromCache ? Reason.FLAGS_FETCHED_FROM_CACHE : Reason.FLAGS_FETCHING_ERROR,
+        );
+        return;
+      }
+      await this.apply(outcome.decision, outcome.newAssignments ?? {}, input);
+    } finally {
+      if (seq === this.fetchSeq) for (const resolve of this.waiters.splice(0)) resolve();
+    }
+  }
+
+  private async apply(
+    decision: Decision,
+    newAssignments: AssignmentHistory,
+    input: DecisionInput,
+  ): Promise<void> {
+    this.runtime.learn(decision);
+    if (decision.panic === true) {
+      // Panic forces defaults over known flags (PROTOCOL.md §9.4).
+      this.setFlags([], false);
+      this.setState(FlagStatus.PANIC, Reason.NONE);
+      return;
+    }
+    this.setFlags(decision.campaigns, false);
+    const pending = this.pendingReason;
+    this.pendingReason = null;
+    if (pending !== null) this.setState(FlagStatus.FETCH_REQUIRED, pending);
+    else this.setState(FlagStatus.FETCHED, Reason.NONE);
+    if (this.consent) await this.cache.write(input, this.campaigns, newAssignments);
+  }
+}
