@@ -1,0 +1,60 @@
+// Semantic versions for the SEMVER_* targeting operators (PROTOCOL.md §7): `MAJOR[.MINOR[.PATCH]][-pre][+build]`
+// with an optional leading `v`, missing parts 0, the build ignored, and SemVer 2.0 precedence. Numeric parts
+// follow SemVer 2.0 strictly (no leading zeros), so `1.02` is not a version and a rule on it does not match.
+
+/** A parsed semantic version. Numeric parts are kept as digit strings so that any length compares exactly. */
+export interface SemVer {
+  /** MAJOR, MINOR and PATCH as digit strings without leading zeros. */
+  readonly core: readonly [string, string, string];
+  /** The pre-release identifiers; empty for a release. */
+  readonly pre: readonly string[];
+}
+
+// One pre-release identifier: numeric without a leading zero, or alphanumeric with at least one non-digit.
+const PRE_ID = '(?:0|[1-9]\\d*|\\d*[A-Za-z-][0-9A-Za-z-]*)';
+const SEMVER = new RegExp(
+  '^v?(0|[1-9]\\d*)(?:\\.(0|[1-9]\\d*)(?:\\.(0|[1-9]\\d*))?)?' +
+    `(?:-(${PRE_ID}(?:\\.${PRE_ID})*))?` +
+    '(?:\\+[0-9A-Za-z-]+(?:\\.[0-9A-Za-z-]+)*)?$',
+);
+const DIGITS = /^\d+$/;
+
+/** Parses a semantic version; `undefined` when `text` is not one. */
+export const parseSemVer = (text: string): SemVer | undefined => {
+  const m = SEMVER.exec(text);
+  if (m === null) return undefined;
+  const pre = m[4];
+  return {
+    core: [m[1] ?? '0', m[2] ?? '0', m[3] ?? '0'],
+    pre: pre === undefined ? [] : pre.split('.'),
+  };
+};
+
+/** Compares two digit strings without leading zeros as numbers. */
+const compareDigits = (a: string, b: string): number =>
+  a.length !== b.length ? a.length - b.length : a < b ? -1 : a > b ? 1 : 0;
+
+/** Compares two pre-release identifiers: numeric ones numerically and below alphanumeric ones (ASCII order). */
+const compareIdentifiers = (a: string, b: string): number => {
+  const an = DIGITS.test(a);
+  const bn = DIGITS.test(b);
+  if (an && bn) return compareDigits(a, b);
+  if (an !== bn) return an ? -1 : 1;
+  return a < b ? -1 : a > b ? 1 : 0;
+};
+
+/** SemVer 2.0 precedence: negative when `a` < `b`, 0 when equal (build ignored), positive when `a` > `b`. */
+export const compareSemVer = (a: SemVer, b: SemVer): number => {
+  for (let i = 0; i < 3; i++) {
+    const c = compareDigits(a.core[i] ?? '0', b.core[i] ?? '0');
+    if (c !== 0) return c;
+  }
+  // A pre-release is lower than its release; otherwise identifiers compare in turn, fewer being lower.
+  if (a.pre.length === 0 || b.pre.length === 0) return b.pre.length - a.pre.length;
+  const n = Math.min(a.pre.length, b.pre.length);
+  for (let i = 0; i < n; i++) {
+    const c = compareIdentifiers(a.pre[i] ?? '', b.pre[i] ?? '');
+    if (c !== 0) return c;
+  }
+  return a.pre.length - b.pre.length;
+};
