@@ -54,6 +54,7 @@ export class Visitor implements FlagHost {
   private waiters: Array<() => void> = [];
   private pendingReason: Reason | null = null;
   private watched = false;
+  private fetchStarted = false;
   private readonly flagsAtom = atom<FlagsSnapshot>(new Map());
   private readonly stateAtom = atom<VisitorFlagState>({
     status: FlagStatus.FETCH_REQUIRED,
@@ -80,7 +81,7 @@ export class Visitor implements FlagHost {
     this.exposures = new VisitorExposures(runtime);
     this.cache = new VisitorCacheLink(runtime, (data) => {
       // PROTOCOL.md §16.2: flags from the creation lookup apply only while nothing was fetched.
-      if (this.fetchSeq !== 0 || this.id !== data.visitorId) return;
+      if (this.fetchStarted || this.id !== data.visitorId) return;
       this.setFlags(data.campaigns, true);
       this.setState(FlagStatus.FETCH_REQUIRED, Reason.FLAGS_FETCHED_FROM_CACHE);
     });
@@ -370,6 +371,7 @@ export class Visitor implements FlagHost {
         runtime.watch(this);
       }
       this.pendingReason = null;
+      this.fetchStarted = true;
       this.setState(FlagStatus.FETCHING, Reason.NONE);
       const outcome = await runtime.source.decide({ ...input, assignments: this.cache.history() });
       if (seq !== this.fetchSeq) return; // an older answer arriving late is dropped
