@@ -37,7 +37,10 @@ export default {
   concurrency: 1,
   testFramework: { config: { timeout: 10000 } },
   testsFinishTimeout: 180000,
-  plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: './tsconfig.json' }), serverCommandsPlugin()],
+  plugins: [
+    esbuildPlugin({ ts: true, target: 'es2022', tsconfig: './tsconfig.json' }),
+    serverCommandsPlugin(),
+  ],
   testRunnerHtml: (testFramework) => `<!doctype html><html><head>
     <script>window.process = { env: { NODE_ENV: 'development' } };</script>
     </head><body><script type="module" src="${testFramework}"></script></body></html>`,

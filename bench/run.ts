@@ -32,7 +32,9 @@ const table = rows.map((r) => ({
   figure: r.figure,
   value: `${fmt(r.value)} ${r.unit}`,
   baseline: r.baseline ? `${fmt(r.baseline.value)} ${r.unit} (${r.baseline.figure})` : '',
-  ratio: r.ratio ? `${r.ratio.value.toFixed(2)} (goal ${r.ratio.goal}: ${r.ratio.met ? 'met' : 'NOT met'})` : '',
+  ratio: r.ratio
+    ? `${r.ratio.value.toFixed(2)} (goal ${r.ratio.goal}: ${r.ratio.met ? 'met' : 'NOT met'})`
+    : '',
   note: r.note ?? '',
 }));
 const cols = ['figure', 'value', 'baseline', 'ratio', 'note'] as const;

@@ -23,7 +23,9 @@ if (process.argv.includes('--browser') && !existsSync(CHROMIUM)) {
       execFileSync('apt-get', ['update'], { stdio: 'inherit' });
       execFileSync('apt-get', ['install', '-y', 'chromium'], { stdio: 'inherit' });
     } catch {
-      console.error('Installing chromium failed: run `apt-get install -y chromium` as root, then `npm test`.');
+      console.error(
+        'Installing chromium failed: run `apt-get install -y chromium` as root, then `npm test`.',
+      );
       process.exit(1);
     }
   } else {

@@ -37,7 +37,8 @@ export interface VisitorCacheRecord {
 }
 
 /** Hit cache record types (PROTOCOL.md §11). */
-export type CachedHitType = 'SCREENVIEW' | 'PAGEVIEW' | 'TRANSACTION' | 'ITEM' | 'EVENT' | 'SEGMENT' | 'ACTIVATE';
+export type CachedHitType =
+  'SCREENVIEW' | 'PAGEVIEW' | 'TRANSACTION' | 'ITEM' | 'EVENT' | 'SEGMENT' | 'ACTIVATE';
 
 /** One hit or activation as stored in the hit cache (PROTOCOL.md §11). */
 export interface HitCacheRecord {

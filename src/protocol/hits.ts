@@ -82,12 +82,7 @@ export interface WireSegmentHit extends WireHitBase {
 
 /** Any wire hit. */
 export type WireHit =
-  | WireScreenHit
-  | WirePageHit
-  | WireTransactionHit
-  | WireItemHit
-  | WireEventHit
-  | WireSegmentHit;
+  WireScreenHit | WirePageHit | WireTransactionHit | WireItemHit | WireEventHit | WireSegmentHit;
 
 /** The batch form of `POST /events` (PROTOCOL.md §5). */
 export interface HitBatch {

@@ -26,7 +26,10 @@ export const serverCommandsPlugin = () => ({
     switch (command) {
       case 'double-start': {
         const { decisions, ...rest } = args.script ?? {};
-        const double = await startProtocolDouble({ ...rest, ...(decisions ? { decide: decideFrom(decisions) } : {}) });
+        const double = await startProtocolDouble({
+          ...rest,
+          ...(decisions ? { decide: decideFrom(decisions) } : {}),
+        });
         const id = String(++next);
         doubles.set(id, double);
         return { id, url: double.url };
