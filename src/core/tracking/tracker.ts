@@ -49,7 +49,11 @@ export interface Tracker {
    * Queues an activation; resolves once it is pooled. `onAcknowledged` runs when the server has acknowledged
    * it (2xx), never for an activation delivered from the cache in a later page view.
    */
-  addActivation(visitor: TrackedVisitor, activation: TrackedActivation, onAcknowledged?: () => void): Promise<void>;
+  addActivation(
+    visitor: TrackedVisitor,
+    activation: TrackedActivation,
+    onAcknowledged?: () => void,
+  ): Promise<void>;
   /** Drops the visitor's pooled items and their cached copies (consent withdrawn, PROTOCOL.md §5.1). */
   dropVisitor(visitorId: string): Promise<void>;
   /** Sends everything pooled now and resolves when the attempt has settled. */
