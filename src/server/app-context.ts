@@ -1,0 +1,15 @@
+// What the routes share: the store, the per-environment cache, the assignment service and the log.
+import type { Logger } from 'pino';
+import type { AssignmentService } from './assignments/assignment-service.js';
+import type { EnvironmentCache } from './configuration/environment-cache.js';
+import type { Store } from './store/store.js';
+
+/** The services every route is built with. */
+export interface AppContext {
+  store: Store;
+  environments: EnvironmentCache;
+  assignments: AssignmentService;
+  log: Logger;
+  /** The clock (tests may pin it). */
+  now: () => number;
+}

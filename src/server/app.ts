@@ -1,0 +1,106 @@
+// `createApp(deps)`: the server as a fastify instance over a store, with nothing listening yet, so tests run
+// it in-process on 127.0.0.1:0 and main.ts runs it on PORT. The store belongs to the caller (several apps
+// may share one in tests); closing the app flushes what it writes behind.
+import { randomUUID } from 'node:crypto';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import type { AppContext } from './app-context.js';
+import { AssignmentService } from './assignments/assignment-service.js';
+import { AssignmentWriter } from './assignments/assignment-writer.js';
+import { EnvironmentCache } from './configuration/environment-cache.js';
+import { registerCors } from './http/cors.js';
+import { registerErrorHandlers } from './http/error-handler.js';
+import { registerJsonBodyParser } from './http/json-body.js';
+import { createLogger, redactUrl } from './logger.js';
+import { registerActivationRoutes } from './routes/activation.js';
+import { registerBucketingRoutes } from './routes/bucketing.js';
+import { registerDecisionRoutes } from './routes/decision.js';
+import { registerEventRoutes } from './routes/events.js';
+import { registerStaticRoutes, type StaticOptions } from './routes/static.js';
+import type { Store } from './store/store.js';
+
+const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
+
+/** What the app is built from. */
+export interface AppDeps {
+  store: Store;
+  /** A logger (default: pino at `info` on stdout). */
+  logger?: Logger;
+  /** Days an unused assignment is kept (ASSIGNMENT_RETENTION_DAYS, default 90). */
+  assignmentRetentionDays?: number;
+  /** The demo page and SDK bundles; without it `/` and `/sdk/` are not served. */
+  static?: StaticOptions;
+  /** The clock, for tests. */
+  now?: () => number;
+}
+
+/** Builds the server (PROTOCOL.md §2-§6, §12); call `listen` on the result. */
+export const createApp = async (deps: AppDeps): Promise<FastifyInstance> => {
+  const log = deps.logger ?? createLogger();
+  const baseLog: FastifyBaseLogger = log;
+  const app: FastifyInstance = Fastify({
+    loggerInstance: baseLog,
+    // Requests are logged below at debug, a level that is off by default and in benchmarks.
+    logController: new LogController({ disableRequestLogging: true }),
+    genReqId: () => randomUUID(),
+    routerOptions: { ignoreTrailingSlash: true },
+    forceCloseConnections: true,
+    bodyLimit: 1024 * 1024,
+  });
+  const writer = new AssignmentWriter(deps.store, log);
+  const ctx: AppContext = {
+    store: deps.store,
+    environments: new EnvironmentCache(deps.store, log),
+    assignments: new AssignmentService(deps.store, writer),
+    log,
+    now: deps.now ?? Date.now,
+  };
+  await ctx.environments.start();
+
+  registerJsonBodyParser(app);
+  registerErrorHandlers(app);
+  registerCors(app);
+  app.addHook('onResponse', (request, reply, done) => {
+    if (log.isLevelEnabled('debug')) {
+      request.log.debug(
+        {
+          method: request.method,
+          url: redactUrl(request.url),
+          status: reply.statusCode,
+          ms: reply.elapsedTime,
+        },
+        'request',
+      );
+    }
+    done();
+  });
+  registerDecisionRoutes(app, ctx);
+  registerActivationRoutes(app, ctx);
+  registerEventRoutes(app, ctx);
+  registerBucketingRoutes(app, ctx);
+  if (deps.static !== undefined) registerStaticRoutes(app, deps.static);
+
+  const retentionMs = (deps.assignmentRetentionDays ?? 90) * DAY_MS;
+  const purge = async (): Promise<void> => {
+    try {
+      const purged = await deps.store.purgeAssignments(ctx.now() - retentionMs);
+      if (purged > 0) {
+        ctx.assignments.clear();
+        log.info({ purged }, 'unused assignments purged');
+      }
+    } catch (error) {
+      log.error({ err: error }, 'the assignment purge failed');
+    }
+  };
+  const purgeTimer = setInterval(() => void purge(), HOUR_MS).unref();
+  app.addHook('onReady', async () => {
+    void purge();
+  });
+  app.addHook('onClose', async () => {
+    clearInterval(purgeTimer);
+    await ctx.environments.stop();
+    await writer.flush();
+  });
+  return app;
+};

@@ -1,0 +1,115 @@
+// Sticky assignments of the decision API (PROTOCOL.md §3, §8.4, §8.5): histories per environment and
+// visitor id, read through a bounded in-memory cache (the hot path then needs no query), new assignments
+// written behind, and last use refreshed at most once a day per visitor so that the retention purge keeps
+// every visitor seen within ASSIGNMENT_RETENTION_DAYS.
+import type { AssignmentHistory } from '../../protocol/index.js';
+import type { AssignmentRow, Store } from '../store/store.js';
+import type { AssignmentWriter } from './assignment-writer.js';
+
+const DAY_MS = 86_400_000;
+
+interface CachedHistory {
+  history: AssignmentHistory;
+  /** Oldest last use stored for this visitor, as far as this instance knows. */
+  lastUsedMs: number;
+}
+
+/** Options of the assignment service. */
+export interface AssignmentServiceOptions {
+  /** How many (environment, visitor) histories stay in memory. */
+  maxCached?: number;
+}
+
+/** Reads and records assignment histories. */
+export class AssignmentService {
+  readonly #store: Store;
+  readonly #writer: AssignmentWriter;
+  readonly #max: number;
+  // A Map keeps insertion order: re-inserting on use makes the first key the least recently used.
+  readonly #cache = new Map<string, CachedHistory>();
+
+  constructor(store: Store, writer: AssignmentWriter, options: AssignmentServiceOptions = {}) {
+    this.#store = store;
+    this.#writer = writer;
+    this.#max = options.maxCached ?? 200_000;
+  }
+
+  /** The merged history of `ids` (first id wins, §8.5), loading what the cache lacks in one query. */
+  async historyOf(envId: string, ids: readonly string[], now: number): Promise<AssignmentHistory> {
+    const found: Array<CachedHistory | undefined> = ids.map((id) => this.#cache.get(`${envId}\u0000${id}`));
+    const missing = ids.filter((_, i) => found[i] === undefined);
+    if (missing.length > 0) {
+      const rows = await this.#store.getAssignments(envId, missing);
+      for (const id of missing) {
+        const entry: CachedHistory = { history: {}, lastUsedMs: now };
+        for (const row of rows) {
+          if (row.visitorId !== id) continue;
+          entry.history[row.variationGroupId] = row.variationId;
+          entry.lastUsedMs = Math.min(entry.lastUsedMs, row.lastUsedMs);
+        }
+        found[ids.indexOf(id)] = this.#remember(envId, id, entry);
+      }
+    }
+    if (ids.length === 1) {
+      const only = found[0];
+      if (only !== undefined) this.#touch(envId, ids[0] ?? '', only, now);
+      return only?.history ?? {};
+    }
+    const merged: AssignmentHistory = {};
+    for (let i = found.length - 1; i >= 0; i--) {
+      const entry = found[i];
+      if (entry === undefined) continue;
+      this.#touch(envId, ids[i] ?? '', entry, now);
+      Object.assign(merged, entry.history);
+    }
+    return merged;
+  }
+
+  /** Records new assignments under each of `ids`; they are committed within a second. */
+  record(envId: string, ids: readonly string[], assigned: AssignmentHistory, now: number): void {
+    const groups = Object.keys(assigned);
+    if (groups.length === 0) return;
+    const rows: AssignmentRow[] = [];
+    for (const id of ids) {
+      const entry =
+        this.#cache.get(`${envId}\u0000${id}`) ?? this.#remember(envId, id, { history: {}, lastUsedMs: now });
+      for (const group of groups) {
+        const variation = assigned[group];
+        if (variation === undefined) continue;
+        // Copy-on-write: the history object may be held by an evaluation in flight.
+        entry.history = { ...entry.history, [group]: variation };
+        rows.push({ visitorId: id, variationGroupId: group, variationId: variation, lastUsedMs: now });
+      }
+    }
+    this.#writer.enqueue(envId, rows);
+  }
+
+  /** Drops every cached history (after a retention purge). */
+  clear(): void {
+    this.#cache.clear();
+  }
+
+  #remember(envId: string, id: string, entry: CachedHistory): CachedHistory {
+    const key = `${envId}\u0000${id}`;
+    this.#cache.delete(key);
+    this.#cache.set(key, entry);
+    if (this.#cache.size > this.#max) {
+      const oldest = this.#cache.keys().next();
+      if (oldest.done !== true) this.#cache.delete(oldest.value);
+    }
+    return entry;
+  }
+
+  /** Refreshes the stored last use of a visitor's assignments when it is over a day old. */
+  #touch(envId: string, id: string, entry: CachedHistory, now: number): void {
+    if (now - entry.lastUsedMs < DAY_MS) return;
+    entry.lastUsedMs = now;
+    const rows = Object.entries(entry.history).map(([variationGroupId, variationId]): AssignmentRow => ({
+      visitorId: id,
+      variationGroupId,
+      variationId,
+      lastUsedMs: now,
+    }));
+    this.#writer.enqueue(envId, rows);
+  }
+}

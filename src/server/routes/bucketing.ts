@@ -1,0 +1,19 @@
+// The CDN files (PROTOCOL.md §6): the bucketing file and account settings of an environment, served from
+// memory with a strong ETag and the stored configuration time as Last-Modified (§2.5). No API key.
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../app-context.js';
+import { sendConditional } from '../http/conditional.js';
+import { environmentOf, requireEnvironment } from '../http/environment-auth.js';
+
+/** Registers the bucketing file and account settings routes. */
+export const registerBucketingRoutes = (app: FastifyInstance, ctx: AppContext): void => {
+  const onRequest = requireEnvironment(ctx.environments);
+  app.get('/cdn/:envId/bucketing.json', { onRequest }, async (request, reply) => {
+    const state = environmentOf(request);
+    return sendConditional(request, reply, state.bucketing, state.environment.configTime, ctx.now());
+  });
+  app.get('/cdn/:envId/accountSettings.json', { onRequest }, async (request, reply) => {
+    const state = environmentOf(request);
+    return sendConditional(request, reply, state.accountSettings, state.environment.configTime, ctx.now());
+  });
+};

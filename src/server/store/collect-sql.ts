@@ -1,0 +1,160 @@
+// Writes of the hot paths over the shared SQL: assignments (write-behind batches), activations and hits
+// (one statement per request, idempotent on (env, hid)), identities (§14.2) and usage counts (§12). Rows go
+// in as arrays through unnest(), so a batch of any size is one round trip.
+import { num, text, type Queryable } from './sql.js';
+import type { ActivationRow, AssignmentRow, HitRow } from './store.js';
+
+type Db = Queryable & { transaction: <T>(fn: (tx: Queryable) => Promise<T>) => Promise<T> };
+
+/** Records "anonymous id → first authenticated id" pairs; the first one seen stays (§14.2). */
+const recordIdentities = async (
+  tx: Queryable,
+  envId: string,
+  pairs: Array<[anonymousId: string, personId: string]>,
+  now: number,
+): Promise<void> => {
+  if (pairs.length === 0) return;
+  await tx.query(
+    `INSERT INTO identities (env_id, anonymous_id, person_id, first_seen_ms)
+     SELECT DISTINCT ON (a) $1, a, p, $4::bigint FROM unnest($2::text[], $3::text[]) WITH ORDINALITY AS u(a, p, o)
+     ORDER BY a, o
+     ON CONFLICT (env_id, anonymous_id) DO NOTHING`,
+    [envId, pairs.map((p) => p[0]), pairs.map((p) => p[1]), now],
+  );
+};
+
+const insertedCount = (rows: Array<Record<string, unknown>>): number =>
+  rows[0] === undefined ? 0 : num(rows[0], 'n');
+
+/** Collection operations of the store. */
+export const collectQueries = (db: Db) => ({
+  async getAssignments(envId: string, visitorIds: readonly string[]): Promise<AssignmentRow[]> {
+    const rows = await db.query(
+      `SELECT visitor_id, variation_group_id, variation_id, last_used_ms FROM assignments
+       WHERE env_id = $1 AND visitor_id = ANY($2::text[])`,
+      [envId, [...visitorIds]],
+    );
+    return rows.map((row) => ({
+      visitorId: text(row, 'visitor_id'),
+      variationGroupId: text(row, 'variation_group_id'),
+      variationId: text(row, 'variation_id'),
+      lastUsedMs: num(row, 'last_used_ms'),
+    }));
+  },
+  async saveAssignments(envId: string, rows: readonly AssignmentRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    // ON CONFLICT DO UPDATE may not touch one row twice in a statement: keep one row per key.
+    const unique = new Map<string, AssignmentRow>();
+    for (const row of rows) unique.set(`${row.visitorId}\u0000${row.variationGroupId}`, row);
+    const list = [...unique.values()];
+    await db.query(
+      `INSERT INTO assignments (env_id, visitor_id, variation_group_id, variation_id, last_used_ms)
+       SELECT $1, v, g, x, t FROM unnest($2::text[], $3::text[], $4::text[], $5::bigint[]) AS u(v, g, x, t)
+       ON CONFLICT (env_id, visitor_id, variation_group_id)
+       DO UPDATE SET last_used_ms = GREATEST(assignments.last_used_ms, excluded.last_used_ms)`,
+      [
+        envId,
+        list.map((r) => r.visitorId),
+        list.map((r) => r.variationGroupId),
+        list.map((r) => r.variationId),
+        list.map((r) => r.lastUsedMs),
+      ],
+    );
+  },
+  async purgeAssignments(beforeMs: number): Promise<number> {
+    const rows = await db.query(
+      'WITH d AS (DELETE FROM assignments WHERE last_used_ms < $1 RETURNING 1) SELECT count(*)::int AS n FROM d',
+      [beforeMs],
+    );
+    return insertedCount(rows);
+  },
+  async insertActivations(envId: string, rows: readonly ActivationRow[]): Promise<number> {
+    if (rows.length === 0) return 0;
+    return db.transaction(async (tx) => {
+      const result = await tx.query(
+        `WITH ins AS (
+           INSERT INTO activations (env_id, hid, visitor_id, anonymous_id, campaign_id, variation_group_id,
+             variation_id, created_ms, received_ms)
+           SELECT $1, h, v, a, c, g, x, t, r
+           FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::bigint[], $9::bigint[])
+             AS u(h, v, a, c, g, x, t, r)
+           ON CONFLICT (env_id, hid) DO NOTHING RETURNING 1)
+         SELECT count(*)::int AS n FROM ins`,
+        [
+          envId,
+          rows.map((r) => r.hid),
+          rows.map((r) => r.visitorId),
+          rows.map((r) => r.anonymousId),
+          rows.map((r) => r.campaignId),
+          rows.map((r) => r.variationGroupId),
+          rows.map((r) => r.variationId),
+          rows.map((r) => r.createdMs),
+          rows.map((r) => r.receivedMs),
+        ],
+      );
+      const pairs = rows.flatMap((r): Array<[string, string]> =>
+        r.anonymousId !== null && r.anonymousId !== r.visitorId ? [[r.anonymousId, r.visitorId]] : [],
+      );
+      await recordIdentities(tx, envId, pairs, rows[0]?.receivedMs ?? Date.now());
+      return insertedCount(result);
+    });
+  },
+  async insertHits(envId: string, rows: readonly HitRow[]): Promise<number> {
+    if (rows.length === 0) return 0;
+    return db.transaction(async (tx) => {
+      const result = await tx.query(
+        `WITH ins AS (
+           INSERT INTO hits (env_id, hid, type, visitor_id, customer_id, goal, revenue, created_ms, received_ms, body)
+           SELECT $1, h, y, v, c, g, m, t, r, b::jsonb
+           FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::float8[], $8::bigint[],
+                       $9::bigint[], $10::text[]) AS u(h, y, v, c, g, m, t, r, b)
+           ON CONFLICT (env_id, hid) DO NOTHING RETURNING 1)
+         SELECT count(*)::int AS n FROM ins`,
+        [
+          envId,
+          rows.map((r) => r.hid),
+          rows.map((r) => r.type),
+          rows.map((r) => r.visitorId),
+          rows.map((r) => r.customerId),
+          rows.map((r) => r.goal),
+          rows.map((r) => r.revenue),
+          rows.map((r) => r.createdMs),
+          rows.map((r) => r.receivedMs),
+          rows.map((r) => JSON.stringify(r.body)),
+        ],
+      );
+      const pairs = rows.flatMap((r): Array<[string, string]> =>
+        r.customerId !== null && r.customerId !== r.visitorId ? [[r.visitorId, r.customerId]] : [],
+      );
+      await recordIdentities(tx, envId, pairs, rows[0]?.receivedMs ?? Date.now());
+      return insertedCount(result);
+    });
+  },
+  async countHits(envId: string): Promise<Record<string, number>> {
+    const rows = await db.query('SELECT type, count(*)::int AS n FROM hits WHERE env_id = $1 GROUP BY type', [
+      envId,
+    ]);
+    return Object.fromEntries(rows.map((row) => [text(row, 'type'), num(row, 'n')]));
+  },
+  async countUsage(envId: string, sdkName: string, sdkVersion: string, day: string): Promise<void> {
+    await db.query(
+      `INSERT INTO usage_counts (env_id, sdk_name, sdk_version, day, count) VALUES ($1, $2, $3, $4, 1)
+       ON CONFLICT (env_id, sdk_name, sdk_version, day) DO UPDATE SET count = usage_counts.count + 1`,
+      [envId, sdkName, sdkVersion, day],
+    );
+  },
+  async usageCounts(
+    envId: string,
+  ): Promise<Array<{ sdkName: string; sdkVersion: string; day: string; count: number }>> {
+    const rows = await db.query(
+      'SELECT sdk_name, sdk_version, day, count FROM usage_counts WHERE env_id = $1 ORDER BY day, sdk_name, sdk_version',
+      [envId],
+    );
+    return rows.map((row) => ({
+      sdkName: text(row, 'sdk_name'),
+      sdkVersion: text(row, 'sdk_version'),
+      day: text(row, 'day'),
+      count: num(row, 'count'),
+    }));
+  },
+});

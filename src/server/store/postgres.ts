@@ -1,0 +1,92 @@
+// The PostgreSQL store through node-postgres: a pool for queries and one dedicated client for LISTEN, so
+// every instance on the database learns of configuration changes (§13.5: within one second).
+import pg from 'pg';
+import { migrate } from './migrate.js';
+import { createSqlStore } from './sql-store.js';
+import type { Queryable, Row, Sql } from './sql.js';
+import type { Store } from './store.js';
+
+const asQueryable = (client: pg.Pool | pg.PoolClient): Queryable => ({
+  query: async (text, params = []) => (await client.query(text, [...params])).rows as Row[],
+});
+
+/** Options of the PostgreSQL store. */
+export interface PostgresOptions {
+  connectionString: string;
+  /** A schema to use instead of `public` (tests use a random one per run); created if missing. */
+  schema?: string;
+  /** Pool size (default 10). */
+  max?: number;
+}
+
+const quoteIdent = (name: string): string => {
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(name)) throw new Error(`Invalid schema name "${name}".`);
+  return `"${name}"`;
+};
+
+/** Opens the PostgreSQL store and applies pending migrations. */
+export const openPostgresStore = async (options: PostgresOptions): Promise<Store> => {
+  const schema = options.schema;
+  const config: pg.PoolConfig = {
+    connectionString: options.connectionString,
+    max: options.max ?? 10,
+    ...(schema === undefined ? {} : { options: `-c search_path=${quoteIdent(schema)}` }),
+  };
+  const pool = new pg.Pool(config);
+  // An idle client's error (the server restarting) must not crash the process; the next query reconnects.
+  pool.on('error', () => undefined);
+  if (schema !== undefined) await pool.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}`);
+
+  let listener: pg.PoolClient | null = null;
+  const handlers = new Map<string, Set<(payload: string) => void>>();
+  const sql: Sql = {
+    ...asQueryable(pool),
+    channelPrefix: `feature_${schema ?? 'public'}`,
+    exec: async (text) => {
+      await pool.query(text);
+    },
+    transaction: async (fn) => {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const result = await fn(asQueryable(client));
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+    listen: async (channel, onPayload) => {
+      if (listener === null) {
+        listener = await pool.connect();
+        listener.on('notification', (message) => {
+          for (const handler of handlers.get(message.channel) ?? []) handler(message.payload ?? '');
+        });
+      }
+      let set = handlers.get(channel);
+      if (set === undefined) {
+        set = new Set();
+        handlers.set(channel, set);
+        await listener.query(`LISTEN ${quoteIdent(channel)}`);
+      }
+      set.add(onPayload);
+      return async () => {
+        set.delete(onPayload);
+      };
+    },
+    close: async () => {
+      if (listener !== null) listener.release();
+      await pool.end();
+    },
+  };
+  try {
+    await migrate(sql);
+  } catch (error) {
+    await pool.end();
+    throw error;
+  }
+  return createSqlStore(sql, 'postgres');
+};

@@ -1,0 +1,164 @@
+// Test support for the server: the stores to run against (PGlite always, PostgreSQL when DATABASE_URL is
+// set, each run in its own random schema), an app on 127.0.0.1:0, and a seeded environment.
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { createApp, type AppDeps } from '../../src/server/app.js';
+import { createLogger } from '../../src/server/logger.js';
+import { openPgliteStore } from '../../src/server/store/pglite.js';
+import { openPostgresStore } from '../../src/server/store/postgres.js';
+import type { Store } from '../../src/server/store/store.js';
+import type { AccountSettings, BucketingCampaign } from '../../src/protocol/index.js';
+
+/** One store backend for a test file. */
+export interface StoreKind {
+  name: 'pglite' | 'postgres';
+  /** Opens a store (one per test file: PGlite costs seconds to open). */
+  open: () => Promise<Store>;
+  /** Opens a second store on the same database (PostgreSQL only: two instances). */
+  openSibling?: () => Promise<Store>;
+  /** Removes what the run created. */
+  cleanup: () => Promise<void>;
+}
+
+/** The stores to run against. */
+export const storeKinds = (): StoreKind[] => {
+  const kinds: StoreKind[] = [
+    { name: 'pglite', open: () => openPgliteStore(null), cleanup: async () => undefined },
+  ];
+  const url = process.env.DATABASE_URL;
+  if (url !== undefined && url !== '') {
+    const schema = `test_${randomBytes(6).toString('hex')}`;
+    kinds.push({
+      name: 'postgres',
+      open: () => openPostgresStore({ connectionString: url, schema }),
+      openSibling: () => openPostgresStore({ connectionString: url, schema }),
+      cleanup: async () => {
+        const client = new pg.Client({ connectionString: url });
+        await client.connect();
+        await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+        await client.end();
+      },
+    });
+  }
+  return kinds;
+};
+
+/** A running app. */
+export interface Running {
+  app: FastifyInstance;
+  url: string;
+  close: () => Promise<void>;
+}
+
+/** Starts an app over `store` on 127.0.0.1:0; logs only errors. */
+export const startApp = async (store: Store, deps: Partial<AppDeps> = {}): Promise<Running> => {
+  const app = await createApp({ store, logger: createLogger('fatal'), ...deps });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : 0;
+  return { app, url: `http://127.0.0.1:${port}`, close: () => app.close() };
+};
+
+/** The A/B test most tests use: one group for everyone, reference and a green button at 50/50. */
+export const checkoutCampaign = (prefix = ''): BucketingCampaign => ({
+  id: `${prefix}c1`,
+  name: 'Checkout',
+  type: 'ab',
+  slug: `${prefix}checkout`,
+  variationGroups: [
+    {
+      id: `${prefix}vg1`,
+      name: 'Everyone',
+      targeting: {
+        targetingGroups: [{ targetings: [{ operator: 'EQUALS', key: 'fs_all_users', value: '' }] }],
+      },
+      variations: [
+        {
+          id: `${prefix}v1`,
+          name: 'Original',
+          reference: true,
+          allocation: 50,
+          modifications: { type: 'FLAG', value: { btnColor: null } },
+        },
+        {
+          id: `${prefix}v2`,
+          name: 'Green',
+          reference: false,
+          allocation: 50,
+          modifications: { type: 'FLAG', value: { btnColor: 'green' } },
+        },
+      ],
+    },
+  ],
+});
+
+/** A toggle for premium visitors only. */
+export const premiumToggle = (prefix = ''): BucketingCampaign => ({
+  id: `${prefix}c2`,
+  name: 'Premium banner',
+  type: 'toggle',
+  variationGroups: [
+    {
+      id: `${prefix}vg2`,
+      name: 'Premium',
+      targeting: {
+        targetingGroups: [{ targetings: [{ operator: 'EQUALS', key: 'plan', value: 'premium' }] }],
+      },
+      variations: [
+        {
+          id: `${prefix}v3`,
+          name: 'On',
+          reference: true,
+          allocation: 100,
+          modifications: { type: 'FLAG', value: { banner: true } },
+        },
+      ],
+    },
+  ],
+});
+
+/** Creates an account and environment with `campaigns`; returns its id and API key. */
+export const seedEnvironment = async (
+  store: Store,
+  campaigns: BucketingCampaign[],
+  accountSettings: Partial<AccountSettings> = {},
+): Promise<{ envId: string; apiKey: string; accountId: string }> => {
+  const account = await store.createAccount('Test account');
+  const { environment, apiKey } = await store.createEnvironment({
+    accountId: account.id,
+    name: 'test',
+    accountSettings,
+  });
+  await store.replaceCampaigns(environment.id, campaigns);
+  return { envId: environment.id, apiKey, accountId: account.id };
+};
+
+/** POSTs a JSON body (or raw text) and returns status, headers and parsed body. */
+export const post = async (
+  url: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Headers; body: unknown }> => {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  const text = await response.text();
+  return {
+    status: response.status,
+    headers: response.headers,
+    body: text === '' ? null : (JSON.parse(text) as unknown),
+  };
+};
+
+/** Waits until `check` returns true (bounded), for effects that land asynchronously. */
+export const eventually = async (check: () => Promise<boolean>, timeoutMs = 3000): Promise<void> => {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error('condition not met in time');
+};
