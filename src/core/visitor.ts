@@ -200,8 +200,12 @@ export class Visitor implements FlagHost {
     const changed = hasConsented !== this.consent;
     this.consent = hasConsented;
     if (!hasConsented) {
-      this.exposures.dropUnacknowledged();
-      await this.runtime.tracker.dropVisitor(this.id).catch(() => undefined);
+      // Only a withdrawal drops pooled items: when consent was already false, the pool holds nothing of this
+      // visitor but its own fs_consent event, which must still go out.
+      if (changed) {
+        this.exposures.dropUnacknowledged();
+        await this.runtime.tracker.dropVisitor(this.id).catch(() => undefined);
+      }
       await this.cache.flush(this.id);
     }
     if (changed) await this.sendConsentHit();

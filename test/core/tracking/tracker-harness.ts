@@ -1,0 +1,80 @@
+// Builds a tracker wired to a protocol double and a memory hit cache, with a captured log and an optional
+// fake clock, for the tracking manager tests.
+import assert from 'node:assert/strict';
+import { MemoryHitCache } from '../../../src/core/caches/memory.js';
+import { Level, Logger } from '../../../src/core/logger.js';
+import { createTracker, type TrackerTuning } from '../../../src/core/tracking/manager.js';
+import type { Tracker, TrackedVisitor, TrackingManagerConfig } from '../../../src/core/tracking/tracker.js';
+import { BatchCachingStrategy } from '../../../src/core/status.js';
+import type { HitCacheRecord } from '../../../src/protocol/index.js';
+import type { ProtocolDouble } from '../../support/protocol-double.js';
+
+/** A tracker under test and what it talks to. */
+export interface Harness {
+  tracker: Tracker;
+  cache: MemoryHitCache;
+  logs: string[];
+}
+
+/** An anonymous visitor. */
+export const anonymous: TrackedVisitor = { visitorId: 'anon-7', anonymousId: null, authenticated: false };
+/** An authenticated visitor with its anonymous id (PROTOCOL.md §5 example). */
+export const loggedIn: TrackedVisitor = { visitorId: 'user-42', anonymousId: 'anon-7', authenticated: true };
+
+/** Creates a tracker; `batchIntervals` defaults to an hour so the interval never fires unless mocked. */
+export const harness = (
+  double: ProtocolDouble,
+  config: TrackingManagerConfig = {},
+  tuning: TrackerTuning = {},
+  cache = new MemoryHitCache(),
+): Harness => {
+  const logs: string[] = [];
+  const logger = new Logger(Level.ALL, { log: (_level, name, message) => logs.push(`${name} ${message}`) });
+  const tracker = createTracker(
+    {
+      envId: 'env1',
+      apiKey: 'key1',
+      decisionApiUrl: `${double.url}/v2/`,
+      eventsUrl: `${double.url}/events`,
+      config: {
+        batchIntervals: 3600,
+        poolMaxSize: 10,
+        batchStrategy: BatchCachingStrategy.BATCH_CONTINUOUS_CACHING,
+        ...config,
+      },
+      hitCache: cache,
+      logger,
+    },
+    { requestTimeoutMs: 2_000, retryBaseMs: 10, ...tuning },
+  );
+  return { tracker, cache, logs };
+};
+
+/** Waits (real time, in small steps) until `condition` holds; fails after about 5 s. */
+export const waitFor = async (condition: () => boolean, what: string): Promise<void> => {
+  for (let i = 0; i < 1_000; i += 1) {
+    if (condition()) return;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  assert.fail(`timed out waiting for ${what}`);
+};
+
+/** Lets pending promise callbacks and I/O callbacks run. */
+export const settle = async (): Promise<void> => {
+  for (let i = 0; i < 5; i += 1) await new Promise((resolve) => setImmediate(resolve));
+};
+
+/** Every record in a memory hit cache, by hid. */
+export const cached = async (cache: MemoryHitCache): Promise<Record<string, HitCacheRecord>> =>
+  Object.assign({}, ...(await cache.lookupHits())) as Record<string, HitCacheRecord>;
+
+/** The `h` array of a hit batch request body. */
+export const hitsOf = (body: unknown): Array<Record<string, unknown>> =>
+  (body as { h: Array<Record<string, unknown>> }).h;
+
+/** The `batch` array of an activation request body. */
+export const activationsOf = (body: unknown): Array<Record<string, unknown>> =>
+  (body as { batch: Array<Record<string, unknown>> }).batch;
+
+/** A Screen hit as the hit class hands it over. */
+export const screen = (location = 'checkout') => ({ type: 'SCREENVIEW' as const, content: { location } });
