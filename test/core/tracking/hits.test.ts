@@ -16,7 +16,7 @@ import type { HitProtocol } from '../../../src/core/tracking/hits.js';
 
 const long = (n: number): string => 'x'.repeat(n);
 
-describe('hit validation', () => {
+void describe('hit validation', () => {
   const valid: Array<[string, HitProtocol]> = [
     ['Screen', new Screen({ location: 'checkout' })],
     ['Screen at 2048 characters', new Screen({ location: long(2048) })],
@@ -49,7 +49,7 @@ describe('hit validation', () => {
       new Event({ category: EventCategory.User_Engagement, action: long(500), label: 'btn', value: 0 }),
     ],
   ];
-  for (const [name, hit] of valid) it(`accepts ${name}`, () => assert.equal(hit.validate(), null));
+  for (const [name, hit] of valid) void it(`accepts ${name}`, () => assert.equal(hit.validate(), null));
 
   // [case, hit, words the message must contain]
   const invalid: Array<[string, () => HitProtocol, string[]]> = [
@@ -151,20 +151,20 @@ describe('hit validation', () => {
     ],
   ];
   for (const [name, make, words] of invalid)
-    it(`refuses ${name}`, () => {
+    void it(`refuses ${name}`, () => {
       const message = make().validate();
       assert.ok(message, 'a message');
       for (const word of words) assert.ok(message.includes(word), `"${message}" should mention ${word}`);
     });
 
-  it('says exactly what to change, as in the brief', () => {
+  void it('says exactly what to change, as in the brief', () => {
     const hit = new Event({ category: EventCategory.Action_Tracking, action: 'add_to_cart', value: -1 });
     assert.equal(hit.validate(), 'Event value must be an integer ≥ 0, got -1');
   });
 });
 
-describe('tracked hit content', () => {
-  it('keeps SPEC.md field names, drops unset and unknown fields', () => {
+void describe('tracked hit content', () => {
+  void it('keeps SPEC.md field names, drops unset and unknown fields', () => {
     const hit = new Event({
       category: EventCategory.Action_Tracking,
       action: 'add_to_cart',
@@ -178,7 +178,7 @@ describe('tracked hit content', () => {
     });
   });
 
-  it('gives each class its cache type (PROTOCOL.md §11)', () => {
+  void it('gives each class its cache type (PROTOCOL.md §11)', () => {
     assert.equal(new Screen({ location: 'a' }).toTrackedHit().type, 'SCREENVIEW');
     assert.equal(new Page({ location: 'https://a.example/' }).toTrackedHit().type, 'PAGEVIEW');
     assert.equal(
@@ -188,11 +188,11 @@ describe('tracked hit content', () => {
     assert.equal(new Item({ transactionId: 'T', name: 'n', code: 'c' }).toTrackedHit().type, 'ITEM');
   });
 
-  it('cannot have its type overridden by a stray parameter', () => {
+  void it('cannot have its type overridden by a stray parameter', () => {
     assert.equal(new Screen({ location: 'a', type: 'EVENT' } as never).type, 'SCREENVIEW');
   });
 
-  it('carries the common parameters', () => {
+  void it('carries the common parameters', () => {
     const content = new Item({
       transactionId: 'T1',
       name: 'Shoe',
@@ -211,7 +211,7 @@ describe('tracked hit content', () => {
     });
   });
 
-  it('builds the fs_consent event of PROTOCOL.md §5.1', () => {
+  void it('builds the fs_consent event of PROTOCOL.md §5.1', () => {
     assert.deepEqual(consentHit(false), {
       type: 'EVENT',
       content: { category: 'User_Engagement', action: 'fs_consent', label: 'feature-ts:false' },
@@ -219,7 +219,7 @@ describe('tracked hit content', () => {
     assert.equal(consentHit(true).content.label, 'feature-ts:true');
   });
 
-  it('builds a SEGMENT hit from a context', () => {
+  void it('builds a SEGMENT hit from a context', () => {
     assert.deepEqual(segmentHit({ plan: 'premium', age: 31 }), {
       type: 'SEGMENT',
       content: { context: { plan: 'premium', age: 31 } },

@@ -22,8 +22,8 @@ beforeEach(async () => {
 });
 afterEach(() => double.close());
 
-describe('batching', () => {
-  it('sends the pool when it holds poolMaxSize items, in the batch form of §5', async () => {
+void describe('batching', () => {
+  void it('sends the pool when it holds poolMaxSize items, in the batch form of §5', async () => {
     const { tracker } = harness(double, { poolMaxSize: 3 });
     await tracker.addHit(anonymous, screen('a'));
     await tracker.addHit(loggedIn, screen('b'));
@@ -51,7 +51,7 @@ describe('batching', () => {
     await tracker.close();
   });
 
-  it('sends the pool every batchIntervals seconds', async () => {
+  void it('sends the pool every batchIntervals seconds', async () => {
     mock.timers.enable({ apis: ['setInterval'] });
     try {
       const { tracker } = harness(double, { batchIntervals: 5 });
@@ -71,7 +71,7 @@ describe('batching', () => {
     }
   });
 
-  it('sends activations to /v2/activate with the API key, cid on top and a hid (§4)', async () => {
+  void it('sends activations to /v2/activate with the API key, cid on top and a hid (§4)', async () => {
     const { tracker } = harness(double);
     await tracker.addActivation(loggedIn, {
       variationGroupId: 'vg1',
@@ -94,7 +94,7 @@ describe('batching', () => {
     await tracker.close();
   });
 
-  it('splits activations into requests of at most 100', async () => {
+  void it('splits activations into requests of at most 100', async () => {
     const { tracker } = harness(double, { poolMaxSize: 1_000 });
     for (let i = 0; i < 250; i += 1)
       await tracker.addActivation(anonymous, { variationGroupId: `vg${i}`, variationId: 'v1', flagKey: 'k' });
@@ -106,7 +106,7 @@ describe('batching', () => {
     await tracker.close();
   });
 
-  it('splits hits into requests of at most 2 MB', async () => {
+  void it('splits hits into requests of at most 2 MB', async () => {
     const { tracker } = harness(double, { poolMaxSize: 10_000 });
     // 600 hits of about 4.2 KB each ('é' is 2 bytes in UTF-8): about 2.5 MB in all, so two requests.
     for (let i = 0; i < 600; i += 1) await tracker.addHit(anonymous, screen(`${i}:`.padEnd(2_048, 'é')));
@@ -125,7 +125,7 @@ describe('batching', () => {
     await tracker.close();
   });
 
-  it('computes qt when the request body is built', async () => {
+  void it('computes qt when the request body is built', async () => {
     let now = 1_000_000;
     const { tracker } = harness(double, {}, { now: () => now });
     await tracker.addHit(anonymous, screen());
@@ -142,8 +142,8 @@ describe('batching', () => {
   });
 });
 
-describe('answers', () => {
-  it('keeps items on 500 and sends them again with the same hid, then forgets them', async () => {
+void describe('answers', () => {
+  void it('keeps items on 500 and sends them again with the same hid, then forgets them', async () => {
     const { tracker, logs } = harness(double);
     await tracker.addHit(anonymous, screen());
     await tracker.addActivation(anonymous, { variationGroupId: 'vg1', variationId: 'v1', flagKey: 'k' });
@@ -163,7 +163,7 @@ describe('answers', () => {
     await tracker.close();
   });
 
-  it('retries by itself after Retry-After', async () => {
+  void it('retries by itself after Retry-After', async () => {
     const { tracker } = harness(double);
     double.script.queued.events = [{ status: 429, headers: { 'retry-after': '0' } }];
     await tracker.addHit(anonymous, screen());
@@ -174,7 +174,7 @@ describe('answers', () => {
     await tracker.close();
   });
 
-  it('retries by itself with backoff when no Retry-After is given, on timeouts too', async () => {
+  void it('retries by itself with backoff when no Retry-After is given, on timeouts too', async () => {
     const { tracker } = harness(double, {}, { requestTimeoutMs: 50 });
     double.script.queued.events = [{ status: 502 }, { status: 200, body: {}, delayMs: 300 }];
     await tracker.addHit(anonymous, screen());
@@ -185,7 +185,7 @@ describe('answers', () => {
     await tracker.close();
   });
 
-  it('waits for Retry-After before an automatic attempt', async () => {
+  void it('waits for Retry-After before an automatic attempt', async () => {
     const { tracker } = harness(double, { poolMaxSize: 2 });
     double.script.queued.events = [{ status: 503, headers: { 'retry-after': '3600' } }];
     await tracker.addHit(anonymous, screen());
@@ -199,7 +199,7 @@ describe('answers', () => {
   });
 
   for (const status of [400, 404, 413, 415])
-    it(`drops and logs the request's items on ${status}`, async () => {
+    void it(`drops and logs the request's items on ${status}`, async () => {
       const { tracker, logs } = harness(double);
       double.script.queued.events = [{ status, body: { message: 'what to change', code: 'invalid_body' } }];
       await tracker.addHit(anonymous, screen());
@@ -214,7 +214,7 @@ describe('answers', () => {
       await tracker.close();
     });
 
-  it('drops and logs per-item rejections, keeping nothing', async () => {
+  void it('drops and logs per-item rejections, keeping nothing', async () => {
     const { tracker, logs } = harness(double);
     await tracker.addHit(anonymous, screen('a'));
     await tracker.addHit(anonymous, screen('b'));
@@ -233,8 +233,8 @@ describe('answers', () => {
   });
 });
 
-describe('acknowledgements', () => {
-  it('calls onAcknowledged only after a 2xx, once', async () => {
+void describe('acknowledgements', () => {
+  void it('calls onAcknowledged only after a 2xx, once', async () => {
     const { tracker } = harness(double);
     let acks = 0;
     double.script.queued.activate = [{ status: 503 }];
@@ -255,7 +255,7 @@ describe('acknowledgements', () => {
     await tracker.close();
   });
 
-  it('does not acknowledge a rejected activation', async () => {
+  void it('does not acknowledge a rejected activation', async () => {
     const { tracker } = harness(double);
     const acked: string[] = [];
     for (const vg of ['vg1', 'vg2'])
@@ -274,8 +274,8 @@ describe('acknowledgements', () => {
   });
 });
 
-describe('concurrency', () => {
-  it('never sends an item twice at once: a flush during a send takes only new items', async () => {
+void describe('concurrency', () => {
+  void it('never sends an item twice at once: a flush during a send takes only new items', async () => {
     const { tracker } = harness(double);
     double.script.queued.events = [{ status: 200, body: {}, delayMs: 150 }];
     await tracker.addHit(anonymous, screen('first'));

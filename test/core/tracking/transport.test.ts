@@ -6,25 +6,25 @@ import { backoffDelay } from '../../../src/core/tracking/batches.js';
 import { classifyAnswer, parseRetryAfter, postText } from '../../../src/core/tracking/transport.js';
 import { startProtocolDouble, type ProtocolDouble } from '../../support/protocol-double.js';
 
-describe('parseRetryAfter', () => {
-  it('reads delay-seconds', () => assert.equal(parseRetryAfter('120', 0), 120_000));
-  it('reads zero', () => assert.equal(parseRetryAfter('0', 0), 0));
-  it('reads an HTTP-date as the time left', () => {
+void describe('parseRetryAfter', () => {
+  void it('reads delay-seconds', () => assert.equal(parseRetryAfter('120', 0), 120_000));
+  void it('reads zero', () => assert.equal(parseRetryAfter('0', 0), 0));
+  void it('reads an HTTP-date as the time left', () => {
     const now = Date.UTC(2015, 9, 21, 7, 27, 30);
     assert.equal(parseRetryAfter('Wed, 21 Oct 2015 07:28:00 GMT', now), 30_000);
   });
-  it('reads a past HTTP-date as no wait', () => {
+  void it('reads a past HTTP-date as no wait', () => {
     assert.equal(parseRetryAfter('Wed, 21 Oct 2015 07:28:00 GMT', Date.UTC(2016, 0, 1)), 0);
   });
-  it('ignores absent and unreadable values', () => {
+  void it('ignores absent and unreadable values', () => {
     assert.equal(parseRetryAfter(null, 0), null);
     assert.equal(parseRetryAfter('soon', 0), null);
     assert.equal(parseRetryAfter('-5', 0), null);
   });
 });
 
-describe('classifyAnswer', () => {
-  it('acknowledges 2xx, with or without a body', () => {
+void describe('classifyAnswer', () => {
+  void it('acknowledges 2xx, with or without a body', () => {
     assert.deepEqual(classifyAnswer(204, '', null, 0), { kind: 'ok', status: 204, body: null });
     assert.deepEqual(classifyAnswer(200, '{"accepted":1,"duplicates":0,"rejected":[]}', null, 0), {
       kind: 'ok',
@@ -33,7 +33,7 @@ describe('classifyAnswer', () => {
     });
   });
   for (const status of [400, 404, 413, 415])
-    it(`drops on ${status}, keeping the server's message`, () => {
+    void it(`drops on ${status}, keeping the server's message`, () => {
       const result = classifyAnswer(
         status,
         '{"message":"h[0].ev must be an integer","code":"invalid_body"}',
@@ -44,8 +44,9 @@ describe('classifyAnswer', () => {
       assert.ok(result.kind === 'drop' && result.reason.includes('h[0].ev must be an integer'));
     });
   for (const status of [429, 500, 502, 503])
-    it(`keeps the items on ${status}`, () => assert.equal(classifyAnswer(status, '', null, 0).kind, 'retry'));
-  it('passes Retry-After on', () => {
+    void it(`keeps the items on ${status}`, () =>
+      assert.equal(classifyAnswer(status, '', null, 0).kind, 'retry'));
+  void it('passes Retry-After on', () => {
     assert.deepEqual(classifyAnswer(429, '', '7', 0), {
       kind: 'retry',
       retryAfterMs: 7_000,
@@ -54,8 +55,8 @@ describe('classifyAnswer', () => {
   });
 });
 
-describe('backoffDelay', () => {
-  it('starts at 1 s, doubles, caps at 5 min, with ±20 % jitter', () => {
+void describe('backoffDelay', () => {
+  void it('starts at 1 s, doubles, caps at 5 min, with ±20 % jitter', () => {
     assert.equal(backoffDelay(0, 0.5), 1_000);
     assert.equal(backoffDelay(1, 0.5), 2_000);
     assert.equal(backoffDelay(3, 0.5), 8_000);
@@ -67,14 +68,14 @@ describe('backoffDelay', () => {
   });
 });
 
-describe('postText', () => {
+void describe('postText', () => {
   let double: ProtocolDouble;
   before(async () => {
     double = await startProtocolDouble();
   });
   after(() => double.close());
 
-  it('posts the body with its content type and headers', async () => {
+  void it('posts the body with its content type and headers', async () => {
     const result = await postText(`${double.url}/v2/activate`, '{"cid":"env1","batch":[]}', {
       contentType: 'application/json',
       headers: { 'x-api-key': 'key1' },
@@ -87,7 +88,7 @@ describe('postText', () => {
     assert.deepEqual(sent.body, { cid: 'env1', batch: [] });
   });
 
-  it('reads Retry-After from a 429', async () => {
+  void it('reads Retry-After from a 429', async () => {
     double.script.queued.events = [
       { status: 429, headers: { 'retry-after': '3' }, body: { message: 'slow down' } },
     ];
@@ -101,13 +102,13 @@ describe('postText', () => {
     );
   });
 
-  it('turns a timeout into a retry', async () => {
+  void it('turns a timeout into a retry', async () => {
     double.script.queued.events = [{ status: 200, body: {}, delayMs: 400 }];
     const result = await postText(`${double.url}/events`, '{}', { contentType: 'text/plain', timeoutMs: 30 });
     assert.deepEqual(result, { kind: 'retry', retryAfterMs: null, reason: 'no answer within 30 ms' });
   });
 
-  it('turns a refused connection into a retry', async () => {
+  void it('turns a refused connection into a retry', async () => {
     const closed = await startProtocolDouble();
     await closed.close();
     const result = await postText(`${closed.url}/events`, '{}', {

@@ -17,8 +17,8 @@ const record = (
 
 const authenticated = { visitorId: 'user-42', anonymousId: 'anon-7' };
 
-describe('toWireHit', () => {
-  it('converts a Screen of an authenticated visitor (§5 example)', () => {
+void describe('toWireHit', () => {
+  void it('converts a Screen of an authenticated visitor (§5 example)', () => {
     assert.deepEqual(toWireHit(record('SCREENVIEW', { location: 'checkout' }, authenticated), 1_950), {
       t: 'SCREENVIEW',
       vid: 'anon-7',
@@ -29,7 +29,7 @@ describe('toWireHit', () => {
     });
   });
 
-  it('converts an Event of an anonymous visitor, mapping the category (§5 example)', () => {
+  void it('converts an Event of an anonymous visitor, mapping the category (§5 example)', () => {
     const wire = toWireHit(
       record('EVENT', { category: 'Action_Tracking', action: 'add_to_cart', label: 'btn', value: 3 }),
       1_010,
@@ -47,12 +47,12 @@ describe('toWireHit', () => {
     });
   });
 
-  it('maps User_Engagement to "User Engagement"', () => {
+  void it('maps User_Engagement to "User Engagement"', () => {
     const wire = toWireHit(record('EVENT', { category: 'User_Engagement', action: 'fs_consent' }), 1_000);
     assert.equal((wire as { ec: string }).ec, 'User Engagement');
   });
 
-  it('converts a Transaction (§5 example) and every optional key', () => {
+  void it('converts a Transaction (§5 example) and every optional key', () => {
     const fields = {
       transactionId: 'T1',
       affiliation: 'Purchase',
@@ -84,7 +84,7 @@ describe('toWireHit', () => {
     });
   });
 
-  it('converts an Item', () => {
+  void it('converts an Item', () => {
     const fields = {
       transactionId: 'T1',
       name: 'Shoe',
@@ -108,7 +108,7 @@ describe('toWireHit', () => {
     });
   });
 
-  it('converts a Page with the common keys', () => {
+  void it('converts a Page with the common keys', () => {
     const fields = {
       location: 'https://shop.example/',
       userIp: '10.0.0.1',
@@ -130,12 +130,12 @@ describe('toWireHit', () => {
     });
   });
 
-  it('converts a SEGMENT, stringifying the values', () => {
+  void it('converts a SEGMENT, stringifying the values', () => {
     const wire = toWireHit(record('SEGMENT', { context: { plan: 'premium', age: 31, vip: true } }), 1_000);
     assert.deepEqual((wire as { s: unknown }).s, { plan: 'premium', age: '31', vip: 'true' });
   });
 
-  it('sends the id in both vid and cuid for a visitor built authenticated without anonymous id', () => {
+  void it('sends the id in both vid and cuid for a visitor built authenticated without anonymous id', () => {
     const wire = toWireHit(
       record(
         'SCREENVIEW',
@@ -149,13 +149,13 @@ describe('toWireHit', () => {
     assert.equal('authenticated' in wire, false, 'the flag is not a wire key');
   });
 
-  it('never sends a negative qt when the clock stepped back', () => {
+  void it('never sends a negative qt when the clock stepped back', () => {
     assert.equal(toWireHit(record('SCREENVIEW', { location: 'a' }), 500).qt, 0);
   });
 });
 
-describe('toWireActivation', () => {
-  it('uses the current id in vid and the anonymous id in aid (§4 example)', () => {
+void describe('toWireActivation', () => {
+  void it('uses the current id in vid and the anonymous id in aid (§4 example)', () => {
     const activation = record(
       'ACTIVATE',
       { variationGroupId: 'vg1', variationId: 'v2', flagKey: 'btnColor' },
@@ -171,7 +171,7 @@ describe('toWireActivation', () => {
     });
   });
 
-  it('sends aid null for an anonymous visitor', () => {
+  void it('sends aid null for an anonymous visitor', () => {
     const activation = record('ACTIVATE', { variationGroupId: 'vg1', variationId: 'v2', flagKey: 'k' });
     assert.equal(toWireActivation(activation, 1_000).aid, null);
     assert.equal(toWireActivation(activation, 1_000).vid, 'anon-7');

@@ -1,0 +1,148 @@
+// The decision-API source (PROTOCOL.md §3): route, headers, body, timeout, answers.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { createApiSource, parseDecision } from '../../../src/core/decision/api.js';
+import type { DecisionInput } from '../../../src/core/decision/source.js';
+import { Level, Logger } from '../../../src/core/logger.js';
+import { FSSdkStatus } from '../../../src/core/status.js';
+import { startProtocolDouble, type ProtocolDouble } from '../../support/protocol-double.js';
+import { campaign, decision } from '../support.js';
+
+let double: ProtocolDouble;
+before(async () => {
+  double = await startProtocolDouble({
+    decide: (b) => decision(b.visitorId, [campaign('c1', 'vg1', 'v2', { k: 1 })], true),
+  });
+});
+after(() => double.close());
+
+const source = (timeout = 2000, apiKey = 'key1', envId = 'env1') =>
+  createApiSource({
+    envId,
+    apiKey,
+    urls: { decisionApi: `${double.url}/v2/`, bucketing: '', events: '' },
+    timeout,
+    pollingIntervals: 60,
+    logger: new Logger(Level.NONE),
+    events: { status: (_s: FSSdkStatus) => undefined, changed: () => undefined },
+  });
+
+const input: DecisionInput = {
+  visitorId: 'user-42',
+  anonymousId: 'anon-7',
+  context: { plan: 'premium', fs_users: 'user-42' },
+  hasConsented: false,
+  assignments: {},
+};
+
+describe('decision-API source', () => {
+  test('one POST to {D}/{envId}/campaigns with the query, headers and body of §3', async () => {
+    const before = double.requestsTo('decision').length;
+    const outcome = await source().decide(input);
+    assert.deepEqual(outcome, {
+      ok: true,
+      decision: decision('user-42', [campaign('c1', 'vg1', 'v2', { k: 1 })], true),
+    });
+    const requests = double.requestsTo('decision').slice(before);
+    assert.equal(requests.length, 1);
+    const [r] = requests;
+    assert.equal(r?.method, 'POST');
+    assert.equal(r.path, '/v2/env1/campaigns');
+    assert.equal(r.query, '?exposeAllKeys=true&extras[]=accountSettings');
+    assert.equal(r.headers['x-api-key'], 'key1');
+    assert.equal(r.headers['x-sdk-client'], 'feature-ts');
+    assert.equal(r.headers['x-sdk-version'], '0.1.0');
+    assert.equal(r.headers['content-type'], 'application/json');
+    assert.deepEqual(r.body, {
+      visitorId: 'user-42',
+      anonymousId: 'anon-7',
+      context: { plan: 'premium', fs_users: 'user-42' },
+      triggerHit: false,
+      visitorConsent: false,
+    });
+  });
+
+  test('a panic answer is a decision with panic', async () => {
+    double.script.queued.decision = [
+      { status: 200, body: { visitorId: 'user-42', campaigns: [], panic: true } },
+    ];
+    assert.deepEqual(await source().decide(input), {
+      ok: true,
+      decision: { visitorId: 'user-42', campaigns: [], panic: true },
+    });
+  });
+
+  test('failures resolve with a reason: timeout, 5xx, 401/403/404, not JSON, not a decision', async () => {
+    const cases: Array<[Parameters<typeof source>, (typeof double.script.queued)['decision'], RegExp]> = [
+      [
+        [50],
+        [{ status: 200, body: decision('x', []), delayMs: 300 }],
+        /no decision within the 50 ms timeout/,
+      ],
+      [[], [{ status: 502, body: { message: 'bad gateway', code: 'internal' } }], /answered 502/],
+      [[], [{ status: 200, rawBody: '<html>' }], /not a decision/],
+      [[], [{ status: 200, body: { campaigns: 'x' } }], /not a decision/],
+      [[2000, 'wrong'], [], /answered 403/],
+      [[2000, ''], [], /answered 401/],
+      [[2000, 'key1', 'nope'], [], /answered 404/],
+    ];
+    for (const [args, queued, reason] of cases) {
+      double.script.queued.decision = [...(queued ?? [])];
+      const outcome = await source(...args).decide(input);
+      assert.equal(outcome.ok, false);
+      assert.match(outcome.ok ? '' : outcome.reason, reason);
+    }
+  });
+
+  test('close aborts requests in flight', async () => {
+    double.script.queued.decision = [{ status: 200, body: decision('x', []), delayMs: 500 }];
+    const s = source();
+    const pending = s.decide(input);
+    await new Promise((r) => setTimeout(r, 20));
+    s.close();
+    assert.equal((await pending).ok, false);
+  });
+});
+
+describe('parseDecision', () => {
+  test('malformed campaigns are left out; missing names default; slug null when absent', () => {
+    assert.deepEqual(
+      parseDecision({
+        visitorId: 'v',
+        campaigns: [
+          {
+            id: 'c1',
+            variationGroupId: 'vg1',
+            variation: { id: 'v1', modifications: { type: 'FLAG', value: { a: 1 } } },
+          },
+          { id: 'c2' },
+          null,
+          { id: 'c3', variationGroupId: 'vg3', variation: { id: 'v3', modifications: { value: [] } } },
+        ],
+        extras: { accountSettings: { enabledXPC: true } },
+      }),
+      {
+        visitorId: 'v',
+        campaigns: [
+          {
+            id: 'c1',
+            name: '',
+            slug: null,
+            type: '',
+            variationGroupId: 'vg1',
+            variationGroupName: '',
+            variation: {
+              id: 'v1',
+              name: '',
+              reference: false,
+              modifications: { type: 'FLAG', value: { a: 1 } },
+            },
+          },
+        ],
+        extras: { accountSettings: { enabledXPC: true, enabled1V1T: false } },
+      },
+    );
+    assert.equal(parseDecision(null), null);
+    assert.equal(parseDecision([]), null);
+  });
+});

@@ -1,0 +1,20 @@
+// The Node platform (PROTOCOL.md §16.5): sdk_firstTimeInit is true on the first start in the process only.
+// Its own file, so it runs in a fresh process (node's test runner gives each file one).
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { BatchCachingStrategy, MemoryHitCache, MemoryVisitorCache } from '../../src/core/node.js';
+import { nodePlatform } from '../../src/core/platform/node.js';
+import { Level, Logger } from '../../src/core/logger.js';
+
+test('sdk_firstTimeInit: true on the first start in the process, false after', async () => {
+  assert.equal((await nodePlatform.deviceContext()).sdk_firstTimeInit, true);
+  assert.equal((await nodePlatform.deviceContext()).sdk_firstTimeInit, false);
+});
+
+test('Node defaults: memory caches and BATCH_PERIODIC_CACHING (PROTOCOL.md §5.3)', () => {
+  const logger = new Logger(Level.NONE);
+  assert.ok(nodePlatform.createVisitorCache(logger) instanceof MemoryVisitorCache);
+  assert.ok(nodePlatform.createHitCache(logger) instanceof MemoryHitCache);
+  assert.equal(nodePlatform.defaultBatchStrategy, BatchCachingStrategy.BATCH_PERIODIC_CACHING);
+  assert.equal(nodePlatform.onPageHide, undefined);
+});
