@@ -11,6 +11,8 @@ export interface RecordedRequest {
   query: string;
   headers: Record<string, string>;
   body: unknown;
+  /** The body's size in bytes, as received. */
+  bytes: number;
   at: number;
 }
 
@@ -28,7 +30,11 @@ export interface DoubleScript {
   envId: string;
   apiKey: string;
   /** The decision for a request body (default: no campaigns). */
-  decide: (body: { visitorId: string; context: Record<string, unknown>; anonymousId?: string | null }) => Decision;
+  decide: (body: {
+    visitorId: string;
+    context: Record<string, unknown>;
+    anonymousId?: string | null;
+  }) => Decision;
   /** Overrides the next answers of a route, in order ("decision", "activate", "events", "bucketing"). */
   queued: Record<string, ScriptedAnswer[]>;
   bucketing: BucketingFile | null;
@@ -111,7 +117,15 @@ export const startProtocolDouble = async (partial: Partial<DoubleScript> = {}): 
       }
       const headers: Record<string, string> = {};
       for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers[k] = v;
-      requests.push({ method, path: url.pathname, query: url.search, headers, body, at: Date.now() });
+      requests.push({
+        method,
+        path: url.pathname,
+        query: url.search,
+        headers,
+        body,
+        bytes: Buffer.byteLength(text),
+        at: Date.now(),
+      });
 
       const kind = routeKind(method, url.pathname);
       const queued = script.queued[kind]?.shift();
@@ -120,23 +134,35 @@ export const startProtocolDouble = async (partial: Partial<DoubleScript> = {}): 
       switch (kind) {
         case 'decision': {
           if (!url.pathname.startsWith(`/v2/${script.envId}/`))
-            return send(res, { status: 404, body: { message: 'unknown environment', code: 'unknown_environment' } });
+            return send(res, {
+              status: 404,
+              body: { message: 'unknown environment', code: 'unknown_environment' },
+            });
           if (!headers['x-api-key'])
-            return send(res, { status: 401, body: { message: 'missing x-api-key', code: 'missing_api_key' } });
+            return send(res, {
+              status: 401,
+              body: { message: 'missing x-api-key', code: 'missing_api_key' },
+            });
           if (headers['x-api-key'] !== script.apiKey)
             return send(res, { status: 403, body: { message: 'wrong x-api-key', code: 'invalid_api_key' } });
-          return send(res, { status: 200, body: script.decide(body as Parameters<DoubleScript['decide']>[0]) });
+          return send(res, {
+            status: 200,
+            body: script.decide(body as Parameters<DoubleScript['decide']>[0]),
+          });
         }
         case 'activate':
           return send(res, { status: 204 });
         case 'events': {
-          const n = Array.isArray((body as { h?: unknown[] } | undefined)?.h) ? (body as { h: unknown[] }).h.length : 1;
+          const n = Array.isArray((body as { h?: unknown[] } | undefined)?.h)
+            ? (body as { h: unknown[] }).h.length
+            : 1;
           return send(res, { status: 200, body: { accepted: n, duplicates: 0, rejected: [] } });
         }
         case 'usage':
           return send(res, { status: 200, body: {} });
         case 'bucketing': {
-          if (!script.bucketing) return send(res, { status: 404, body: { message: 'no file', code: 'not_found' } });
+          if (!script.bucketing)
+            return send(res, { status: 404, body: { message: 'no file', code: 'not_found' } });
           if (headers['if-none-match'] === script.bucketingEtag)
             return send(res, { status: 304, headers: { etag: script.bucketingEtag } });
           return send(res, { status: 200, body: script.bucketing, headers: { etag: script.bucketingEtag } });

@@ -125,7 +125,8 @@ export const createTracker = (deps: TrackerDeps, tuning: TrackerTuning = {}): Tr
       const delay = result.retryAfterMs ?? backoffDelay(failures++, Math.random(), tuning.retryBaseMs);
       retryAt = clock() + delay;
       clearTimeout(retryTimer);
-      if (!closed) retryTimer = setTimeout(() => void run(false), delay);
+      // Forced: this timer is the schedule, and a timer may fire a millisecond before the clock says so.
+      if (!closed) retryTimer = setTimeout(() => void run(true), delay);
       logger.warning(`Tracking: ${what} kept, next attempt in ${Math.round(delay)} ms (${result.reason})`);
       return false;
     }

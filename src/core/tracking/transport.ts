@@ -27,7 +27,8 @@ const HOPELESS = [400, 404, 413, 415];
 export const parseRetryAfter = (value: string | null, now: number): number | null => {
   const text = value?.trim() ?? '';
   if (/^\d+$/.test(text)) return Number(text) * 1000;
-  const at = text ? Date.parse(text) : NaN;
+  // Every HTTP-date form names a day or month: without letters it is neither form, whatever Date.parse says.
+  const at = /[a-z]/i.test(text) ? Date.parse(text) : NaN;
   return Number.isNaN(at) ? null : Math.max(0, at - now);
 };
 

@@ -137,7 +137,7 @@ void describe('batching', () => {
     const [first, second] = double.requestsTo('events').map((r) => hitsOf(r.body)[0]);
     assert.equal(first?.qt, 950);
     assert.equal(second?.qt, 3_950);
-    assert.equal(first.hid, second?.hid, 'a retry keeps the hid (§5.4)');
+    assert.equal(first.hid, second.hid, 'a retry keeps the hid (§5.4)');
     await tracker.close();
   });
 });

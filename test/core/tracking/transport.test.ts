@@ -41,7 +41,7 @@ void describe('classifyAnswer', () => {
         0,
       );
       assert.equal(result.kind, 'drop');
-      assert.ok(result.kind === 'drop' && result.reason.includes('h[0].ev must be an integer'));
+      assert.ok(result.reason.includes('h[0].ev must be an integer'));
     });
   for (const status of [429, 500, 502, 503])
     void it(`keeps the items on ${status}`, () =>
@@ -97,9 +97,7 @@ void describe('postText', () => {
       timeoutMs: 2_000,
     });
     assert.equal(result.kind, 'retry');
-    assert.ok(
-      result.kind === 'retry' && result.retryAfterMs === 3_000 && result.reason.includes('slow down'),
-    );
+    assert.ok(result.retryAfterMs === 3_000 && result.reason.includes('slow down'));
   });
 
   void it('turns a timeout into a retry', async () => {
@@ -116,6 +114,6 @@ void describe('postText', () => {
       timeoutMs: 2_000,
     });
     assert.equal(result.kind, 'retry');
-    assert.ok(result.kind === 'retry' && result.reason.startsWith('network error'));
+    assert.ok(result.reason.startsWith('network error'));
   });
 });
