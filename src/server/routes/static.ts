@@ -47,17 +47,15 @@ export const registerStaticRoutes = (app: FastifyInstance, options: StaticOption
   });
   app.get('/demo/config.json', async (_request, reply) => {
     const demo = options.demo;
-    return reply
-      .header('cache-control', 'no-store')
-      .send(
-        demo === undefined
-          ? {
-              envId: null,
-              apiKey: null,
-              message: 'This server was not started with `npm start`: pass ?env=ID&key=KEY to the demo page.',
-            }
-          : { envId: demo.envId, apiKey: demo.apiKey },
-      );
+    return reply.header('cache-control', 'no-store').send(
+      demo === undefined
+        ? {
+            envId: null,
+            apiKey: null,
+            message: 'This server was not started with `npm start`: pass ?env=ID&key=KEY to the demo page.',
+          }
+        : { envId: demo.envId, apiKey: demo.apiKey },
+    );
   });
   app.get('/sdk/*', async (request, reply) => {
     const relative = decodeURIComponent((request.params as Record<string, string>)['*'] ?? '');

@@ -1,0 +1,171 @@
+// `feature-server`: operating the server and its database (PROTOCOL.md §13.9). Every command takes --json and
+// then prints one JSON object on stdout; errors go to stderr with a message that says what to change, and a
+// non-zero exit code.
+import { readFile } from 'node:fs/promises';
+import { parseArgs, required, type ParsedArgs } from './cli/args.js';
+import { reportTable } from './cli/report-table.js';
+import { readServerConfig, type ServerConfig } from './config.js';
+import { seedDemo } from './demo-seed.js';
+import { IdConflictError, InputError } from './errors.js';
+import { openStore, serve } from './main.js';
+import { buildCampaignReport } from './report/build-report.js';
+import { DataDirBusyError } from './store/data-dir-lock.js';
+import type { Store } from './store/store.js';
+import { validateBucketingCampaigns } from './validation/bucketing-campaigns.js';
+
+const USAGE = `Usage: feature-server <command> [--json]
+  serve                                   start the server (PORT, HOST, DATABASE_URL, FEATURE_DATA_DIR, LOG_LEVEL)
+  start                                   seed the demo on first run, then serve (what \`npm start\` runs)
+  account create --name N                 create an account
+  env create --account A --name N [--xpc] [--1v1t]   create an environment; prints its API key once
+  import FILE --env E                     replace the environment's campaigns with a bucketing-format file
+  report --env E [--campaign C]           campaign reports (a table without --json)
+  demo                                    seed the demo account, environment and campaigns if absent`;
+
+type Print = (value: Record<string, unknown>, human: string) => void;
+
+const withStore = async <T>(config: ServerConfig, fn: (store: Store) => Promise<T>): Promise<T> => {
+  const store = await openStore(config);
+  try {
+    return await fn(store);
+  } finally {
+    await store.close();
+  }
+};
+
+const readJsonFile = async (path: string): Promise<unknown> => {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch {
+    throw new InputError(`Cannot read ${path}: check the file path.`);
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new InputError(
+      `${path} is not valid JSON (${error instanceof Error ? error.message : 'unparsable'}).`,
+    );
+  }
+};
+
+const runCommand = async (args: ParsedArgs, config: ServerConfig, print: Print): Promise<void> => {
+  const [command = '', sub = ''] = args.words;
+  const json = args.flags.has('json');
+  switch (`${command} ${sub}`.trim() === '' ? 'help' : command) {
+    case 'serve': {
+      const running = await serve(config, await openStore(config), undefined, { logToStderr: json });
+      print({ url: running.url }, `feature-server listening on ${running.url}`);
+      return;
+    }
+    case 'start': {
+      const store = await openStore(config);
+      const demo = await seedDemo(store);
+      const running = await serve(
+        config,
+        store,
+        { envId: demo.envId, apiKey: demo.apiKey },
+        { logToStderr: json },
+      );
+      print(
+        { url: running.url, demoUrl: `${running.url}/`, envId: demo.envId, apiKey: demo.apiKey },
+        [
+          `Demo page:      ${running.url}/`,
+          `Environment id: ${demo.envId}`,
+          `API key:        ${demo.apiKey}`,
+          'Stop with Ctrl+C.',
+        ].join('\n'),
+      );
+      return;
+    }
+    case 'account': {
+      if (sub !== 'create') throw new InputError('Unknown command: use `account create --name N`.');
+      const account = await withStore(config, (store) => store.createAccount(required(args, 'name', 'NAME')));
+      print({ accountId: account.id }, `Account ${account.id} created.`);
+      return;
+    }
+    case 'env': {
+      if (sub !== 'create') throw new InputError('Unknown command: use `env create --account A --name N`.');
+      const accountId = required(args, 'account', 'ACCOUNT_ID');
+      const name = required(args, 'name', 'NAME');
+      const { environment, apiKey } = await withStore(config, (store) =>
+        store.createEnvironment({
+          accountId,
+          name,
+          accountSettings: { enabledXPC: args.flags.has('xpc'), enabled1V1T: args.flags.has('1v1t') },
+        }),
+      );
+      print(
+        { accountId, envId: environment.id, apiKey },
+        `Environment ${environment.id} created.\nAPI key (shown once): ${apiKey}`,
+      );
+      return;
+    }
+    case 'import': {
+      const file = sub === '' ? required(args, 'file', 'FILE') : sub;
+      const envId = required(args, 'env', 'ENV_ID');
+      const campaigns = validateBucketingCampaigns(await readJsonFile(file));
+      const count = await withStore(config, async (store) => {
+        if ((await store.getEnvironment(envId)) === null) {
+          throw new InputError(
+            `No environment has the id "${envId}": create one with \`feature-server env create\`.`,
+          );
+        }
+        return store.replaceCampaigns(envId, campaigns);
+      });
+      print({ envId, campaigns: count }, `${count} campaign(s) imported into ${envId}.`);
+      return;
+    }
+    case 'report': {
+      const envId = required(args, 'env', 'ENV_ID');
+      const only = args.options.get('campaign');
+      const reports = await withStore(config, async (store) => {
+        if ((await store.getEnvironment(envId)) === null)
+          throw new InputError(`No environment has the id "${envId}".`);
+        const ids =
+          only !== undefined
+            ? [only]
+            : (await store.listCampaigns(envId, { includeDeleted: true })).map((c) => c.id);
+        return Promise.all(ids.map((id) => buildCampaignReport(store, envId, id)));
+      });
+      if (json) print(only !== undefined && reports[0] !== undefined ? { ...reports[0] } : { reports }, '');
+      else print({}, reportTable(reports));
+      return;
+    }
+    case 'demo': {
+      const demo = await withStore(config, seedDemo);
+      print(
+        { accountId: demo.accountId, envId: demo.envId, apiKey: demo.apiKey },
+        `Demo ${demo.created ? 'created' : 'already there (API key rotated)'}: environment ${demo.envId}, API key ${demo.apiKey}`,
+      );
+      return;
+    }
+    case 'help':
+      print({ usage: USAGE }, USAGE);
+      return;
+    default:
+      throw new InputError(`Unknown command "${args.words.join(' ')}".\n${USAGE}`);
+  }
+};
+
+/** Runs the CLI; resolves to the exit code (the server commands keep the process alive). */
+export const runCli = async (argv: readonly string[]): Promise<number> => {
+  let json = argv.includes('--json');
+  try {
+    const args = parseArgs(argv);
+    json = args.flags.has('json');
+    const print: Print = (value, human) => {
+      process.stdout.write(`${json ? JSON.stringify(value) : human}\n`);
+    };
+    await runCommand(args, readServerConfig(), print);
+    return 0;
+  } catch (error) {
+    const known =
+      error instanceof InputError || error instanceof IdConflictError || error instanceof DataDirBusyError;
+    const message = known
+      ? error.message
+      : `Unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`;
+    process.stderr.write(`feature-server: ${message}\n`);
+    return known ? 2 : 1;
+  }
+};

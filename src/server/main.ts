@@ -1,0 +1,80 @@
+// Running the server: open the store the configuration names, build the app, listen, and close cleanly on
+// SIGINT/SIGTERM (so the embedded store's folder is released and written-behind assignments are flushed).
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance } from 'fastify';
+import { pino, type Logger } from 'pino';
+import { createApp } from './app.js';
+import type { ServerConfig } from './config.js';
+import { createLogger } from './logger.js';
+import { openPgliteStore } from './store/pglite.js';
+import { openPostgresStore } from './store/postgres.js';
+import type { Store } from './store/store.js';
+
+/** The repository root (the folder of package.json), from this module's location under src/ or dist/. */
+export const projectRoot = (): string => {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, 'package.json')) && dirname(dir) !== dir) dir = dirname(dir);
+  return dir;
+};
+
+/** Opens the store the configuration names: PostgreSQL with DATABASE_URL, else the embedded folder. */
+export const openStore = (config: ServerConfig): Promise<Store> =>
+  config.databaseUrl === null
+    ? openPgliteStore(config.dataDir)
+    : openPostgresStore({ connectionString: config.databaseUrl });
+
+/** A running server. */
+export interface RunningServer {
+  app: FastifyInstance;
+  store: Store;
+  url: string;
+  log: Logger;
+  close: () => Promise<void>;
+}
+
+/** Starts the server on an open store; `demo` is served to the demo page when known. */
+export const serve = async (
+  config: ServerConfig,
+  store: Store,
+  demo?: { envId: string; apiKey: string },
+  options: { logToStderr?: boolean } = {},
+): Promise<RunningServer> => {
+  // With --json, stdout carries one JSON object only: logs go to stderr.
+  const log = createLogger(config.logLevel, options.logToStderr === true ? pino.destination(2) : undefined);
+  const root = projectRoot();
+  const app = await createApp({
+    store,
+    logger: log,
+    assignmentRetentionDays: config.assignmentRetentionDays,
+    static: {
+      demoDir: join(root, 'demo'),
+      sdkDir: join(root, 'dist', 'browser'),
+      ...(demo === undefined ? {} : { demo }),
+    },
+  });
+  await app.listen({ port: config.port, host: config.host });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : config.port;
+  const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+  log.info(
+    { url, store: store.kind, decision: `${url}/v2`, events: `${url}/events`, cdn: `${url}/cdn` },
+    'feature-server listening',
+  );
+  let closing: Promise<void> | null = null;
+  const close = (): Promise<void> => {
+    closing ??= (async () => {
+      await app.close();
+      await store.close();
+    })();
+    return closing;
+  };
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      log.info({ signal }, 'stopping');
+      void close().then(() => process.exit(0));
+    });
+  }
+  return { app, store, url, log, close };
+};

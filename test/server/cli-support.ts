@@ -1,0 +1,51 @@
+// Runs the `feature-server` CLI from source in a child process (tsx), as the bin script runs the built one.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+
+const ENTRY =
+  "import { runCli } from './src/server/cli.ts'; const code = await runCli(process.argv.slice(1)); if (code !== 0) process.exit(code);";
+
+/** Spawns the CLI with `args` and extra environment variables. */
+export const spawnCli = (args: string[], env: Record<string, string>): ChildProcess =>
+  spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', ENTRY, '--', ...args], {
+    cwd: new URL('../../', import.meta.url).pathname,
+    env: { ...process.env, LOG_LEVEL: 'error', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+
+/** Runs a CLI command to its end; returns exit code, stdout and stderr. */
+export const runCliCommand = async (
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> => {
+  const child = spawnCli(args, env);
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const [code] = (await once(child, 'exit')) as [number | null];
+  return { code, stdout, stderr };
+};
+
+/** Starts `serve --json` and resolves with the child and its URL once it listens. */
+export const startServerProcess = async (
+  env: Record<string, string>,
+): Promise<{ child: ChildProcess; url: string }> => {
+  const child = spawnCli(['serve', '--json'], { PORT: '0', ...env });
+  let stdout = '';
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start: ${stderr}`)), 30_000);
+    child.stdout?.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      const line = stdout.split('\n')[0] ?? '';
+      if (stdout.includes('\n')) {
+        clearTimeout(timer);
+        resolve((JSON.parse(line) as { url: string }).url);
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`server exited with ${String(code)}: ${stderr}`)));
+  });
+  return { child, url };
+};
