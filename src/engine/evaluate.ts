@@ -54,6 +54,11 @@ interface AbCandidate {
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
+const isEmpty = (o: object): boolean => {
+  for (const _ in o) return false;
+  return true;
+};
+
 /**
  * Decides which variation of which campaign a visitor gets (§3, §6-§9). `file` is a {@link CompiledFile}
  * (fast: build it once with `compileFile`) or a bucketing file as parsed JSON, compiled on each call.
@@ -95,6 +100,8 @@ export const evaluate = (
 
   const campaigns: DecisionCampaign[] = [];
   const newAssignments: AssignmentHistory = {};
+  // A first visit has no history: skip a lookup per campaign that could only miss.
+  const hasHistory = !isEmpty(history);
   let ab: AbCandidate | undefined;
   let rangeBucket = -1;
   for (const campaign of compiled.campaigns) {
@@ -110,7 +117,7 @@ export const evaluate = (
       }
     }
     if (group === undefined) continue;
-    const stickyId = stickyVariationId(history, group.id);
+    const stickyId = hasHistory ? stickyVariationId(history, group.id) : undefined;
     const variation = group.variations[assignVariation(group, stickyId, allocationId)];
     if (variation === undefined) continue;
     const decided = exposeAllKeys ? variation.exposed : variation.plain;

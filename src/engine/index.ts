@@ -1,7 +1,7 @@
 // The pure decision engine (DESIGN.md): MurmurHash3, targeting, allocation, flags and `evaluate`. No DOM,
 // no Node, no clock, no I/O: malformed input gives reasons, never exceptions.
 export { murmur3, murmur3Prefix, murmur3Resume, type Murmur3Prefix } from './murmur3.js';
-export { parseSemVer, compareSemVer, type SemVer } from './semver.js';
+export { parseSemVer, compareSemVer, semVerComparator, type SemVer } from './semver.js';
 export { compileRule, compileTargeting, matchesRule, type TargetingPredicate } from './targeting.js';
 export {
   allocationBucket,

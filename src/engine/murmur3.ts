@@ -25,6 +25,15 @@ export interface Murmur3Prefix {
   readonly high: number;
 }
 
+/** Mixes one complete 4-byte block `k` into the running hash `h`. */
+const mixBlock = (h: number, k: number): number => {
+  k = Math.imul(k, C1);
+  k = (k << 15) | (k >>> 17);
+  h ^= Math.imul(k, C2);
+  h = (h << 13) | (h >>> 19);
+  return (Math.imul(h, 5) + 0xe6546b64) | 0;
+};
+
 /**
  * Hashes `s` after the state `(h, k, shift, length, high)`. With `out`, the state after `s` is written there
  * and 0 returned; without it, the hash is finished and returned as an unsigned 32-bit integer.
@@ -39,7 +48,35 @@ const run = (
   out: { -readonly [K in keyof Murmur3Prefix]: number } | null,
 ): number => {
   const n = s.length;
-  for (let i = 0; i <= n; i++) {
+  let i = 0;
+  if (high === 0) {
+    // ASCII fast path: fill the pending block byte by byte, then take whole 4-character blocks. The
+    // general loop below takes over at the first non-ASCII character.
+    for (; shift !== 0 && i < n; i++) {
+      const c = s.charCodeAt(i);
+      if (c >= 0x80) break;
+      k |= c << shift;
+      length++;
+      shift += 8;
+      if (shift === 32) {
+        h = mixBlock(h, k);
+        k = 0;
+        shift = 0;
+      }
+    }
+    if (shift === 0) {
+      for (; i + 4 <= n; i += 4) {
+        const c0 = s.charCodeAt(i);
+        const c1 = s.charCodeAt(i + 1);
+        const c2 = s.charCodeAt(i + 2);
+        const c3 = s.charCodeAt(i + 3);
+        if ((c0 | c1 | c2 | c3) >= 0x80) break;
+        h = mixBlock(h, c0 | (c1 << 8) | (c2 << 16) | (c3 << 24));
+        length += 4;
+      }
+    }
+  }
+  for (; i <= n; i++) {
     let c: number;
     if (i === n) {
       // The end of the input: only a pending high surrogate may still need encoding.
@@ -91,11 +128,7 @@ const run = (
       length++;
       shift += 8;
       if (shift === 32) {
-        k = Math.imul(k, C1);
-        k = (k << 15) | (k >>> 17);
-        h ^= Math.imul(k, C2);
-        h = (h << 13) | (h >>> 19);
-        h = (Math.imul(h, 5) + 0xe6546b64) | 0;
+        h = mixBlock(h, k);
         k = 0;
         shift = 0;
       }

@@ -58,3 +58,55 @@ export const compareSemVer = (a: SemVer, b: SemVer): number => {
   }
   return a.pre.length - b.pre.length;
 };
+
+/**
+ * Reads a plain release `v?MAJOR[.MINOR[.PATCH]]` (no pre-release, no build, parts of at most 15 digits) into
+ * `out` without allocating; false for anything else, which then takes the full parser.
+ */
+const readPlainRelease = (text: string, out: [number, number, number]): boolean => {
+  const n = text.length;
+  let i = text.charCodeAt(0) === 0x76 /* v */ ? 1 : 0;
+  for (let part = 0; part < 3; part++) {
+    const start = i;
+    let value = 0;
+    for (; i < n; i++) {
+      const d = text.charCodeAt(i) - 0x30;
+      if (d < 0 || d > 9) break;
+      value = value * 10 + d;
+    }
+    const digits = i - start;
+    if (digits === 0 || digits > 15 || (digits > 1 && text.charCodeAt(start) === 0x30)) return false;
+    out[part] = value;
+    if (i === n) {
+      for (let rest = part + 1; rest < 3; rest++) out[rest] = 0;
+      return true;
+    }
+    if (text.charCodeAt(i) !== 0x2e /* . */ || part === 2) return false;
+    i++;
+  }
+  return false;
+};
+
+/**
+ * A comparison of any text against a fixed target version: the sign of `text` − `target` by SemVer 2.0
+ * precedence, or undefined when `text` is not a version. Plain releases (the usual app versions) compare
+ * without allocating; anything else goes through {@link parseSemVer}.
+ */
+export const semVerComparator = (target: SemVer): ((text: string) => number | undefined) => {
+  const core = target.core.map(Number);
+  const numeric = target.core.every((part) => part.length <= 15);
+  const targetIsRelease = target.pre.length === 0;
+  return (text) => {
+    const v: [number, number, number] = [0, 0, 0];
+    if (numeric && readPlainRelease(text, v)) {
+      for (let i = 0; i < 3; i++) {
+        const d = (v[i] ?? 0) - (core[i] ?? 0);
+        if (d !== 0) return d;
+      }
+      // A release is above any pre-release of the same version.
+      return targetIsRelease ? 0 : 1;
+    }
+    const parsed = parseSemVer(text);
+    return parsed === undefined ? undefined : compareSemVer(parsed, target);
+  };
+};

@@ -1,7 +1,7 @@
 // Targeting (PROTOCOL.md §7), compiled: each rule becomes a closure specialised for its operator and target
 // once per bucketing file, so evaluating a visitor does no operator dispatch and no target parsing.
 import type { VisitorContext } from '../protocol/index.js';
-import { compareSemVer, parseSemVer } from './semver.js';
+import { parseSemVer, semVerComparator } from './semver.js';
 
 /** A compiled rule or variation-group targeting: does it match this visitor? */
 export type TargetingPredicate = (context: VisitorContext, visitorId: string) => boolean;
@@ -29,6 +29,7 @@ const read = (context: VisitorContext, key: string): string | number | boolean |
 const semverTest = (operator: string, target: string): ValueTest => {
   const t = parseSemVer(target);
   if (t === undefined) return NEVER_VALUE;
+  const compare = semVerComparator(t);
   const holds = (d: number): boolean => {
     switch (operator) {
       case 'SEMVER_EQUALS':
@@ -47,8 +48,8 @@ const semverTest = (operator: string, target: string): ValueTest => {
   };
   return (c) => {
     if (typeof c !== 'string') return false;
-    const v = parseSemVer(c);
-    return v !== undefined && holds(compareSemVer(v, t));
+    const d = compare(c);
+    return d !== undefined && holds(d);
   };
 };
 
