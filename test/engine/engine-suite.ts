@@ -12,6 +12,7 @@ import {
   murmur3Prefix,
   murmur3Resume,
   parseSemVer,
+  semVerComparator,
   walkVariations,
   type EngineVisitor,
   type SemVer,
@@ -143,6 +144,17 @@ export const defineEngineSuite = (t: SuiteApi, cases: EngineCases): void => {
       for (const [a, b] of cases.semver.lower) {
         assert.ok(compareSemVer(semver(a), semver(b)) < 0, `${a} < ${b}`);
         assert.ok(compareSemVer(semver(b), semver(a)) > 0, `${b} > ${a}`);
+      }
+    });
+    it('compares text to a target alike on the plain-release fast path and the full parser', () => {
+      const texts = [...cases.semver.ordered, ...cases.semver.equal.flat(), ...cases.semver.lower.flat()];
+      for (const target of texts) {
+        const compare = semVerComparator(semver(target));
+        for (const text of texts) {
+          const expected = Math.sign(compareSemVer(semver(text), semver(target)));
+          assert.equal(Math.sign(compare(text) ?? Number.NaN), expected, `${text} vs ${target}`);
+        }
+        for (const text of cases.semver.invalid) assert.equal(compare(text), undefined, JSON.stringify(text));
       }
     });
     it('ignores the build and fills missing parts with 0', () => {
