@@ -47,7 +47,7 @@ void describe('MemoryHitCache', () => {
     record.data.time = 99;
     const [first] = await cache.lookupHits();
     assert.equal(first?.a?.data.time, 2);
-    (first as Record<string, HitCacheRecord>).a = hit('changed');
+    first.a = hit('changed');
     assert.equal((await cache.lookupHits())[0]?.a?.data.content.hid, 'a');
   });
 });
