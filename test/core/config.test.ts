@@ -14,8 +14,8 @@ import { nodePlatform } from '../../src/core/platform/node.js';
 import { startProtocolDouble, type ProtocolDouble } from '../support/protocol-double.js';
 import { recordingLogs } from './support.js';
 
-describe('ConfigBuilder', () => {
-  test('every builder method sets its field, and build() freezes a copy', () => {
+void describe('ConfigBuilder', () => {
+  void test('every builder method sets its field, and build() freezes a copy', () => {
     const hitCache = {
       cacheHits: () => undefined,
       lookupHits: () => Promise.resolve([]),
@@ -75,12 +75,12 @@ describe('ConfigBuilder', () => {
     assert.equal(config.timeout, 500);
   });
 
-  test('an empty builder gives an empty config (SPEC.md defaults apply at start)', () => {
+  void test('an empty builder gives an empty config (SPEC.md defaults apply at start)', () => {
     assert.deepEqual(new ConfigBuilder().build(), {});
   });
 });
 
-describe('start validation', () => {
+void describe('start validation', () => {
   let double: ProtocolDouble;
   before(async () => {
     double = await startProtocolDouble();
@@ -207,7 +207,7 @@ describe('start validation', () => {
   ];
 
   for (const [what, args, message] of refused)
-    test(`start throws with what to change for ${what}, and the status stays SDK_NOT_INITIALIZED`, async () => {
+    void test(`start throws with what to change for ${what}, and the status stays SDK_NOT_INITIALIZED`, async () => {
       const statuses: string[] = [];
       const instance = new FeatureInstance(nodePlatform);
       instance.$status.listen((s) => statuses.push(s));
@@ -217,7 +217,7 @@ describe('start validation', () => {
       assert.deepEqual(statuses, []);
     });
 
-  test('a failed start leaves a running instance running', async () => {
+  void test('a failed start leaves a running instance running', async () => {
     const instance = new FeatureInstance(nodePlatform);
     await instance.start('env1', 'key1', base().build());
     await assert.rejects(instance.start('', 'key1', base().build()), /envId is empty/);
@@ -226,8 +226,8 @@ describe('start validation', () => {
   });
 });
 
-describe('service URLs (PROTOCOL.md SDK configuration)', () => {
-  test('the base comes from FEATURE_API_URL in Node, is logged once at INFO, and the routes derive from it', async () => {
+void describe('service URLs (PROTOCOL.md SDK configuration)', () => {
+  void test('the base comes from FEATURE_API_URL in Node, is logged once at INFO, and the routes derive from it', async () => {
     const double = await startProtocolDouble();
     const saved = process.env.FEATURE_API_URL;
     process.env.FEATURE_API_URL = `${double.url}/`;
@@ -257,7 +257,7 @@ describe('service URLs (PROTOCOL.md SDK configuration)', () => {
     }
   });
 
-  test('without FEATURE_API_URL the Node default is http://127.0.0.1:8080', () => {
+  void test('without FEATURE_API_URL the Node default is http://127.0.0.1:8080', () => {
     const saved = process.env.FEATURE_API_URL;
     delete process.env.FEATURE_API_URL;
     try {
@@ -267,7 +267,7 @@ describe('service URLs (PROTOCOL.md SDK configuration)', () => {
     }
   });
 
-  test('withDecisionApiUrl and withEventsUrl override the base alone', async () => {
+  void test('withDecisionApiUrl and withEventsUrl override the base alone', async () => {
     const decisions = await startProtocolDouble();
     const events = await startProtocolDouble();
     const instance = new FeatureInstance(nodePlatform);

@@ -29,8 +29,8 @@ const start = (variation: () => string, exposed: Array<[VisitorExposed, ExposedF
     (c) => c.withTrackingConfig({ poolMaxSize: 1 }).withOnVisitorExposed((v, f) => exposed.push([v, f])),
   );
 
-describe('exposure rules (PROTOCOL.md §4)', () => {
-  test('repeated reads, and reads of another flag of the same variation, send one activation', async () => {
+void describe('exposure rules (PROTOCOL.md §4)', () => {
+  void test('repeated reads, and reads of another flag of the same variation, send one activation', async () => {
     const exposed: Array<[VisitorExposed, ExposedFlag]> = [];
     sdk = await start(() => 'v2', exposed);
     const visitor = sdk.instance.newVisitor({ visitorId: 'v1', hasConsented: true }).build();
@@ -45,7 +45,7 @@ describe('exposure rules (PROTOCOL.md §4)', () => {
     );
   });
 
-  test('a later fetch assigning a different variation sends a new activation; a new visitor object sends its own', async () => {
+  void test('a later fetch assigning a different variation sends a new activation; a new visitor object sends its own', async () => {
     const exposed: Array<[VisitorExposed, ExposedFlag]> = [];
     let variation = 'v2';
     sdk = await start(() => variation, exposed);
@@ -66,7 +66,7 @@ describe('exposure rules (PROTOCOL.md §4)', () => {
     );
   });
 
-  test('value(d, {visitorExposed: false}) exposes nothing; visitorExposed() then does, once', async () => {
+  void test('value(d, {visitorExposed: false}) exposes nothing; visitorExposed() then does, once', async () => {
     const exposed: Array<[VisitorExposed, ExposedFlag]> = [];
     sdk = await start(() => 'v2', exposed);
     const visitor = sdk.instance.newVisitor({ visitorId: 'v1', hasConsented: true }).build();
@@ -81,7 +81,7 @@ describe('exposure rules (PROTOCOL.md §4)', () => {
     assert.equal(activationsReceived(sdk.double).length, 1);
   });
 
-  test('a null value (exposeAllKeys) is exposed; a missing flag is not', async () => {
+  void test('a null value (exposeAllKeys) is exposed; a missing flag is not', async () => {
     const exposed: Array<[VisitorExposed, ExposedFlag]> = [];
     sdk = await start(() => 'v2', exposed);
     const visitor = sdk.instance.newVisitor({ visitorId: 'v1', hasConsented: true }).build();
@@ -96,7 +96,7 @@ describe('exposure rules (PROTOCOL.md §4)', () => {
     );
   });
 
-  test('no consent: no activation', async () => {
+  void test('no consent: no activation', async () => {
     const exposed: Array<[VisitorExposed, ExposedFlag]> = [];
     sdk = await start(() => 'v2', exposed);
     const visitor = sdk.instance.newVisitor({ visitorId: 'v1', hasConsented: false }).build();
@@ -108,7 +108,7 @@ describe('exposure rules (PROTOCOL.md §4)', () => {
     assert.deepEqual(exposed, []);
   });
 
-  test('an authenticated visitor sends vid = authenticated id and aid = anonymous id', async () => {
+  void test('an authenticated visitor sends vid = authenticated id and aid = anonymous id', async () => {
     const exposed: Array<[VisitorExposed, ExposedFlag]> = [];
     sdk = await start(() => 'v2', exposed);
     const visitor = sdk.instance.newVisitor({ visitorId: 'anon-7', hasConsented: true }).build();
@@ -123,8 +123,8 @@ describe('exposure rules (PROTOCOL.md §4)', () => {
   });
 });
 
-describe('OnVisitorExposed (SPEC.md Events)', () => {
-  test('fires once per flag key when the server acknowledged, with VisitorExposed and ExposedFlag', async () => {
+void describe('OnVisitorExposed (SPEC.md Events)', () => {
+  void test('fires once per flag key when the server acknowledged, with VisitorExposed and ExposedFlag', async () => {
     const exposed: Array<[VisitorExposed, ExposedFlag]> = [];
     sdk = await start(() => 'v2', exposed);
     const visitor = sdk.instance
@@ -139,7 +139,7 @@ describe('OnVisitorExposed (SPEC.md Events)', () => {
     // Already acknowledged: a read of another key of the same variation fires at once, nothing new is sent.
     visitor.getFlag('unset').value('x');
     assert.equal(exposed.length, 3);
-    const [v, f] = exposed[0]!;
+    const [v, f] = exposed[0] ?? assert.fail('no exposure');
     assert.equal(v.id, 'user-42');
     assert.equal(v.anonymousId, null);
     assert.equal(v.context.plan, 'premium');
@@ -169,7 +169,7 @@ describe('OnVisitorExposed (SPEC.md Events)', () => {
     assert.equal(activationsReceived(sdk.double).length, 1);
   });
 
-  test('an empty slug is null in ExposedFlag.toJson; nothing fires when the server refuses the activation', async () => {
+  void test('an empty slug is null in ExposedFlag.toJson; nothing fires when the server refuses the activation', async () => {
     const exposed: Array<[VisitorExposed, ExposedFlag]> = [];
     sdk = await startSdk(
       { decide: (b) => decision(b.visitorId, [campaign('c2', 'vg9', 'w1', { other: true })]) },
@@ -180,7 +180,7 @@ describe('OnVisitorExposed (SPEC.md Events)', () => {
     visitor.getFlag('other').value(false);
     await until(() => exposed.length === 1);
     assert.equal(
-      (JSON.parse(exposed[0]![1].toJson()) as { metadata: { slug: unknown } }).metadata.slug,
+      (JSON.parse(exposed[0]?.[1].toJson() ?? '{}') as { metadata: { slug: unknown } }).metadata.slug,
       null,
     );
     sdk.double.script.queued.activate = [{ status: 400, body: { message: 'bad', code: 'invalid_body' } }];
@@ -189,7 +189,8 @@ describe('OnVisitorExposed (SPEC.md Events)', () => {
     ];
     await visitor.fetchFlags();
     visitor.getFlag('other').value(false);
-    await until(() => activationsReceived(sdk!.double).length === 2);
+    const { double } = sdk;
+    await until(() => activationsReceived(double).length === 2);
     await sdk.instance.close();
     assert.equal(exposed.length, 1);
   });

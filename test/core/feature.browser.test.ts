@@ -1,6 +1,6 @@
 // The core SDK in Chromium, against the protocol double on 127.0.0.1: visitor, flags, exposure, consent, the
 // browser platform's predefined keys (PROTOCOL.md §16.5) and status sequences.
-import { expect } from '@open-wc/testing';
+import { assert } from '@open-wc/testing';
 import { executeServerCommand } from '@web/test-runner-commands';
 import {
   ConfigBuilder,
@@ -44,11 +44,11 @@ const decision = (visitorId: string, flags: Record<string, unknown>, variation =
     extras: { accountSettings: { enabledXPC: false, enabled1V1T: false } },
   }) as Decision;
 
-const startDouble = async (decisions: Record<string, Decision>) =>
-  (await executeServerCommand('double-start', { script: { decisions } })) as { id: string; url: string };
+const startDouble = (decisions: Record<string, Decision>) =>
+  executeServerCommand<{ id: string; url: string }, object>('double-start', { script: { decisions } });
 
-const requests = async (id: string, kind: string) =>
-  (await executeServerCommand('double-requests', { id, kind })) as Recorded[];
+const requests = (id: string, kind: string) =>
+  executeServerCommand<Recorded[], object>('double-requests', { id, kind });
 
 const until = async (check: () => boolean | Promise<boolean>): Promise<void> => {
   for (let i = 0; i < 600; i++) {
@@ -88,20 +88,21 @@ describe('core SDK in the browser', () => {
     const visitor = Feature.newVisitor({ visitorId: 'user-42', hasConsented: true })
       .withContext({ plan: 'premium' })
       .build();
-    expect(Feature.getCurrentVisitor()).to.equal(visitor);
-    expect(visitor.flagStatus).to.equal('FETCH_REQUIRED');
-    expect(visitor.fetchReasons).to.equal('FLAGS_NEVER_FETCHED');
+    assert.equal(Feature.getCurrentVisitor(), visitor);
+    assert.equal(visitor.flagStatus, 'FETCH_REQUIRED');
+    assert.equal(visitor.fetchReasons, 'FLAGS_NEVER_FETCHED');
     const flag = visitor.getFlag('btnColor');
     await visitor.fetchFlags();
-    expect(visitor.flagStatus).to.equal('FETCHED');
-    expect(flag.value('red')).to.equal('green');
-    expect(flag.value('red')).to.equal('green');
-    expect(visitor.getFlag('size').value(0)).to.equal(2);
-    expect(visitor.getFlag('size').value('0')).to.equal('0');
-    expect(visitor.getFlag('missing').value('d')).to.equal('d');
-    expect(visitor.getFlag('missing').getFlagStatus()).to.equal('NOT_FOUND');
+    assert.equal(visitor.flagStatus, 'FETCHED');
+    assert.equal(flag.value('red'), 'green');
+    assert.equal(flag.value('red'), 'green');
+    assert.equal(visitor.getFlag('size').value(0), 2);
+    assert.equal(visitor.getFlag('size').value('0'), '0');
+    assert.equal(visitor.getFlag('missing').value('d'), 'd');
+    assert.equal(visitor.getFlag('missing').getFlagStatus(), 'NOT_FOUND');
     await until(() => exposed.length === 2);
-    expect(JSON.parse(exposed[0]![1].toJson())).to.deep.equal({
+    const [firstVisitor, firstFlag] = exposed[0] ?? [];
+    assert.deepEqual(JSON.parse(firstFlag?.toJson() ?? '{}'), {
       key: 'btnColor',
       value: 'green',
       defaultValue: 'red',
@@ -114,9 +115,9 @@ describe('core SDK in the browser', () => {
         slug: 'checkout',
       },
     });
-    expect(exposed[0]![0].id).to.equal('user-42');
+    assert.equal(firstVisitor?.id, 'user-42');
     await Feature.close();
-    expect(statuses).to.deep.equal([
+    assert.deepEqual(statuses, [
       'l:SDK_INITIALIZING',
       'c:SDK_INITIALIZING',
       'l:SDK_INITIALIZED',
@@ -127,10 +128,13 @@ describe('core SDK in the browser', () => {
     const activations = (await requests(double.id, 'activate')).flatMap(
       (r) => r.body.batch as Array<Record<string, unknown>>,
     );
-    expect(activations.map((a) => [a.vid, a.caid, a.vaid])).to.deep.equal([['user-42', 'vg1', 'v2']]);
+    assert.deepEqual(
+      activations.map((a) => [a.vid, a.caid, a.vaid]),
+      [['user-42', 'vg1', 'v2']],
+    );
     const [decisionRequest] = await requests(double.id, 'decision');
-    expect(decisionRequest?.headers['x-api-key']).to.equal('key1');
-    expect(decisionRequest?.body.visitorConsent).to.equal(true);
+    assert.equal(decisionRequest?.headers['x-api-key'], 'key1');
+    assert.equal(decisionRequest?.body.visitorConsent, true);
     await executeServerCommand('double-stop', { id: double.id });
   });
 
@@ -144,17 +148,18 @@ describe('core SDK in the browser', () => {
     const ua = navigator.userAgent;
     const hints = (navigator as Navigator & { userAgentData?: { mobile: boolean; platform: string } })
       .userAgentData;
-    expect(context.sdk_deviceLanguage).to.equal(navigator.language);
-    expect(context.sdk_deviceType).to.equal(hints?.mobile ? 'mobile' : 'desktop');
-    expect(context.sdk_osName).to.equal(
+    assert.equal(context.sdk_deviceLanguage, navigator.language);
+    assert.equal(context.sdk_deviceType, hints?.mobile ? 'mobile' : 'desktop');
+    assert.equal(
+      context.sdk_osName,
       hints?.platform === 'Linux' || /Linux/.test(ua) ? 'Linux' : context.sdk_osName,
     );
-    expect(context.sdk_osVersionCode).to.be.a('string');
-    expect(context.sdk_fsVersion).to.equal('0.1.0');
-    expect(context.sdk_firstTimeInit).to.be.a('boolean');
-    expect(context.fs_client).to.equal('feature-ts');
-    expect(context.fs_version).to.equal('0.1.0');
-    expect(context.fs_users).to.equal('v1');
+    assert.typeOf(context.sdk_osVersionCode, 'string');
+    assert.equal(context.sdk_fsVersion, '0.1.0');
+    assert.typeOf(context.sdk_firstTimeInit, 'boolean');
+    assert.equal(context.fs_client, 'feature-ts');
+    assert.equal(context.fs_version, '0.1.0');
+    assert.equal(context.fs_users, 'v1');
     await executeServerCommand('double-stop', { id: double.id });
   });
 
@@ -170,40 +175,41 @@ describe('core SDK in the browser', () => {
       await sdk.close();
     }
     // Earlier tests in this page may have started already: the last start is never the first.
-    expect(contexts[1]).to.equal(false);
+    assert.equal(contexts[1], false);
     await executeServerCommand('double-stop', { id: double.id });
   });
 
   it('user agents give the OS name, version and device type of §16.5', () => {
-    expect(systemFromUserAgent('Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36')).to.deep.equal(
-      { name: 'Windows', version: '10.0' },
-    );
-    expect(systemFromUserAgent('Mozilla/5.0 (iPhone; CPU iPhone OS 17_2_1 like Mac OS X)')).to.deep.equal({
+    assert.deepEqual(systemFromUserAgent('Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36'), {
+      name: 'Windows',
+      version: '10.0',
+    });
+    assert.deepEqual(systemFromUserAgent('Mozilla/5.0 (iPhone; CPU iPhone OS 17_2_1 like Mac OS X)'), {
       name: 'iOS',
       version: '17.2.1',
     });
-    expect(systemFromUserAgent('Mozilla/5.0 (Linux; Android 14; Pixel 8) Mobile')).to.deep.equal({
+    assert.deepEqual(systemFromUserAgent('Mozilla/5.0 (Linux; Android 14; Pixel 8) Mobile'), {
       name: 'Android',
       version: '14',
     });
-    expect(systemFromUserAgent('Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7)')).to.deep.equal({
+    assert.deepEqual(systemFromUserAgent('Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7)'), {
       name: 'macOS',
       version: '10.15.7',
     });
-    expect(systemFromUserAgent('Mozilla/5.0 (X11; CrOS x86_64 14541.0.0)')).to.deep.equal({
+    assert.deepEqual(systemFromUserAgent('Mozilla/5.0 (X11; CrOS x86_64 14541.0.0)'), {
       name: 'ChromeOS',
       version: '14541.0.0',
     });
-    expect(systemFromUserAgent('Mozilla/5.0 (X11; Linux x86_64)')).to.deep.equal({
+    assert.deepEqual(systemFromUserAgent('Mozilla/5.0 (X11; Linux x86_64)'), {
       name: 'Linux',
       version: '',
     });
-    expect(systemFromUserAgent('curl/8')).to.deep.equal({ name: '', version: '' });
-    expect(deviceTypeOf('Mozilla/5.0 (Linux; Android 14; Pixel 8) Mobile', undefined)).to.equal('mobile');
-    expect(deviceTypeOf('Mozilla/5.0 (iPad; CPU OS 17_2 like Mac OS X)', undefined)).to.equal('tablet');
-    expect(deviceTypeOf('Mozilla/5.0 (Linux; Android 14; SM-X710)', undefined)).to.equal('tablet');
-    expect(deviceTypeOf('Mozilla/5.0 (X11; Linux x86_64)', { mobile: false })).to.equal('desktop');
-    expect(deviceTypeOf('anything', { mobile: true })).to.equal('mobile');
+    assert.deepEqual(systemFromUserAgent('curl/8'), { name: '', version: '' });
+    assert.equal(deviceTypeOf('Mozilla/5.0 (Linux; Android 14; Pixel 8) Mobile', undefined), 'mobile');
+    assert.equal(deviceTypeOf('Mozilla/5.0 (iPad; CPU OS 17_2 like Mac OS X)', undefined), 'tablet');
+    assert.equal(deviceTypeOf('Mozilla/5.0 (Linux; Android 14; SM-X710)', undefined), 'tablet');
+    assert.equal(deviceTypeOf('Mozilla/5.0 (X11; Linux x86_64)', { mobile: false }), 'desktop');
+    assert.equal(deviceTypeOf('anything', { mobile: true }), 'mobile');
   });
 
   it('consent false: no activation, flushVisitor, the fs_consent false event only', async () => {
@@ -211,42 +217,45 @@ describe('core SDK in the browser', () => {
     const cache = new MemoryVisitorCache();
     const flushed: string[] = [];
     const flush = cache.flushVisitor.bind(cache);
-    cache.flushVisitor = (id: string) => {
+    cache.flushVisitor = async (id: string): Promise<void> => {
       flushed.push(id);
-      flush(id);
+      await flush(id);
     };
     await Feature.start('env1', 'key1', config(double.url).withCacheVisitorManager(cache).build());
     const visitor = Feature.newVisitor({ visitorId: 'v1', hasConsented: true }).build();
     await visitor.fetchFlags();
-    expect(await cache.lookupVisitor('v1')).to.be.a('string');
+    assert.typeOf(await cache.lookupVisitor('v1'), 'string');
     await visitor.setConsent(false);
-    expect(visitor.getFlag('btnColor').value('red')).to.equal('green');
-    expect(flushed).to.deep.equal(['v1']);
-    expect(await cache.lookupVisitor('v1')).to.equal(null);
+    assert.equal(visitor.getFlag('btnColor').value('red'), 'green');
+    assert.deepEqual(flushed, ['v1']);
+    assert.equal(await cache.lookupVisitor('v1'), null);
     await Feature.close();
-    expect(await requests(double.id, 'activate')).to.deep.equal([]);
+    assert.deepEqual(await requests(double.id, 'activate'), []);
     const hits = (await requests(double.id, 'events')).flatMap(
       (r) => r.body.h as Array<Record<string, unknown>>,
     );
-    expect(hits.map((h) => h.el)).to.deep.equal(['feature-ts:false']);
+    assert.deepEqual(
+      hits.map((h) => h.el),
+      ['feature-ts:false'],
+    );
     await executeServerCommand('double-stop', { id: double.id });
   });
 
   it('panic: SDK_PANIC, defaults, then back to SDK_INITIALIZED', async () => {
-    const double = await startDouble({ '*': { visitorId: '*', campaigns: [], panic: true } as Decision });
+    const double = await startDouble({ '*': { visitorId: '*', campaigns: [], panic: true } });
     await Feature.start('env1', 'key1', config(double.url).build());
     const visitor = Feature.newVisitor({ visitorId: 'v1', hasConsented: true }).build();
     await visitor.fetchFlags();
-    expect(Feature.getStatus()).to.equal(FSSdkStatus.SDK_PANIC);
-    expect(visitor.flagStatus).to.equal('PANIC');
-    expect(visitor.getFlag('btnColor').value('red')).to.equal('red');
+    assert.equal(Feature.getStatus(), FSSdkStatus.SDK_PANIC);
+    assert.equal(visitor.flagStatus, 'PANIC');
+    assert.equal(visitor.getFlag('btnColor').value('red'), 'red');
     await executeServerCommand('double-script', {
       id: double.id,
       script: { decisions: { '*': decision('*', { btnColor: 'green' }) } },
     });
     await visitor.fetchFlags();
-    expect(Feature.getStatus()).to.equal(FSSdkStatus.SDK_INITIALIZED);
-    expect(visitor.getFlag('btnColor').value('red')).to.equal('green');
+    assert.equal(Feature.getStatus(), FSSdkStatus.SDK_INITIALIZED);
+    assert.equal(visitor.getFlag('btnColor').value('red'), 'green');
     await executeServerCommand('double-stop', { id: double.id });
   });
 
@@ -261,7 +270,7 @@ describe('core SDK in the browser', () => {
         .withLogManager({ log: (_l, _n, m) => logs.push(m) })
         .build(),
     );
-    expect(logs[0]).to.equal(`the SDK uses the server at ${location.origin}.`);
+    assert.equal(logs[0], `the SDK uses the server at ${location.origin}.`);
     await sdk.close();
   });
 });

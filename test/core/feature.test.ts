@@ -26,8 +26,8 @@ const config = (url: string, extra: (b: ConfigBuilder) => ConfigBuilder = (b) =>
     new ConfigBuilder().withServerUrl(url).withLogLevel(Level.NONE).withDisableDeveloperUsageTracking(true),
   ).build();
 
-describe('Feature facade', () => {
-  test('status: NOT_INITIALIZED → INITIALIZING → INITIALIZED, each change once to both callbacks, in order', async () => {
+void describe('Feature facade', () => {
+  void test('status: NOT_INITIALIZED → INITIALIZING → INITIALIZED, each change once to both callbacks, in order', async () => {
     double = await startProtocolDouble();
     const calls: string[] = [];
     assert.equal(Feature.getStatus(), FSSdkStatus.SDK_NOT_INITIALIZED);
@@ -53,7 +53,7 @@ describe('Feature facade', () => {
     ]);
   });
 
-  test('start called again closes the running instance first', async () => {
+  void test('start called again closes the running instance first', async () => {
     double = await startProtocolDouble();
     const first: string[] = [];
     const second: string[] = [];
@@ -76,7 +76,7 @@ describe('Feature facade', () => {
     assert.equal(visitor.visitorId, 'v1');
   });
 
-  test('the default mode is DECISION_API: fetchFlags makes one decision request', async () => {
+  void test('the default mode is DECISION_API: fetchFlags makes one decision request', async () => {
     double = await startProtocolDouble();
     await Feature.start('env1', 'key1', config(double.url));
     const visitor = Feature.newVisitor({ visitorId: 'v1', hasConsented: true }).build();
@@ -86,7 +86,7 @@ describe('Feature facade', () => {
     assert.equal(double.requestsTo('bucketing').length, 0);
   });
 
-  test('getCurrentVisitor is null until a visitor is set; SINGLE_INSTANCE saves it, NEW_INSTANCE does not', async () => {
+  void test('getCurrentVisitor is null until a visitor is set; SINGLE_INSTANCE saves it, NEW_INSTANCE does not', async () => {
     double = await startProtocolDouble();
     await Feature.start('env1', 'key1', config(double.url));
     assert.equal(Feature.getCurrentVisitor(), null);
@@ -108,7 +108,7 @@ describe('Feature facade', () => {
     assert.equal(Feature.getCurrentVisitor(), other);
   });
 
-  test('newVisitor before start, or with a missing id or consent, throws with what to change', async () => {
+  void test('newVisitor before start, or with a missing id or consent, throws with what to change', async () => {
     assert.throws(
       () => Feature.newVisitor({ visitorId: 'v1', hasConsented: true }),
       /await Feature.start\(envId, apiKey\) first/,
@@ -130,7 +130,7 @@ describe('Feature facade', () => {
     );
   });
 
-  test('setLoggerLevel changes what is written at run time', async () => {
+  void test('setLoggerLevel changes what is written at run time', async () => {
     double = await startProtocolDouble();
     const logs = recordingLogs();
     await Feature.start(
@@ -152,7 +152,7 @@ describe('Feature facade', () => {
     assert.equal(logs.lines.length, 2);
   });
 
-  test('close flushes pooled hits and returns to SDK_NOT_INITIALIZED', async () => {
+  void test('close flushes pooled hits and returns to SDK_NOT_INITIALIZED', async () => {
     double = await startProtocolDouble();
     await Feature.start(
       'env1',
@@ -168,8 +168,8 @@ describe('Feature facade', () => {
   });
 });
 
-describe('SDK status and panic (PROTOCOL.md §16.1)', () => {
-  test('a panic answer gives SDK_PANIC; the next answer without panic gives SDK_INITIALIZED', async () => {
+void describe('SDK status and panic (PROTOCOL.md §16.1)', () => {
+  void test('a panic answer gives SDK_PANIC; the next answer without panic gives SDK_INITIALIZED', async () => {
     let panic = true;
     const sdk = await startSdk({
       decide: (b) =>
@@ -196,7 +196,7 @@ describe('SDK status and panic (PROTOCOL.md §16.1)', () => {
     ]);
   });
 
-  test('instances are isolated: each has its own status, visitors and current visitor', async () => {
+  void test('instances are isolated: each has its own status, visitors and current visitor', async () => {
     const a = await startSdk({
       decide: (b) => decision(b.visitorId, [campaign('c1', 'vg1', 'v1', { k: 'a' })]),
     });
@@ -216,7 +216,7 @@ describe('SDK status and panic (PROTOCOL.md §16.1)', () => {
     await b.close();
   });
 
-  test('bucketing mode is refused at start while its module is not part of the build', async () => {
+  void test('bucketing mode is refused at start while its module is not part of the build', async () => {
     const instance = new FeatureInstance(nodePlatform);
     await assert.rejects(
       instance.start(

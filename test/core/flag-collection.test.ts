@@ -30,8 +30,8 @@ const start = () =>
       ]),
   });
 
-describe('FlagCollection', () => {
-  test('get, keys, count, isEmpty, forEach, filter, metadatas', async () => {
+void describe('FlagCollection', () => {
+  void test('get, keys, count, isEmpty, forEach, filter, metadatas', async () => {
     sdk = await start();
     const visitor = sdk.instance.newVisitor({ visitorId: 'v1', hasConsented: true }).build();
     const before = visitor.getFlags();
@@ -67,7 +67,7 @@ describe('FlagCollection', () => {
     );
   });
 
-  test('toJson: one object per flag with key and the metadata fields of §9.5; "" when none has metadata', async () => {
+  void test('toJson: one object per flag with key and the metadata fields of §9.5; "" when none has metadata', async () => {
     sdk = await start();
     const visitor = sdk.instance.newVisitor({ visitorId: 'v1', hasConsented: true }).build();
     assert.equal(visitor.getFlags().toJson(), '');
@@ -113,7 +113,7 @@ describe('FlagCollection', () => {
     );
   });
 
-  test('exposeAll sends one activation per variation', async () => {
+  void test('exposeAll sends one activation per variation', async () => {
     sdk = await start();
     const visitor = sdk.instance.newVisitor({ visitorId: 'v1', hasConsented: true }).build();
     await visitor.fetchFlags();

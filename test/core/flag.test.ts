@@ -61,8 +61,8 @@ const METADATA: FlagMetadata = {
   slug: 'checkout',
 };
 
-describe('Flag.value (PROTOCOL.md §9.3)', () => {
-  test('the value when the default has the same type: string, integer, double, boolean, array, object', async () => {
+void describe('Flag.value (PROTOCOL.md §9.3)', () => {
+  void test('the value when the default has the same type: string, integer, double, boolean, array, object', async () => {
     sdk = await start();
     const visitor = sdk.instance.newVisitor({ visitorId: 'v1', hasConsented: true }).build();
     await visitor.fetchFlags();
@@ -72,10 +72,10 @@ describe('Flag.value (PROTOCOL.md §9.3)', () => {
     assert.equal(visitor.getFlag('float').value(1.0, opts), 2.5);
     assert.equal(visitor.getFlag('bool').value(true, opts), false);
     assert.deepEqual(visitor.getFlag('arr').value([] as number[], opts), [1, 2]);
-    assert.deepEqual(visitor.getFlag('obj').value({} as Record<string, number>, opts), { a: 1 });
+    assert.deepEqual(visitor.getFlag('obj').value<Record<string, number>>({}, opts), { a: 1 });
   });
 
-  test('the default when the flag is missing, its value is null, or the types differ (and metadata is then empty)', async () => {
+  void test('the default when the flag is missing, its value is null, or the types differ (and metadata is then empty)', async () => {
     sdk = await start();
     const visitor = sdk.instance.newVisitor({ visitorId: 'v1', hasConsented: true }).build();
     await visitor.fetchFlags();
@@ -102,7 +102,7 @@ describe('Flag.value (PROTOCOL.md §9.3)', () => {
     }
   });
 
-  test('a null or undefined default accepts any type', async () => {
+  void test('a null or undefined default accepts any type', async () => {
     sdk = await start();
     const visitor = sdk.instance.newVisitor({ visitorId: 'v1', hasConsented: true }).build();
     await visitor.fetchFlags();
@@ -110,7 +110,7 @@ describe('Flag.value (PROTOCOL.md §9.3)', () => {
     assert.equal(visitor.getFlag('num').value(undefined, { visitorExposed: false }), 3);
   });
 
-  test('a type mismatch is logged once per key and default type, and exposes nothing', async () => {
+  void test('a type mismatch is logged once per key and default type, and exposes nothing', async () => {
     sdk = await start();
     const visitor = sdk.instance.newVisitor({ visitorId: 'v1', hasConsented: true }).build();
     await visitor.fetchFlags();
@@ -127,7 +127,7 @@ describe('Flag.value (PROTOCOL.md §9.3)', () => {
     assert.equal(activationsReceived(sdk.double).length, 0);
   });
 
-  test('in panic every value is the default, metadata empty, status PANIC, no exposure', async () => {
+  void test('in panic every value is the default, metadata empty, status PANIC, no exposure', async () => {
     sdk = await start();
     const visitor = sdk.instance.newVisitor({ visitorId: 'v1', hasConsented: true }).build();
     await visitor.fetchFlags();
@@ -145,7 +145,7 @@ describe('Flag.value (PROTOCOL.md §9.3)', () => {
     assert.equal(activationsReceived(sdk.double).length, 0);
   });
 
-  test('reading never throws, whatever the default', async () => {
+  void test('reading never throws, whatever the default', async () => {
     sdk = await start();
     const visitor = sdk.instance.newVisitor({ visitorId: 'v1', hasConsented: true }).build();
     await visitor.fetchFlags();
@@ -157,8 +157,8 @@ describe('Flag.value (PROTOCOL.md §9.3)', () => {
   });
 });
 
-describe('Flag status and liveness (PROTOCOL.md §16.3)', () => {
-  test('NOT_FOUND, FETCH_REQUIRED, FETCHED, read when called; a flag got before a fetch reads the fetched value', async () => {
+void describe('Flag status and liveness (PROTOCOL.md §16.3)', () => {
+  void test('NOT_FOUND, FETCH_REQUIRED, FETCHED, read when called; a flag got before a fetch reads the fetched value', async () => {
     sdk = await start();
     const visitor = sdk.instance.newVisitor({ visitorId: 'v1', hasConsented: true }).build();
     const flag = visitor.getFlag('str');
@@ -183,7 +183,7 @@ describe('Flag status and liveness (PROTOCOL.md §16.3)', () => {
     assert.equal(flag.value('red', { visitorExposed: false }), 'blue');
   });
 
-  test('the key property and metadata are copies', async () => {
+  void test('the key property and metadata are copies', async () => {
     sdk = await start();
     const visitor = sdk.instance.newVisitor({ visitorId: 'v1', hasConsented: true }).build();
     await visitor.fetchFlags();
@@ -195,8 +195,8 @@ describe('Flag status and liveness (PROTOCOL.md §16.3)', () => {
   });
 });
 
-describe('flag building (PROTOCOL.md §9.1)', () => {
-  test('the last campaign wins, except that null never replaces an earlier value', async () => {
+void describe('flag building (PROTOCOL.md §9.1)', () => {
+  void test('the last campaign wins, except that null never replaces an earlier value', async () => {
     sdk = await startSdk({
       decide: (b) =>
         decision(b.visitorId, [

@@ -11,8 +11,8 @@ const record = () => {
   };
 };
 
-describe('Logger', () => {
-  test('the ranks of §16.4', () => {
+void describe('Logger', () => {
+  void test('the ranks of §16.4', () => {
     assert.deepEqual(Level, {
       NONE: 0,
       EMERGENCY: 1,
@@ -27,7 +27,7 @@ describe('Logger', () => {
     });
   });
 
-  test('WARNING writes errors and warnings, not INFO; ALL writes everything; NONE nothing', () => {
+  void test('WARNING writes errors and warnings, not INFO; ALL writes everything; NONE nothing', () => {
     for (const [level, expected] of [
       [Level.WARNING, ['ERROR e', 'WARNING w']],
       [Level.ALL, ['ERROR e', 'WARNING w', 'INFO i', 'DEBUG d']],
@@ -44,7 +44,7 @@ describe('Logger', () => {
     }
   });
 
-  test('the default level is ALL; setLevel changes it at run time', () => {
+  void test('the default level is ALL; setLevel changes it at run time', () => {
     const r = record();
     const logger = new Logger(undefined, r.manager);
     assert.equal(logger.getLevel(), Level.ALL);
@@ -54,7 +54,7 @@ describe('Logger', () => {
     assert.deepEqual(r.lines, ['DEBUG a']);
   });
 
-  test('a repeated warning with the same key is written once per logger', () => {
+  void test('a repeated warning with the same key is written once per logger', () => {
     const r = record();
     const one = new Logger(Level.ALL, r.manager);
     const two = new Logger(Level.ALL, r.manager);
@@ -65,7 +65,7 @@ describe('Logger', () => {
     assert.deepEqual(r.lines, ['WARNING x', 'WARNING y', 'WARNING x']);
   });
 
-  test('a throwing log manager never breaks the caller', () => {
+  void test('a throwing log manager never breaks the caller', () => {
     const logger = new Logger(Level.ALL, {
       log: () => {
         throw new Error('boom');

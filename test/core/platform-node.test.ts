@@ -6,12 +6,12 @@ import { BatchCachingStrategy, MemoryHitCache, MemoryVisitorCache } from '../../
 import { nodePlatform } from '../../src/core/platform/node.js';
 import { Level, Logger } from '../../src/core/logger.js';
 
-test('sdk_firstTimeInit: true on the first start in the process, false after', async () => {
+void test('sdk_firstTimeInit: true on the first start in the process, false after', async () => {
   assert.equal((await nodePlatform.deviceContext()).sdk_firstTimeInit, true);
   assert.equal((await nodePlatform.deviceContext()).sdk_firstTimeInit, false);
 });
 
-test('Node defaults: memory caches and BATCH_PERIODIC_CACHING (PROTOCOL.md §5.3)', () => {
+void test('Node defaults: memory caches and BATCH_PERIODIC_CACHING (PROTOCOL.md §5.3)', () => {
   const logger = new Logger(Level.NONE);
   assert.ok(nodePlatform.createVisitorCache(logger) instanceof MemoryVisitorCache);
   assert.ok(nodePlatform.createHitCache(logger) instanceof MemoryHitCache);

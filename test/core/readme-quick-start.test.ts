@@ -14,7 +14,7 @@ const code = /```ts\n([\s\S]*?)```/.exec(section)?.[1] ?? '';
 const file = new URL(`test/core/.readme-quick-start-${process.pid}.ts`, root);
 after(() => rmSync(file, { force: true }));
 
-test('the README quick start runs as written against a server', async () => {
+void test('the README quick start runs as written against a server', async () => {
   assert.match(code, /Feature\.start/);
   const double = await startProtocolDouble({
     decide: (b) => decision(b.visitorId, [campaign('c1', 'vg1', 'v2', { btnColor: 'green' })]),

@@ -36,8 +36,8 @@ afterEach(async () => {
   sdk = undefined;
 });
 
-describe('developer usage tracking (PROTOCOL.md §12)', () => {
-  test('the reference hash matches the vectors of §15', () => {
+void describe('developer usage tracking (PROTOCOL.md §12)', () => {
+  void test('the reference hash matches the vectors of §15', () => {
     assert.equal(reference(''), 0);
     assert.equal(reference('a'), 1009084850);
     assert.equal(reference('123visitor_1'), 3635969351);
@@ -45,7 +45,7 @@ describe('developer usage tracking (PROTOCOL.md §12)', () => {
     assert.equal(reference('vg1😀'), 3030894495);
   });
 
-  test('a sampled visitor-day sends one text/plain usage hit with the configuration; others send none', async () => {
+  void test('a sampled visitor-day sends one text/plain usage hit with the configuration; others send none', async () => {
     const day = new Date().toISOString().slice(0, 10);
     const ids = Array.from({ length: 5000 }, (_, i) => `visitor-${i}`);
     const sampled = ids.find((id) => reference(id + day) % 1000 < 2);
@@ -55,12 +55,14 @@ describe('developer usage tracking (PROTOCOL.md §12)', () => {
     for (const id of unsampled) sdk.instance.newVisitor({ visitorId: id, hasConsented: true }).build();
     sdk.instance.newVisitor({ visitorId: sampled, hasConsented: true }).build();
     sdk.instance.newVisitor({ visitorId: sampled, hasConsented: false }).build();
-    await until(() => sdk!.double.requestsTo('usage').length >= 1);
+    const { double } = sdk;
+    await until(() => double.requestsTo('usage').length >= 1);
     await sdk.instance.close();
     const usage = sdk.double.requestsTo('usage');
     assert.equal(usage.length, 1);
-    assert.equal(usage[0]?.headers['content-type'], 'text/plain');
-    const body = usage[0]?.body as { t: string; cid: string; vid: string; cv: Record<string, string> };
+    const [request] = usage;
+    assert.equal(request?.headers['content-type'], 'text/plain');
+    const body = request.body as { t: string; cid: string; vid: string; cv: Record<string, string> };
     assert.equal(body.t, 'USAGE');
     assert.equal(body.cid, 'env1');
     assert.notEqual(body.vid, sampled, 'vid is the SDK instance id, never visitor data');
@@ -82,7 +84,7 @@ describe('developer usage tracking (PROTOCOL.md §12)', () => {
     assert.ok(Object.values(body.cv).every((v) => typeof v === 'string'));
   });
 
-  test('withDisableDeveloperUsageTracking(true) sends nothing', async () => {
+  void test('withDisableDeveloperUsageTracking(true) sends nothing', async () => {
     const day = new Date().toISOString().slice(0, 10);
     const sampled = Array.from({ length: 5000 }, (_, i) => `visitor-${i}`).find(
       (id) => reference(id + day) % 1000 < 2,

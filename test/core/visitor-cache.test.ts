@@ -13,8 +13,8 @@ afterEach(async () => {
 const parse = (text: string | undefined): { version: number; data: Record<string, unknown> } =>
   JSON.parse(text ?? 'null') as { version: number; data: Record<string, unknown> };
 
-describe('visitor cache records (PROTOCOL.md §10)', () => {
-  test('after each fetch the record is written in the version-1 format, the history merged over the previous one', async () => {
+void describe('visitor cache records (PROTOCOL.md §10)', () => {
+  void test('after each fetch the record is written in the version-1 format, the history merged over the previous one', async () => {
     let vg = 'vg1';
     sdk = await startSdk({
       decide: (b) =>
@@ -69,7 +69,7 @@ describe('visitor cache records (PROTOCOL.md §10)', () => {
     });
   });
 
-  test('lookupVisitor runs at build; a record of another visitor, another version or not JSON is ignored (logged once)', async () => {
+  void test('lookupVisitor runs at build; a record of another visitor, another version or not JSON is ignored (logged once)', async () => {
     sdk = await startSdk();
     sdk.cache.records.set(
       'a',
@@ -90,7 +90,7 @@ describe('visitor cache records (PROTOCOL.md §10)', () => {
     assert.equal(sdk.logs.lines.filter((l) => l.message.includes('is not a version-1 record')).length, 3);
   });
 
-  test('a cache that throws or rejects is logged once and treated as a miss', async () => {
+  void test('a cache that throws or rejects is logged once and treated as a miss', async () => {
     const failing = {
       cacheVisitor: () => {
         throw new Error('disk full');
@@ -118,7 +118,7 @@ describe('visitor cache records (PROTOCOL.md §10)', () => {
     );
   });
 
-  test('the lookup restores flags and history only: the builder context and consent win', async () => {
+  void test('the lookup restores flags and history only: the builder context and consent win', async () => {
     sdk = await startSdk();
     sdk.cache.records.set(
       'v1',
@@ -139,8 +139,8 @@ describe('visitor cache records (PROTOCOL.md §10)', () => {
   });
 });
 
-describe('authenticate and unauthenticate (PROTOCOL.md §8.5, §10)', () => {
-  test('authenticate keeps the anonymous id, sends it, looks the new id up; unauthenticate returns to it', async () => {
+void describe('authenticate and unauthenticate (PROTOCOL.md §8.5, §10)', () => {
+  void test('authenticate keeps the anonymous id, sends it, looks the new id up; unauthenticate returns to it', async () => {
     sdk = await startSdk({
       decide: (b) => decision(b.visitorId, [campaign('c1', 'vg1', 'v1', { k: 1 })], true),
     });
@@ -181,7 +181,7 @@ describe('authenticate and unauthenticate (PROTOCOL.md §8.5, §10)', () => {
     );
   });
 
-  test('with XPC on, the anonymous record gets the merged history and nothing else', async () => {
+  void test('with XPC on, the anonymous record gets the merged history and nothing else', async () => {
     sdk = await startSdk({
       decide: (b) => decision(b.visitorId, [campaign('c1', 'vg1', 'v9', { k: 'secret' })], true),
     });
@@ -212,7 +212,7 @@ describe('authenticate and unauthenticate (PROTOCOL.md §8.5, §10)', () => {
     );
   });
 
-  test('with XPC off, authenticate still works and logs once that variations may change', async () => {
+  void test('with XPC off, authenticate still works and logs once that variations may change', async () => {
     sdk = await startSdk({ decide: (b) => decision(b.visitorId, [], false) });
     const visitor = sdk.instance.newVisitor({ visitorId: 'anon-7', hasConsented: true }).build();
     await visitor.fetchFlags();
@@ -229,7 +229,7 @@ describe('authenticate and unauthenticate (PROTOCOL.md §8.5, §10)', () => {
     );
   });
 
-  test('a visitor built authenticated has no anonymous id; unauthenticate is refused with a message', async () => {
+  void test('a visitor built authenticated has no anonymous id; unauthenticate is refused with a message', async () => {
     sdk = await startSdk();
     const visitor = sdk.instance
       .newVisitor({ visitorId: 'user-1', hasConsented: true })
@@ -249,7 +249,7 @@ describe('authenticate and unauthenticate (PROTOCOL.md §8.5, §10)', () => {
     );
   });
 
-  test('the builder: hasConsented() overrides newVisitor, withContext sets the initial context', async () => {
+  void test('the builder: hasConsented() overrides newVisitor, withContext sets the initial context', async () => {
     sdk = await startSdk();
     const visitor = sdk.instance
       .newVisitor({ visitorId: 'v1', hasConsented: false })

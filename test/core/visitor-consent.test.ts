@@ -15,8 +15,8 @@ const consentEvents = (s: Sdk) =>
     .filter((h) => h.ea === 'fs_consent')
     .map((h) => [h.vid, h.t, h.ec, h.el]);
 
-describe('consent', () => {
-  test('fs_consent is sent at creation and on every change, never when unchanged', async () => {
+void describe('consent', () => {
+  void test('fs_consent is sent at creation and on every change, never when unchanged', async () => {
     sdk = await startSdk();
     const visitor = sdk.instance.newVisitor({ visitorId: 'v1', hasConsented: true }).build();
     await visitor.setConsent(true);
@@ -33,7 +33,7 @@ describe('consent', () => {
     ]);
   });
 
-  test('setConsent(false) drops pooled hits and activations, calls flushVisitor every time, then queues fs_consent', async () => {
+  void test('setConsent(false) drops pooled hits and activations, calls flushVisitor every time, then queues fs_consent', async () => {
     sdk = await startSdk(
       { decide: (b) => decision(b.visitorId, [campaign('c1', 'vg1', 'v2', { btn: 'green' })]) },
       (c) => c.withTrackingConfig({ batchIntervals: 3600, poolMaxSize: 100 }),
@@ -60,7 +60,7 @@ describe('consent', () => {
     assert.equal(activationsReceived(sdk.double).length, 0);
   });
 
-  test('consent false: sendHit sends nothing and logs it; no exposure', async () => {
+  void test('consent false: sendHit sends nothing and logs it; no exposure', async () => {
     sdk = await startSdk({
       decide: (b) => decision(b.visitorId, [campaign('c1', 'vg1', 'v2', { btn: 'green' })]),
     });
@@ -75,8 +75,8 @@ describe('consent', () => {
   });
 });
 
-describe('sendHit', () => {
-  test('valid hits are handed to the tracker and sent with the visitor ids', async () => {
+void describe('sendHit', () => {
+  void test('valid hits are handed to the tracker and sent with the visitor ids', async () => {
     sdk = await startSdk();
     const visitor = sdk.instance.newVisitor({ visitorId: 'anon-7', hasConsented: true }).build();
     visitor.authenticate('user-42');
@@ -102,7 +102,7 @@ describe('sendHit', () => {
     );
   });
 
-  test('an invalid hit is not sent: the reason from hit.validate() is logged', async () => {
+  void test('an invalid hit is not sent: the reason from hit.validate() is logged', async () => {
     sdk = await startSdk();
     const visitor = sdk.instance.newVisitor({ visitorId: 'v1', hasConsented: true }).build();
     const bad = new Event({ category: EventCategory.Action_Tracking, action: 'x', value: -1 });
@@ -118,7 +118,7 @@ describe('sendHit', () => {
     );
   });
 
-  test('in panic no hit is sent', async () => {
+  void test('in panic no hit is sent', async () => {
     sdk = await startSdk({ decide: (b) => ({ visitorId: b.visitorId, campaigns: [], panic: true }) });
     const visitor = sdk.instance.newVisitor({ visitorId: 'v1', hasConsented: true }).build();
     await visitor.fetchFlags();

@@ -19,8 +19,8 @@ const AUTO_KEYS = [
   'sdk_fsVersion',
 ];
 
-describe('context rules', () => {
-  test('string, boolean and finite numbers are applied; other values are refused with the reason, the rest applied', async () => {
+void describe('context rules', () => {
+  void test('string, boolean and finite numbers are applied; other values are refused with the reason, the rest applied', async () => {
     sdk = await startSdk();
     const visitor = sdk.instance.newVisitor({ visitorId: 'v1', hasConsented: true }).build();
     visitor.updateContextWithMap({
@@ -54,7 +54,7 @@ describe('context rules', () => {
     );
   });
 
-  test('keys are case sensitive; empty, too long and fs_ keys are refused', async () => {
+  void test('keys are case sensitive; empty, too long and fs_ keys are refused', async () => {
     sdk = await startSdk();
     const visitor = sdk.instance
       .newVisitor({ visitorId: 'v1', hasConsented: true })
@@ -76,7 +76,7 @@ describe('context rules', () => {
     );
   });
 
-  test('at most 200 keys are sent, fs_* included: the 198th application key is refused', async () => {
+  void test('at most 200 keys are sent, fs_* included: the 198th application key is refused', async () => {
     sdk = await startSdk();
     const visitor = sdk.instance.newVisitor({ visitorId: 'v1', hasConsented: true }).build();
     const map: Record<string, number> = {};
@@ -92,7 +92,7 @@ describe('context rules', () => {
     );
   });
 
-  test('at most 32 KiB of JSON: a value that passes it is refused', async () => {
+  void test('at most 32 KiB of JSON: a value that passes it is refused', async () => {
     sdk = await startSdk();
     const visitor = sdk.instance.newVisitor({ visitorId: 'v1', hasConsented: true }).build();
     visitor.updateContext('big', 'x'.repeat(33 * 1024));
@@ -100,7 +100,7 @@ describe('context rules', () => {
     assert.match(sdk.logs.lines.at(-1)?.message ?? '', /a context holds at most 32768 bytes of JSON/);
   });
 
-  test('the context is a read-only copy', async () => {
+  void test('the context is a read-only copy', async () => {
     sdk = await startSdk();
     const visitor = sdk.instance
       .newVisitor({ visitorId: 'v1', hasConsented: true })
@@ -114,7 +114,7 @@ describe('context rules', () => {
     assert.equal(visitor.context.a, 1);
   });
 
-  test('the context sent carries the auto-set keys, the application keys and fs_client, fs_version, fs_users', async () => {
+  void test('the context sent carries the auto-set keys, the application keys and fs_client, fs_version, fs_users', async () => {
     sdk = await startSdk();
     const visitor = sdk.instance
       .newVisitor({ visitorId: 'v1', hasConsented: true })
@@ -134,7 +134,7 @@ describe('context rules', () => {
     assert.equal(context.sdk_deviceType, 'server');
   });
 
-  test('clearContext removes the application keys and keeps the sdk_* auto keys and fs_*', async () => {
+  void test('clearContext removes the application keys and keeps the sdk_* auto keys and fs_*', async () => {
     sdk = await startSdk();
     const visitor = sdk.instance
       .newVisitor({ visitorId: 'v1', hasConsented: true })
@@ -151,8 +151,8 @@ describe('context rules', () => {
   });
 });
 
-describe('predefined context keys (FeatureContext)', () => {
-  test('every key of SPEC.md with its context key and type', () => {
+void describe('predefined context keys (FeatureContext)', () => {
+  void test('every key of SPEC.md with its context key and type', () => {
     assert.deepEqual(
       Object.fromEntries(Object.entries(FeatureContext).map(([name, k]) => [name, `${k.key}:${k.type}`])),
       {
@@ -178,7 +178,7 @@ describe('predefined context keys (FeatureContext)', () => {
     );
   });
 
-  test('updateFeatureContext sets values of the right type and refuses the others with the reason', async () => {
+  void test('updateFeatureContext sets values of the right type and refuses the others with the reason', async () => {
     sdk = await startSdk();
     const visitor = sdk.instance.newVisitor({ visitorId: 'v1', hasConsented: true }).build();
     visitor.updateFeatureContext(FeatureContext.LOCATION_LAT, 48.85);
@@ -190,7 +190,7 @@ describe('predefined context keys (FeatureContext)', () => {
     visitor.updateFeatureContext(FeatureContext.LOCATION_LONG, '2.35' as never);
     visitor.updateFeatureContext(FeatureContext.DEV_MODE, 1 as never);
     visitor.updateFeatureContext(FeatureContext.INTERFACE_NAME, 3 as never);
-    visitor.updateFeatureContext('sdk_city' as never, 'Paris' as never);
+    visitor.updateFeatureContext('sdk_city' as never, 'Paris');
     const c = visitor.context;
     assert.equal(c.sdk_lat, 48.85);
     assert.equal(c.sdk_versionCode, 42);
@@ -212,7 +212,7 @@ describe('predefined context keys (FeatureContext)', () => {
     );
   });
 
-  test('the Node platform sets the auto keys of PROTOCOL.md §16.5', async () => {
+  void test('the Node platform sets the auto keys of PROTOCOL.md §16.5', async () => {
     const { nodePlatform } = await import('../../src/core/platform/node.js');
     const os = await import('node:os');
     const device = await nodePlatform.deviceContext();

@@ -22,8 +22,8 @@ const trace = (visitor: Visitor): string[] => {
   return seen;
 };
 
-describe('visitor flagStatus and fetchReasons', () => {
-  test('built → FETCH_REQUIRED/FLAGS_NEVER_FETCHED; fetchFlags → FETCHING → FETCHED/NONE', async () => {
+void describe('visitor flagStatus and fetchReasons', () => {
+  void test('built → FETCH_REQUIRED/FLAGS_NEVER_FETCHED; fetchFlags → FETCHING → FETCHED/NONE', async () => {
     sdk = await startSdk({ decide: (b) => green(b.visitorId) });
     const visitor = sdk.instance.newVisitor({ visitorId: 'v1', hasConsented: true }).build();
     assert.equal(visitor.flagStatus, 'FETCH_REQUIRED');
@@ -35,7 +35,7 @@ describe('visitor flagStatus and fetchReasons', () => {
     assert.equal(visitor.fetchReasons, 'NONE');
   });
 
-  test('context, authenticate and unauthenticate after a fetch give FETCH_REQUIRED with their reason', async () => {
+  void test('context, authenticate and unauthenticate after a fetch give FETCH_REQUIRED with their reason', async () => {
     sdk = await startSdk({ decide: (b) => green(b.visitorId) });
     const visitor = sdk.instance.newVisitor({ visitorId: 'v1', hasConsented: true }).build();
     await visitor.fetchFlags();
@@ -57,7 +57,7 @@ describe('visitor flagStatus and fetchReasons', () => {
     ]);
   });
 
-  test('each context call that changes a value gives VISITOR_CONTEXT_UPDATED; one that changes nothing gives nothing', async () => {
+  void test('each context call that changes a value gives VISITOR_CONTEXT_UPDATED; one that changes nothing gives nothing', async () => {
     sdk = await startSdk({ decide: (b) => green(b.visitorId) });
     const visitor = sdk.instance
       .newVisitor({ visitorId: 'v1', hasConsented: true })
@@ -86,7 +86,7 @@ describe('visitor flagStatus and fetchReasons', () => {
     assert.deepEqual(seen, ['FETCHED/NONE']);
   });
 
-  test('FETCH_REQUIRED: the latest cause wins', async () => {
+  void test('FETCH_REQUIRED: the latest cause wins', async () => {
     sdk = await startSdk({ decide: (b) => green(b.visitorId) });
     const visitor = sdk.instance.newVisitor({ visitorId: 'v1', hasConsented: true }).build();
     const seen = trace(visitor);
@@ -101,7 +101,7 @@ describe('visitor flagStatus and fetchReasons', () => {
     ]);
   });
 
-  test('a change while FETCHING stays FETCHING; the answer is applied, then FETCH_REQUIRED with that reason', async () => {
+  void test('a change while FETCHING stays FETCHING; the answer is applied, then FETCH_REQUIRED with that reason', async () => {
     sdk = await startSdk({ decide: (b) => green(b.visitorId) });
     sdk.double.script.queued.decision = [{ status: 200, body: green('v1'), delayMs: 100 }];
     const visitor = sdk.instance.newVisitor({ visitorId: 'v1', hasConsented: true }).build();
@@ -121,7 +121,7 @@ describe('visitor flagStatus and fetchReasons', () => {
     ]);
   });
 
-  test('overlapping fetchFlags: only the latest answer is applied, every promise resolves after it', async () => {
+  void test('overlapping fetchFlags: only the latest answer is applied, every promise resolves after it', async () => {
     sdk = await startSdk({
       decide: (b) =>
         decision(b.visitorId, [
@@ -156,7 +156,7 @@ describe('visitor flagStatus and fetchReasons', () => {
     );
   });
 
-  test('calls made before the creation lookup settles: one request, with the latest context', async () => {
+  void test('calls made before the creation lookup settles: one request, with the latest context', async () => {
     sdk = await startSdk({ decide: (b) => green(b.visitorId) });
     const visitor = sdk.instance.newVisitor({ visitorId: 'v1', hasConsented: true }).build();
     const a = visitor.fetchFlags();
@@ -168,7 +168,7 @@ describe('visitor flagStatus and fetchReasons', () => {
     assert.equal((bodies[0]?.body as { context: { k: number } }).context.k, 1);
   });
 
-  test('failures keep the last flags: FETCH_REQUIRED/FLAGS_FETCHING_ERROR (timeout, 5xx, unparsable, 4xx, network)', async () => {
+  void test('failures keep the last flags: FETCH_REQUIRED/FLAGS_FETCHING_ERROR (timeout, 5xx, unparsable, 4xx, network)', async () => {
     sdk = await startSdk({ decide: (b) => green(b.visitorId) }, (c) => c.withTimeout(100));
     const visitor = sdk.instance.newVisitor({ visitorId: 'v1', hasConsented: true }).build();
     const failures = [
@@ -179,7 +179,7 @@ describe('visitor flagStatus and fetchReasons', () => {
       { status: 403, body: { message: 'wrong key', code: 'invalid_api_key' } },
     ];
     // First failure with nothing known: every value is the default.
-    sdk.double.script.queued.decision = [failures[0]!];
+    sdk.double.script.queued.decision = failures.slice(0, 1);
     await visitor.fetchFlags();
     assert.equal(visitor.flagStatus, 'FETCH_REQUIRED');
     assert.equal(visitor.fetchReasons, 'FLAGS_FETCHING_ERROR');
@@ -203,7 +203,7 @@ describe('visitor flagStatus and fetchReasons', () => {
     );
   });
 
-  test('a network error (server gone) keeps the last flags too', async () => {
+  void test('a network error (server gone) keeps the last flags too', async () => {
     sdk = await startSdk({ decide: (b) => green(b.visitorId) });
     const visitor = sdk.instance.newVisitor({ visitorId: 'v1', hasConsented: true }).build();
     await visitor.fetchFlags();
@@ -213,7 +213,7 @@ describe('visitor flagStatus and fetchReasons', () => {
     assert.equal(visitor.getFlag('btn').value('red', { visitorExposed: false }), 'green');
   });
 
-  test('cache at creation: FLAGS_NEVER_FETCHED → FLAGS_FETCHED_FROM_CACHE → FETCHING → FETCHED', async () => {
+  void test('cache at creation: FLAGS_NEVER_FETCHED → FLAGS_FETCHED_FROM_CACHE → FETCHING → FETCHED', async () => {
     sdk = await startSdk({
       decide: (b) => decision(b.visitorId, [campaign('c1', 'vg1', 'v3', { btn: 'blue' })]),
     });
@@ -230,7 +230,7 @@ describe('visitor flagStatus and fetchReasons', () => {
     assert.equal(visitor.getFlag('btn').value('red', { visitorExposed: false }), 'blue');
   });
 
-  test('cached flags are readable before any fetch; a failed fetch then gives FLAGS_FETCHED_FROM_CACHE', async () => {
+  void test('cached flags are readable before any fetch; a failed fetch then gives FLAGS_FETCHED_FROM_CACHE', async () => {
     sdk = await startSdk();
     sdk.cache.records.set('v1', makeVisitorRecordText('v1', [campaign('c1', 'vg1', 'v2', { btn: 'green' })]));
     const visitor = sdk.instance.newVisitor({ visitorId: 'v1', hasConsented: true }).build();
@@ -245,7 +245,7 @@ describe('visitor flagStatus and fetchReasons', () => {
     assert.equal(flag.value('red', { visitorExposed: false }), 'green');
   });
 
-  test('panic: FETCHING → PANIC/NONE, defaults everywhere, context and authentication calls ignored (logged once)', async () => {
+  void test('panic: FETCHING → PANIC/NONE, defaults everywhere, context and authentication calls ignored (logged once)', async () => {
     let panic = true;
     sdk = await startSdk({
       decide: (b) => (panic ? { visitorId: b.visitorId, campaigns: [], panic: true } : green(b.visitorId)),

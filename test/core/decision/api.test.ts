@@ -35,8 +35,8 @@ const input: DecisionInput = {
   assignments: {},
 };
 
-describe('decision-API source', () => {
-  test('one POST to {D}/{envId}/campaigns with the query, headers and body of §3', async () => {
+void describe('decision-API source', () => {
+  void test('one POST to {D}/{envId}/campaigns with the query, headers and body of §3', async () => {
     const before = double.requestsTo('decision').length;
     const outcome = await source().decide(input);
     assert.deepEqual(outcome, {
@@ -62,7 +62,7 @@ describe('decision-API source', () => {
     });
   });
 
-  test('a panic answer is a decision with panic', async () => {
+  void test('a panic answer is a decision with panic', async () => {
     double.script.queued.decision = [
       { status: 200, body: { visitorId: 'user-42', campaigns: [], panic: true } },
     ];
@@ -72,8 +72,10 @@ describe('decision-API source', () => {
     });
   });
 
-  test('failures resolve with a reason: timeout, 5xx, 401/403/404, not JSON, not a decision', async () => {
-    const cases: Array<[Parameters<typeof source>, (typeof double.script.queued)['decision'], RegExp]> = [
+  void test('failures resolve with a reason: timeout, 5xx, 401/403/404, not JSON, not a decision', async () => {
+    const cases: Array<
+      [Parameters<typeof source>, NonNullable<(typeof double.script.queued)['decision']>, RegExp]
+    > = [
       [
         [50],
         [{ status: 200, body: decision('x', []), delayMs: 300 }],
@@ -87,14 +89,14 @@ describe('decision-API source', () => {
       [[2000, 'key1', 'nope'], [], /answered 404/],
     ];
     for (const [args, queued, reason] of cases) {
-      double.script.queued.decision = [...(queued ?? [])];
+      double.script.queued.decision = [...queued];
       const outcome = await source(...args).decide(input);
-      assert.equal(outcome.ok, false);
-      assert.match(outcome.ok ? '' : outcome.reason, reason);
+      if (outcome.ok) assert.fail(`expected a failure matching ${String(reason)}`);
+      assert.match(outcome.reason, reason);
     }
   });
 
-  test('close aborts requests in flight', async () => {
+  void test('close aborts requests in flight', async () => {
     double.script.queued.decision = [{ status: 200, body: decision('x', []), delayMs: 500 }];
     const s = source();
     const pending = s.decide(input);
@@ -104,8 +106,8 @@ describe('decision-API source', () => {
   });
 });
 
-describe('parseDecision', () => {
-  test('malformed campaigns are left out; missing names default; slug null when absent', () => {
+void describe('parseDecision', () => {
+  void test('malformed campaigns are left out; missing names default; slug null when absent', () => {
     assert.deepEqual(
       parseDecision({
         visitorId: 'v',
