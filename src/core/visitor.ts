@@ -16,8 +16,8 @@ import { FlagCollection } from './flag-collection.js';
 import type { FlagEntry, FlagHost, FlagsSnapshot } from './flag-entry.js';
 import { Flag } from './flag.js';
 import type { Runtime } from './runtime.js';
-import { FetchFlagsRequiredStatusReason as Reason, FlagStatus, FSSdkStatus } from './status.js';
-import { consentHit, HitProtocol } from './tracking/hits.js';
+import { FetchFlagsRequiredStatusReason as Reason, FlagStatus, FSSdkStatus, Mode } from './status.js';
+import { consentHit, HitProtocol, segmentHit } from './tracking/hits.js';
 import type { TrackedVisitor } from './tracking/tracker.js';
 import { VisitorCacheLink } from './visitor-cache-link.js';
 import { applyContext, sameContext } from './visitor-context.js';
@@ -55,6 +55,7 @@ export class Visitor implements FlagHost {
   private pendingReason: Reason | null = null;
   private watched = false;
   private fetchStarted = false;
+  private segmentSent: Readonly<VisitorContext> | null = null;
   private readonly flagsAtom = atom<FlagsSnapshot>(new Map());
   private readonly stateAtom = atom<VisitorFlagState>({
     status: FlagStatus.FETCH_REQUIRED,
@@ -410,6 +411,21 @@ export class Visitor implements FlagHost {
     this.pendingReason = null;
     if (pending !== null) this.setState(FlagStatus.FETCH_REQUIRED, pending);
     else this.setState(FlagStatus.FETCHED, Reason.NONE);
-    if (this.consent) await this.cache.write(input, this.campaigns, newAssignments);
+    if (!this.consent) return;
+    await this.cache.write(input, this.campaigns, newAssignments);
+    await this.sendSegment(input.context);
+  }
+
+  /**
+   * In bucketing mode no request reaches the server that would store the context (the decision API stores it
+   * as a SEGMENT hit, PROTOCOL.md §3), so the visitor sends it itself, once per changed context.
+   */
+  private async sendSegment(context: Readonly<VisitorContext>): Promise<void> {
+    if (this.runtime.options.mode !== Mode.BUCKETING) return;
+    if (this.segmentSent !== null && sameContext(this.segmentSent, context)) return;
+    this.segmentSent = context;
+    await this.runtime.tracker.addHit(this.tracked(), segmentHit(context)).catch((error: unknown) => {
+      this.runtime.logger.error(`the context (SEGMENT hit) was not queued: ${String(error)}`);
+    });
   }
 }
