@@ -1,6 +1,8 @@
 import type { AssignmentHistory, Decision, ServiceUrls, VisitorContext } from '../../protocol/index.js';
 import type { Logger } from '../logger.js';
 import type { FSSdkStatus } from '../status.js';
+import type { BucketingFileCache } from './bucketing-file-cache.js';
+import type { PollTimers } from './poller.js';
 
 /** What a decision source decides for: the visitor as it was when `fetchFlags` was called. */
 export interface DecisionInput {
@@ -42,6 +44,14 @@ export interface DecisionSourceDeps {
   readonly pollingIntervals: number;
   readonly logger: Logger;
   readonly events: DecisionSourceEvents;
+  /** Where the bucketing file is kept between starts; default IndexedDB in browsers, memory in Node. */
+  readonly fileCache?: BucketingFileCache;
+  /** How long one bucketing file download may take, in ms; default 10 s or the polling interval if shorter. */
+  readonly fileTimeoutMs?: number;
+  /** Random numbers in [0, 1) for the retry jitter; default `Math.random`. */
+  readonly random?: () => number;
+  /** The timers of the polling interval and retry backoff; default the real ones. */
+  readonly timers?: PollTimers;
 }
 
 /**

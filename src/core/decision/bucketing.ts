@@ -1,0 +1,149 @@
+// Bucketing mode's decision source (PROTOCOL.md §6, §8, §16.1): the bucketing file, downloaded and polled
+// with conditional requests, cached between starts, compiled once per new file and evaluated locally by the
+// engine. This module and the engine are loaded with `import()` only in bucketing mode (load-source.ts).
+import { CompiledFile, compileFile, evaluate } from '../../engine/index.js';
+import { bucketingRoute, isJsonObject } from '../../protocol/index.js';
+import { FSSdkStatus } from '../status.js';
+import { defaultBucketingFileCache, type CachedBucketingFile } from './bucketing-file-cache.js';
+import { FilePoller, realPollTimers, type FileAnswer, type FileFault } from './poller.js';
+import type { DecisionOutcome, DecisionSource, DecisionSourceDeps } from './source.js';
+
+/** The file in use: compiled once, with the validators that make the next poll conditional. */
+interface CurrentFile {
+  readonly compiled: CompiledFile;
+  readonly etag: string | null;
+  readonly lastModified: string | null;
+}
+
+/** How long one download may take: 10 s, or the polling interval when that is shorter. */
+const DEFAULT_FILE_TIMEOUT_MS = 10_000;
+
+const FAULT_NAMES: Record<FileFault, string> = {
+  timeout: 'timed out',
+  network: 'failed on the network',
+  http: 'was refused',
+  malformed: 'is not a bucketing file',
+};
+
+/** The parsed body when it is a bucketing file at all (an object with campaigns, or in panic), else null. */
+const parseFile = (body: string): Record<string, unknown> | null => {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return null; // malformed or truncated
+  }
+  return isJsonObject(parsed) && (parsed.panic === true || Array.isArray(parsed.campaigns)) ? parsed : null;
+};
+
+/**
+ * Creates the bucketing source. With a cached file it is usable at once (SDK_INITIALIZED, or SDK_PANIC per
+ * the file) and refreshes in the background; without one it resolves once the first download has settled:
+ * on failure the status stays SDK_INITIALIZING, every decision fails (so every flag is its default, §9.4)
+ * and polling retries with backoff until a file arrives (§16.1).
+ */
+export const createBucketingSource = async (deps: DecisionSourceDeps): Promise<DecisionSource> => {
+  const { logger, events } = deps;
+  const url = bucketingRoute(deps.urls.bucketing, deps.envId);
+  const cache = deps.fileCache ?? defaultBucketingFileCache(logger);
+  const intervalMs = deps.pollingIntervals * 1000;
+  let current: CurrentFile | null = null;
+  let closed = false;
+
+  /** Makes `body` the file in use; false (previous file kept) when it is not a bucketing file. */
+  const install = (body: string, etag: string | null, lastModified: string | null): boolean => {
+    const parsed = parseFile(body);
+    if (parsed === null) return false;
+    const compiled = compileFile(parsed);
+    for (const reason of compiled.reasons)
+      logger.warning(`bucketing file: ${reason}`, `bucketing-reason:${reason}`);
+    const panicBefore = current?.compiled.panic;
+    current = { compiled, etag, lastModified };
+    // Only a change is reported (§16.1): a new file with the same panic state leaves the status alone.
+    if (panicBefore !== compiled.panic)
+      events.status(compiled.panic ? FSSdkStatus.SDK_PANIC : FSSdkStatus.SDK_INITIALIZED);
+    return true;
+  };
+
+  const fail = (fault: FileFault, message: string): false => {
+    // Once per kind and SDK instance: a server down for an hour is one line per kind, not one per retry.
+    logger.warning(
+      `the bucketing file download ${FAULT_NAMES[fault]} (${message}); ${current === null ? 'no file yet: every flag is its default' : 'the previous file stays in use'}, retrying with backoff.`,
+      `bucketing-fault:${fault}`,
+    );
+    return false;
+  };
+
+  const apply = (answer: FileAnswer): boolean => {
+    if (closed) return true;
+    if (answer.kind === 'failure') return fail(answer.fault, answer.message);
+    if (answer.kind === 'not-modified')
+      return current !== null || fail('malformed', 'a 304 answered a request that named no file');
+    if (!install(answer.body, answer.etag, answer.lastModified))
+      return fail('malformed', 'the body is not a bucketing file, or is truncated');
+    const saved: CachedBucketingFile = {
+      body: answer.body,
+      etag: answer.etag,
+      lastModified: answer.lastModified,
+      savedAt: Date.now(),
+    };
+    cache.save(url, saved).catch((error: unknown) => {
+      logger.warning(`the bucketing file could not be cached: ${String(error)}`, 'bucketing-cache:save');
+    });
+    // Visitors who fetched before are re-evaluated against the new file (§16.2).
+    events.changed();
+    return true;
+  };
+
+  const poller = new FilePoller({
+    url,
+    intervalMs,
+    timeoutMs: deps.fileTimeoutMs ?? Math.min(DEFAULT_FILE_TIMEOUT_MS, intervalMs),
+    random: deps.random ?? Math.random,
+    logger,
+    timers: deps.timers ?? realPollTimers,
+    validators: () => current,
+    apply,
+  });
+
+  const cached = await cache.load(url).catch((error: unknown) => {
+    logger.warning(`the cached bucketing file could not be read: ${String(error)}`, 'bucketing-cache:load');
+    return null;
+  });
+  const usable = cached !== null && install(cached.body, cached.etag, cached.lastModified);
+  if (cached !== null && !usable)
+    logger.warning('the cached bucketing file is not a bucketing file: ignored.', 'bucketing-cache:bad');
+  // With a file in use the download refreshes it in the background; without one `start` waits for it.
+  if (usable) void poller.pollNow();
+  else await poller.pollNow();
+
+  return {
+    pushesChanges: true,
+    decide(input): Promise<DecisionOutcome> {
+      const file: CurrentFile | null = current;
+      if (file === null)
+        return Promise.resolve({
+          ok: false,
+          reason: 'no bucketing file yet (the download failed and none is cached); retrying with backoff',
+        });
+      const result = evaluate(
+        file.compiled,
+        {
+          id: input.visitorId,
+          anonymousId: input.anonymousId,
+          context: input.context,
+          assignments: input.assignments,
+        },
+        { exposeAllKeys: true, extras: true },
+      );
+      // The file's own reasons were logged when it was installed; these are the visitor's.
+      for (const reason of result.reasons.slice(file.compiled.reasons.length))
+        logger.warning(`bucketing decision: ${reason}`, `bucketing-visitor:${reason}`);
+      return Promise.resolve({ ok: true, decision: result.decision, newAssignments: result.newAssignments });
+    },
+    close() {
+      closed = true;
+      poller.stop();
+    },
+  };
+};

@@ -1,0 +1,146 @@
+import type { Logger } from '../logger.js';
+
+/** What went wrong with one download, one log line per kind (PROTOCOL.md §9.4 faults). */
+export type FileFault = 'timeout' | 'network' | 'http' | 'malformed';
+
+/** The outcome of one conditional download of the bucketing file. */
+export type FileAnswer =
+  | {
+      readonly kind: 'file';
+      readonly body: string;
+      readonly etag: string | null;
+      readonly lastModified: string | null;
+    }
+  | { readonly kind: 'not-modified' }
+  | { readonly kind: 'failure'; readonly fault: FileFault; readonly message: string };
+
+/** The validators of the file held now, sent so an unchanged file costs a 304 (PROTOCOL.md §2.5). */
+export interface Validators {
+  readonly etag: string | null;
+  readonly lastModified: string | null;
+}
+
+/**
+ * One conditional GET: `If-None-Match` with the ETag, else `If-Modified-Since` with Last-Modified (a server
+ * ignores the latter when the former is present, RFC 9110 §13.1.3). `no-store` keeps the browser's HTTP
+ * cache out of it, so a 304 reaches us as a 304 and never as a 200 replayed from the browser's copy.
+ */
+export const downloadFile = async (
+  url: string,
+  validators: Validators | null,
+  timeoutMs: number,
+  signal: AbortSignal,
+): Promise<FileAnswer> => {
+  const headers: Record<string, string> = {};
+  if (validators?.etag) headers['if-none-match'] = validators.etag;
+  else if (validators?.lastModified) headers['if-modified-since'] = validators.lastModified;
+  const controller = new AbortController();
+  const abort = (): void => controller.abort();
+  signal.addEventListener('abort', abort);
+  // The timer covers the body too: a server that stalls mid-file is no answer.
+  const timer = setTimeout(abort, timeoutMs);
+  try {
+    const res = await fetch(url, { headers, cache: 'no-store', signal: controller.signal });
+    if (res.status === 304) {
+      await res.body?.cancel();
+      return { kind: 'not-modified' };
+    }
+    const body = await res.text();
+    if (!res.ok)
+      return { kind: 'failure', fault: 'http', message: `answered ${res.status}: ${body.slice(0, 200)}` };
+    return {
+      kind: 'file',
+      body,
+      etag: res.headers.get('etag'),
+      lastModified: res.headers.get('last-modified'),
+    };
+  } catch (error) {
+    // Aborted by our timer rather than by `stop()`: a timeout.
+    return controller.signal.aborted && !signal.aborted
+      ? { kind: 'failure', fault: 'timeout', message: `no answer within ${timeoutMs} ms` }
+      : { kind: 'failure', fault: 'network', message: String(error) };
+  } finally {
+    clearTimeout(timer);
+    signal.removeEventListener('abort', abort);
+  }
+};
+
+/**
+ * The wait before the next attempt after `failures` failures in a row (≥ 1): 1 s doubling, capped at `capMs`
+ * (the polling interval or 5 minutes, whichever is shorter), then ±20 % jitter (`random` in [0, 1)) so
+ * clients that failed together do not come back together.
+ */
+export const retryDelay = (failures: number, capMs: number, random: number): number =>
+  Math.min(1000 * 2 ** (failures - 1), capMs) * (0.8 + 0.4 * random);
+
+/**
+ * The timers that space the downloads (polling interval and retry backoff). Tests pass fake ones: mocking the
+ * global `setTimeout` would also stop the timers of Node's own `fetch`.
+ */
+export interface PollTimers {
+  setTimeout(run: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+/** The real timers, unref'd in Node so that polling alone never keeps a process alive. */
+export const realPollTimers: PollTimers = {
+  setTimeout(run, ms) {
+    const handle = setTimeout(run, ms);
+    (handle as { unref?: () => void }).unref?.();
+    return handle;
+  },
+  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+};
+
+/** What a {@link FilePoller} needs. */
+export interface FilePollerOptions {
+  readonly url: string;
+  readonly intervalMs: number;
+  readonly timeoutMs: number;
+  readonly random: () => number;
+  readonly logger: Pick<Logger, 'debug'>;
+  readonly timers: PollTimers;
+  /** The validators to send now, or null when no file is held. */
+  validators(): Validators | null;
+  /** Applies an answer; false when it must count as a failure (a body that is not a bucketing file). */
+  apply(answer: FileAnswer): boolean;
+}
+
+/**
+ * Downloads the file now and then: every `intervalMs` while answers are good, with {@link retryDelay}
+ * backoff while they are not. One attempt at a time.
+ */
+export class FilePoller {
+  private timer: unknown;
+  private failures = 0;
+  private stopped = false;
+  private readonly stop$ = new AbortController();
+
+  constructor(private readonly options: FilePollerOptions) {}
+
+  /** Runs one attempt now and schedules the next; resolves when the attempt has been applied. */
+  async pollNow(): Promise<void> {
+    const { options } = this;
+    options.timers.clearTimeout(this.timer);
+    const answer = await downloadFile(
+      options.url,
+      options.validators(),
+      options.timeoutMs,
+      this.stop$.signal,
+    );
+    if (this.stopped) return;
+    const ok = options.apply(answer);
+    this.failures = ok ? 0 : this.failures + 1;
+    const capMs = Math.min(options.intervalMs, 300_000);
+    const delayMs = ok ? options.intervalMs : retryDelay(this.failures, capMs, options.random());
+    this.timer = options.timers.setTimeout(() => void this.pollNow(), delayMs);
+    options.logger.debug(`bucketing file: ${answer.kind}; next download in ${Math.round(delayMs)} ms.`);
+  }
+
+  /** Stops the timer and the download in flight. */
+  stop(): void {
+    this.stopped = true;
+    this.options.timers.clearTimeout(this.timer);
+    this.stop$.abort();
+  }
+}
