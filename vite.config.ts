@@ -1,9 +1,54 @@
 // Browser bundles (ES modules). Node code is compiled by tsc (`tsc -b tsconfig.build.json` → dist/lib), so
 // Node loads plain modules with no bundler in between; vite only builds what browsers download.
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
+
+/**
+ * Code a page loads with `import()` (the tracking manager, the IndexedDB caches, bucketing mode, usage
+ * statistics) goes under `lazy/`, which the entry's size budget leaves out (.size-limit.json `ignore`). A
+ * chunk holding any module an entry reaches through static imports goes under `chunks/` instead, so it is
+ * measured with the entry. The plugin finds those modules once the graph is built, and fails the build if
+ * an entry still reaches something under `lazy/` statically.
+ */
+const lazyChunks = () => {
+  const staticModules = new Set<string>();
+  const plugin: Plugin = {
+    name: 'lazy-chunks',
+    buildEnd() {
+      const walk = (id: string): void => {
+        if (staticModules.has(id)) return;
+        staticModules.add(id);
+        for (const next of this.getModuleInfo(id)?.importedIds ?? []) walk(next);
+      };
+      for (const id of this.getModuleIds()) if (this.getModuleInfo(id)?.isEntry) walk(id);
+    },
+    generateBundle(_options, bundle) {
+      const chunks = new Map(
+        Object.values(bundle).flatMap((c) => (c.type === 'chunk' ? [[c.fileName, c] as const] : [])),
+      );
+      for (const entry of chunks.values()) {
+        if (!entry.isEntry) continue;
+        const seen = new Set<string>();
+        const walk = (fileName: string): void => {
+          if (seen.has(fileName)) return;
+          seen.add(fileName);
+          if (fileName.startsWith('lazy/'))
+            this.error(`${entry.fileName} imports ${fileName} statically: code under lazy/ must be dynamic.`);
+          for (const next of chunks.get(fileName)?.imports ?? []) walk(next);
+        };
+        walk(entry.fileName);
+      }
+    },
+  };
+  const chunkFileNames = (chunk: { moduleIds: string[] }): string =>
+    chunk.moduleIds.some((id) => staticModules.has(id)) ? 'chunks/[name].js' : 'lazy/[name].js';
+  return { plugin, chunkFileNames };
+};
+
+const lazy = lazyChunks();
 
 export default defineConfig({
   define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+  plugins: [lazy.plugin],
   build: {
     outDir: 'dist/browser',
     emptyOutDir: true,
@@ -15,7 +60,10 @@ export default defineConfig({
       formats: ['es'],
     },
     rolldownOptions: {
-      output: { entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js' },
+      output: {
+        entryFileNames: '[name].js',
+        chunkFileNames: lazy.chunkFileNames,
+      },
     },
   },
 });

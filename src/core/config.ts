@@ -59,6 +59,12 @@ export const DEFAULTS = {
   poolMaxSize: 10,
 } as const;
 
+/** The methods a visitor cache must have (PROTOCOL.md §10): checked at `start`, called through the SDK. */
+export const VISITOR_CACHE_METHODS = ['cacheVisitor', 'lookupVisitor', 'flushVisitor'] as const;
+
+/** The methods a hit cache must have (PROTOCOL.md §10). */
+export const HIT_CACHE_METHODS = ['cacheHits', 'lookupHits', 'flushHits', 'flushAllHits'] as const;
+
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 /** Builds a `FeatureConfig` (SPEC.md `ConfigBuilder`); finish with `build()`. */

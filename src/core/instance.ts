@@ -7,8 +7,8 @@ import type { Platform } from './platform/platform.js';
 import type { Reevaluable, Runtime } from './runtime.js';
 import { resolveStartOptions } from './start-options.js';
 import { FSSdkStatus, Instance, Mode } from './status.js';
-import { createTracker } from './tracking/manager.js';
-import { uuidV4 } from './tracking/uuid.js';
+import { deferred } from './lazy.js';
+import { TRACKER_METHODS } from './tracking/tracker.js';
 import { usageTracker } from './usage.js';
 import { VisitorBuilder, type NewVisitorOptions } from './visitor-builder.js';
 import { Visitor } from './visitor.js';
@@ -37,7 +37,6 @@ interface Run extends Runtime {
 export class FeatureInstance {
   private readonly statusAtom = atom<FSSdkStatus>(FSSdkStatus.SDK_NOT_INITIALIZED);
   private readonly platform: Platform;
-  private readonly instanceId = uuidV4();
   private logger = new Logger();
   private listeners: SdkStatusChanged[] = [];
   private run: Run | null = null;
@@ -67,6 +66,10 @@ export class FeatureInstance {
       platform.defaultServerUrl(),
       platform.defaultBatchStrategy,
     );
+    // The chunks every run needs start loading now, side by side: the tracking manager (not awaited: hits and
+    // activations queue until it is in) and the visitor cache logic (awaited below with the device context).
+    const tracking = import('./tracking/manager.js');
+    const cacheLink = import('./visitor-cache-link.js');
     const createSource = await loadDecisionSource(options.mode);
     if (this.run !== null) await this.close();
     const c = options.config;
@@ -76,17 +79,24 @@ export class FeatureInstance {
     this.setStatus(FSSdkStatus.SDK_INITIALIZING);
     logger.info(`the SDK uses the server at ${options.serverUrl}.`);
 
-    const device = await platform.deviceContext();
-    const tracker = createTracker({
-      envId: options.envId,
-      apiKey: options.apiKey,
-      decisionApiUrl: options.urls.decisionApi,
-      eventsUrl: options.urls.events,
-      config: options.tracking,
-      hitCache: c.hitCache ?? platform.createHitCache(logger),
-      logger,
-      ...(platform.onPageHide ? { onPageHide: platform.onPageHide } : {}),
-    });
+    const hitCache = c.hitCache ?? platform.createHitCache(logger);
+    const tracker = deferred(
+      tracking.then((m) =>
+        m.createTracker({
+          envId: options.envId,
+          apiKey: options.apiKey,
+          decisionApiUrl: options.urls.decisionApi,
+          eventsUrl: options.urls.events,
+          config: options.tracking,
+          hitCache,
+          logger,
+          ...(platform.onPageHide ? { onPageHide: platform.onPageHide } : {}),
+        }),
+      ),
+      TRACKER_METHODS,
+    );
+    const visitorCache = c.visitorCache ?? platform.createVisitorCache(logger);
+    const [device, { VisitorCacheLink }] = await Promise.all([platform.deviceContext(), cacheLink]);
     let closed = false;
     let xpc = false;
     const watched = new Set<WeakRef<Reevaluable>>();
@@ -117,7 +127,8 @@ export class FeatureInstance {
       logger,
       tracker,
       source,
-      visitorCache: c.visitorCache ?? platform.createVisitorCache(logger),
+      visitorCache,
+      VisitorCacheLink,
       device: Object.freeze(device),
       onVisitorExposed: c.onVisitorExposed,
       status: () => (isCurrent() ? this.statusAtom.get() : FSSdkStatus.SDK_NOT_INITIALIZED),
@@ -130,13 +141,13 @@ export class FeatureInstance {
         this.setStatus(decision.panic === true ? FSSdkStatus.SDK_PANIC : FSSdkStatus.SDK_INITIALIZED);
       },
       watch: (visitor) => watched.add(new WeakRef(visitor)),
-      usage: usageTracker(options, this.instanceId, logger, now),
+      usage: usageTracker(options, this, logger, now),
       now,
       shutdown: async () => {
         closed = true;
         watched.clear();
         source.close();
-        await tracker.close();
+        await tracker.close().catch((error: unknown) => logger.error(`close: ${String(error)}`));
       },
     };
     this.run = run;

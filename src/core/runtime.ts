@@ -6,6 +6,7 @@ import type { Logger } from './logger.js';
 import type { StartOptions } from './start-options.js';
 import type { FSSdkStatus } from './status.js';
 import type { Tracker } from './tracking/tracker.js';
+import type { VisitorCacheLink } from './visitor-cache-link.js';
 
 /** Something that can be re-evaluated when the campaigns change (a visitor who fetched before). */
 export interface Reevaluable {
@@ -23,6 +24,8 @@ export interface Runtime {
   readonly tracker: Tracker;
   readonly source: DecisionSource;
   readonly visitorCache: IVisitorCacheImplementation;
+  /** The visitor cache logic, from the chunk `start` loaded. */
+  readonly VisitorCacheLink: typeof VisitorCacheLink;
   readonly device: Readonly<DeviceContext>;
   readonly onVisitorExposed: OnVisitorExposed | undefined;
   /** The SDK status now. */

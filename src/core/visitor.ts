@@ -17,9 +17,10 @@ import type { FlagEntry, FlagHost, FlagsSnapshot } from './flag-entry.js';
 import { Flag } from './flag.js';
 import type { Runtime } from './runtime.js';
 import { FetchFlagsRequiredStatusReason as Reason, FlagStatus, FSSdkStatus, Mode } from './status.js';
-import { consentHit, HitProtocol, segmentHit } from './tracking/hits.js';
+import type { HitProtocol } from './tracking/hits.js';
+import { consentHit, segmentHit } from './tracking/sdk-hits.js';
 import type { TrackedVisitor } from './tracking/tracker.js';
-import { VisitorCacheLink } from './visitor-cache-link.js';
+import type { VisitorCacheLink } from './visitor-cache-link.js';
 import { applyContext, sameContext } from './visitor-context.js';
 import { VisitorExposures } from './visitor-exposures.js';
 
@@ -80,7 +81,7 @@ export class Visitor implements FlagHost {
     this.ctx = { ...runtime.device };
     this.applyContextEntries(Object.entries(init.context));
     this.exposures = new VisitorExposures(runtime);
-    this.cache = new VisitorCacheLink(runtime, (data) => {
+    this.cache = new runtime.VisitorCacheLink(runtime, (data) => {
       // PROTOCOL.md §16.2: flags from the creation lookup apply only while nothing was fetched.
       if (this.fetchStarted || this.id !== data.visitorId) return;
       this.setFlags(data.campaigns, true);
@@ -258,12 +259,7 @@ export class Visitor implements FlagHost {
     const { logger, tracker } = this.runtime;
     if (!this.consent) return logger.info(`hit not sent: visitor "${this.id}" has not consented.`);
     if (this.inPanic()) return logger.info('hit not sent: the SDK is in panic mode.');
-    const given: unknown = hit;
-    if (!(given instanceof HitProtocol))
-      return logger.error('sendHit takes a Screen, Page, Transaction, Item or Event hit.');
-    const problem = hit.validate();
-    if (problem !== null) return logger.error(`hit not sent: ${problem}`);
-    await tracker.addHit(this.tracked(), hit.toTrackedHit()).catch((error: unknown) => {
+    await tracker.sendHit(this.tracked(), hit).catch((error: unknown) => {
       logger.error(`hit not sent: ${String(error)}`);
     });
   }

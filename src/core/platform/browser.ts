@@ -1,6 +1,7 @@
 import { DEFAULT_SERVER_URL, SDK_VERSION } from '../../protocol/index.js';
-import { IdbHitCache, IdbVisitorCache, markFirstStart } from '../caches/idb.js';
+import { HIT_CACHE_METHODS, VISITOR_CACHE_METHODS } from '../config.js';
 import type { DeviceContext } from '../context-keys.js';
+import { deferred } from '../lazy.js';
 import { BatchCachingStrategy } from '../status.js';
 import type { Platform } from './platform.js';
 
@@ -35,6 +36,9 @@ export const deviceTypeOf = (ua: string, hints: ClientHints | undefined): string
   return 'desktop';
 };
 
+/** The IndexedDB caches (and idb): a separate chunk, which `start` begins loading when it makes the caches. */
+const idbCaches = () => import('../caches/idb.js');
+
 /** Client hints' platform names in SPEC.md's words. */
 const HINT_NAMES: Record<string, string> = { 'Chrome OS': 'ChromeOS', 'Mac OS X': 'macOS' };
 
@@ -42,15 +46,23 @@ const HINT_NAMES: Record<string, string> = { 'Chrome OS': 'ChromeOS', 'Mac OS X'
 export const browserPlatform: Platform = {
   defaultServerUrl: () => (location.origin.startsWith('http') ? location.origin : DEFAULT_SERVER_URL),
   defaultBatchStrategy: BatchCachingStrategy.BATCH_CONTINUOUS_CACHING,
-  createVisitorCache: (logger) => new IdbVisitorCache({ logger }),
-  createHitCache: (logger) => new IdbHitCache({ logger }),
+  createVisitorCache: (logger) =>
+    deferred(
+      idbCaches().then((m) => new m.IdbVisitorCache({ logger })),
+      VISITOR_CACHE_METHODS,
+    ),
+  createHitCache: (logger) =>
+    deferred(
+      idbCaches().then((m) => new m.IdbHitCache({ logger })),
+      HIT_CACHE_METHODS,
+    ),
   async deviceContext(): Promise<DeviceContext> {
     const ua = navigator.userAgent;
     const hints = (navigator as Navigator & { userAgentData?: ClientHints }).userAgentData;
     const system = systemFromUserAgent(ua);
     const hinted = hints?.platform;
     return {
-      sdk_firstTimeInit: await markFirstStart(),
+      sdk_firstTimeInit: await (await idbCaches()).markFirstStart(),
       sdk_deviceLanguage: navigator.language,
       sdk_deviceType: deviceTypeOf(ua, hints),
       sdk_osName: hinted ? (HINT_NAMES[hinted] ?? hinted) : system.name,

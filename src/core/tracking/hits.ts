@@ -1,5 +1,4 @@
-import { CONSENT_ACTION, SDK_NAME, type VisitorContext } from '../../protocol/index.js';
-import { EventCategory } from '../status.js';
+import type { EventCategory } from '../status.js';
 import { pickHitContent, validateHitContent, type FieldHitType } from './hit-fields.js';
 import type { TrackedHit } from './tracker.js';
 
@@ -165,22 +164,3 @@ export class Event extends HitProtocol {
     super('EVENT', params);
   }
 }
-
-/**
- * The `fs_consent` event (PROTOCOL.md §5.1): sent at visitor creation and whenever consent changes, the one
- * hit sent while consent is false. Its label is `feature-ts:true` or `feature-ts:false`.
- */
-export const consentHit = (hasConsented: boolean): TrackedHit => ({
-  type: 'EVENT',
-  content: {
-    category: EventCategory.User_Engagement,
-    action: CONSENT_ACTION,
-    label: `${SDK_NAME}:${hasConsented}`,
-  },
-});
-
-/** A SEGMENT hit carrying the visitor context (sent on the wire as `s`, values stringified). */
-export const segmentHit = (context: Readonly<VisitorContext>): TrackedHit => ({
-  type: 'SEGMENT',
-  content: { context: { ...context } },
-});

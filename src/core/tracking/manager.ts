@@ -11,6 +11,7 @@ import {
 import { BatchCachingStrategy } from '../status.js';
 import { backoffDelay, batchBody, planBatches, type Batch, type PooledItem } from './batches.js';
 import { validateHitContent } from './hit-fields.js';
+import { HitProtocol } from './hits.js';
 import type { Tracker, TrackerDeps, TrackedVisitor } from './tracker.js';
 import { postText, sendBeacon, type SendResult } from './transport.js';
 import { uuidV4 } from './uuid.js';
@@ -239,16 +240,28 @@ export const createTracker = (deps: TrackerDeps, tuning: TrackerTuning = {}): Tr
     }
   });
 
+  const addHit: Tracker['addHit'] = (visitor, hit) => {
+    const problem = validateHitContent(hit.type, hit.content);
+    if (problem !== null) {
+      logger.error(`Tracking: hit not sent: ${problem}`);
+      return Promise.resolve();
+    }
+    // Only this case needs the flag: the ids alone cannot tell it from an anonymous visitor (wire.ts).
+    const flag = visitor.authenticated && visitor.anonymousId === null ? { authenticated: true } : {};
+    return add(visitor, hit.type, { ...hit.content, ...flag });
+  };
+
   return {
-    addHit(visitor, hit) {
-      const problem = validateHitContent(hit.type, hit.content);
-      if (problem !== null) {
-        logger.error(`Tracking: hit not sent: ${problem}`);
-        return Promise.resolve();
+    addHit,
+    sendHit(visitor, hit) {
+      if (!(hit instanceof HitProtocol))
+        logger.error('sendHit takes a Screen, Page, Transaction, Item or Event hit.');
+      else {
+        const problem = hit.validate();
+        if (problem === null) return addHit(visitor, hit.toTrackedHit());
+        logger.error(`hit not sent: ${problem}`);
       }
-      // Only this case needs the flag: the ids alone cannot tell it from an anonymous visitor (wire.ts).
-      const flag = visitor.authenticated && visitor.anonymousId === null ? { authenticated: true } : {};
-      return add(visitor, hit.type, { ...hit.content, ...flag });
+      return Promise.resolve();
     },
     addActivation(visitor, { variationGroupId, variationId, flagKey }, onAcknowledged) {
       return add(visitor, 'ACTIVATE', { variationGroupId, variationId, flagKey }, onAcknowledged);

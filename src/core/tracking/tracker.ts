@@ -46,6 +46,12 @@ export interface Tracker {
   /** Queues a hit; resolves once it is pooled (and cached, with the continuous strategy). */
   addHit(visitor: TrackedVisitor, hit: TrackedHit): Promise<void>;
   /**
+   * `visitor.sendHit`: queues `hit` when it is a Screen, Page, Transaction, Item or Event that
+   * `hit.validate()` accepts, else logs why it is not sent. Here rather than in the visitor so the hit classes'
+   * code loads with the tracking chunk, not with the entry.
+   */
+  sendHit(visitor: TrackedVisitor, hit: unknown): Promise<void>;
+  /**
    * Queues an activation; resolves once it is pooled. `onAcknowledged` runs when the server has acknowledged
    * it (2xx), never for an activation delivered from the cache in a later page view.
    */
@@ -61,6 +67,16 @@ export interface Tracker {
   /** Flushes, then stops every timer and listener. */
   close(): Promise<void>;
 }
+
+/** The tracker's methods: the instance calls them through a deferred object until the chunk is loaded. */
+export const TRACKER_METHODS = [
+  'addHit',
+  'sendHit',
+  'addActivation',
+  'dropVisitor',
+  'flush',
+  'close',
+] as const satisfies ReadonlyArray<keyof Tracker>;
 
 /** What the tracker needs from the SDK instance. */
 export interface TrackerDeps {

@@ -2,15 +2,8 @@
 // tracker receives (SDK field names, PROTOCOL.md §11).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import {
-  consentHit,
-  Event,
-  Item,
-  Page,
-  Screen,
-  segmentHit,
-  Transaction,
-} from '../../../src/core/tracking/hits.js';
+import { Event, Item, Page, Screen, Transaction } from '../../../src/core/tracking/hits.js';
+import { consentHit, segmentHit } from '../../../src/core/tracking/sdk-hits.js';
 import { EventCategory } from '../../../src/core/status.js';
 import type { HitProtocol } from '../../../src/core/tracking/hits.js';
 

@@ -1,0 +1,35 @@
+import { SDK_NAME, SDK_VERSION, usageRoute, type UsageHit } from '../protocol/index.js';
+import type { StartOptions } from './start-options.js';
+import { uuidV4 } from './tracking/uuid.js';
+
+/** The `cv` of a usage hit: how the SDK is configured, every value a string, no visitor data. */
+const usageValues = (o: StartOptions): Record<string, string> => ({
+  version: '1',
+  'stack.name': SDK_NAME,
+  'stack.version': SDK_VERSION,
+  'sdk.config.mode': o.mode,
+  'sdk.config.timeout': String(o.timeout),
+  'sdk.config.logLevel': String(o.logLevel),
+  'sdk.config.pollingInterval': String(o.bucketingPollingIntervals),
+  'sdk.config.trackingManager.strategy': o.tracking.batchStrategy,
+  'sdk.config.trackingManager.batchIntervals': String(o.tracking.batchIntervals),
+  'sdk.config.trackingManager.poolMaxSize': String(o.tracking.poolMaxSize),
+  'sdk.config.usingCustomHitCache': String(o.config.hitCache !== undefined),
+  'sdk.config.usingCustomVisitorCache': String(o.config.visitorCache !== undefined),
+  'sdk.config.usingOnVisitorExposed': String(o.config.onVisitorExposed !== undefined),
+});
+
+/** The usage hit's `vid`: one random id per SDK instance, made the first time that instance sends one. */
+const instanceIds = new WeakMap<object, string>();
+
+/** Sends one usage hit (PROTOCOL.md §12): `POST {E}/analytics` in `text/plain`, so no preflight. */
+export const sendUsage = async (options: StartOptions, instance: object): Promise<void> => {
+  let vid = instanceIds.get(instance);
+  if (vid === undefined) instanceIds.set(instance, (vid = uuidV4()));
+  const hit: UsageHit = { t: 'USAGE', cid: options.envId, vid, cv: usageValues(options) };
+  await fetch(usageRoute(options.urls.events), {
+    method: 'POST',
+    headers: { 'content-type': 'text/plain' },
+    body: JSON.stringify(hit),
+  });
+};
