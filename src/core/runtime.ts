@@ -1,5 +1,4 @@
 import type { Decision, IVisitorCacheImplementation } from '../protocol/index.js';
-import type { OnVisitorExposed } from './config.js';
 import type { DeviceContext } from './context-keys.js';
 import type { DecisionSource } from './decision/source.js';
 import type { Logger } from './logger.js';
@@ -27,7 +26,6 @@ export interface Runtime {
   /** The visitor cache logic, from the chunk `start` loaded. */
   readonly VisitorCacheLink: typeof VisitorCacheLink;
   readonly device: Readonly<DeviceContext>;
-  readonly onVisitorExposed: OnVisitorExposed | undefined;
   /** The SDK status now. */
   status(): FSSdkStatus;
   /** True once closed. */

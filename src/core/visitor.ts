@@ -11,7 +11,6 @@ import {
 } from '../protocol/index.js';
 import { predefinedValueProblem, type FeatureContextKey, type FeatureContextValue } from './context-keys.js';
 import type { DecisionInput } from './decision/source.js';
-import { VisitorExposed } from './exposure.js';
 import { FlagCollection } from './flag-collection.js';
 import type { FlagEntry, FlagHost, FlagsSnapshot } from './flag-entry.js';
 import { Flag } from './flag.js';
@@ -22,7 +21,6 @@ import { consentHit, segmentHit } from './tracking/sdk-hits.js';
 import type { TrackedVisitor } from './tracking/tracker.js';
 import type { VisitorCacheLink } from './visitor-cache-link.js';
 import { applyContext, sameContext } from './visitor-context.js';
-import { VisitorExposures } from './visitor-exposures.js';
 
 /** A visitor's flag status and the reason flags must be fetched (SPEC.md States; PROTOCOL.md §16.2). */
 export interface VisitorFlagState {
@@ -62,7 +60,6 @@ export class Visitor implements FlagHost {
     status: FlagStatus.FETCH_REQUIRED,
     reason: Reason.FLAGS_NEVER_FETCHED,
   });
-  private readonly exposures: VisitorExposures;
   private readonly cache: VisitorCacheLink;
 
   /** The visitor's current flags (an immutable snapshot, replaced on every change). */
@@ -80,7 +77,6 @@ export class Visitor implements FlagHost {
     this.authenticated = init.isAuthenticated;
     this.ctx = { ...runtime.device };
     this.applyContextEntries(Object.entries(init.context));
-    this.exposures = new VisitorExposures(runtime);
     this.cache = new runtime.VisitorCacheLink(runtime, (data) => {
       // PROTOCOL.md §16.2: flags from the creation lookup apply only while nothing was fetched.
       if (this.fetchStarted || this.id !== data.visitorId) return;
@@ -205,8 +201,7 @@ export class Visitor implements FlagHost {
       // Only a withdrawal drops pooled items: when consent was already false, the pool holds nothing of this
       // visitor but its own fs_consent event, which must still go out.
       if (changed) {
-        this.exposures.dropUnacknowledged();
-        await this.runtime.tracker.dropVisitor(this.id).catch(() => undefined);
+        await this.runtime.tracker.dropVisitor(this.id, this).catch(() => undefined);
       }
       await this.cache.flush(this.id);
     }
@@ -286,13 +281,8 @@ export class Visitor implements FlagHost {
       );
       return Promise.resolve();
     }
-    const ctx = this.context;
-    return this.exposures.expose(
-      entry,
-      defaultValue,
-      this.tracked(),
-      () => new VisitorExposed(this.id, this.anonymous, ctx),
-    );
+    const exposure = { visitor: this.tracked(), context: this.context, entry, defaultValue };
+    return this.runtime.tracker.expose(this, exposure);
   }
 
   /** @internal FlagHost. */

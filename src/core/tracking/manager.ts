@@ -10,6 +10,7 @@ import {
 } from '../../protocol/index.js';
 import { BatchCachingStrategy } from '../status.js';
 import { backoffDelay, batchBody, planBatches, type Batch, type PooledItem } from './batches.js';
+import { VisitorExposures } from './exposures.js';
 import { validateHitContent } from './hit-fields.js';
 import { HitProtocol } from './hits.js';
 import type { Tracker, TrackerDeps, TrackedVisitor } from './tracker.js';
@@ -251,6 +252,15 @@ export const createTracker = (deps: TrackerDeps, tuning: TrackerTuning = {}): Tr
     return add(visitor, hit.type, { ...hit.content, ...flag });
   };
 
+  const addActivation: Tracker['addActivation'] = (visitor, a, onAcknowledged) =>
+    add(
+      visitor,
+      'ACTIVATE',
+      { variationGroupId: a.variationGroupId, variationId: a.variationId, flagKey: a.flagKey },
+      onAcknowledged,
+    );
+  const exposures = new WeakMap<object, VisitorExposures>();
+
   return {
     addHit,
     sendHit(visitor, hit) {
@@ -263,10 +273,15 @@ export const createTracker = (deps: TrackerDeps, tuning: TrackerTuning = {}): Tr
       }
       return Promise.resolve();
     },
-    addActivation(visitor, { variationGroupId, variationId, flagKey }, onAcknowledged) {
-      return add(visitor, 'ACTIVATE', { variationGroupId, variationId, flagKey }, onAcknowledged);
+    addActivation,
+    expose(owner, exposure) {
+      let mine = exposures.get(owner);
+      if (mine === undefined)
+        exposures.set(owner, (mine = new VisitorExposures(addActivation, deps.onVisitorExposed, logger)));
+      return mine.expose(exposure);
     },
-    async dropVisitor(visitorId) {
+    async dropVisitor(visitorId, owner) {
+      if (owner !== undefined) exposures.get(owner)?.dropUnacknowledged();
       await ready;
       const owned = (record: unknown): boolean => {
         const data = (record as Partial<HitCacheRecord> | undefined)?.data;

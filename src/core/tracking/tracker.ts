@@ -1,6 +1,8 @@
 import type { IHitCacheImplementation, JsonValue } from '../../protocol/index.js';
+import type { OnVisitorExposed } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { BatchCachingStrategy } from '../status.js';
+import type { FlagExposure } from './exposures.js';
 
 /** Batching configuration (SPEC.md `TrackingManagerConfig`). */
 export interface TrackingManagerConfig {
@@ -60,8 +62,17 @@ export interface Tracker {
     activation: TrackedActivation,
     onAcknowledged?: () => void,
   ): Promise<void>;
-  /** Drops the visitor's pooled items and their cached copies (consent withdrawn, PROTOCOL.md §5.1). */
-  dropVisitor(visitorId: string): Promise<void>;
+  /**
+   * Reports the exposure of visitor object `owner` to a flag (PROTOCOL.md §4): one activation per visitor
+   * object, variation group and variation; the exposure callback fires once per flag key when the server has
+   * acknowledged it. Resolves once the activation is queued.
+   */
+  expose(owner: object, exposure: FlagExposure): Promise<void>;
+  /**
+   * Drops the visitor's pooled items and their cached copies (consent withdrawn, PROTOCOL.md §5.1), and the
+   * exposures of visitor object `owner` not yet acknowledged, so a later read reports them again.
+   */
+  dropVisitor(visitorId: string, owner?: object): Promise<void>;
   /** Sends everything pooled now and resolves when the attempt has settled. */
   flush(): Promise<void>;
   /** Flushes, then stops every timer and listener. */
@@ -73,6 +84,7 @@ export const TRACKER_METHODS = [
   'addHit',
   'sendHit',
   'addActivation',
+  'expose',
   'dropVisitor',
   'flush',
   'close',
@@ -89,6 +101,8 @@ export interface TrackerDeps {
   config: Required<TrackingManagerConfig>;
   hitCache: IHitCacheImplementation;
   logger: Logger;
+  /** The exposure callback (`withOnVisitorExposed`). */
+  onVisitorExposed?: OnVisitorExposed | undefined;
   /** Registers a callback for page hide (browsers); returns an unregister function. Absent in Node. */
   onPageHide?: (send: () => void) => () => void;
 }
