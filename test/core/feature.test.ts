@@ -1,16 +1,7 @@
 // The static facade and the SDK status (SPEC.md "Static operations", States; PROTOCOL.md §16.1).
 import assert from 'node:assert/strict';
 import { afterEach, describe, test } from 'node:test';
-import {
-  ConfigBuilder,
-  Feature,
-  FeatureInstance,
-  FSSdkStatus,
-  Instance,
-  Level,
-  Mode,
-} from '../../src/core/node.js';
-import { nodePlatform } from '../../src/core/platform/node.js';
+import { ConfigBuilder, Feature, FSSdkStatus, Instance, Level } from '../../src/core/node.js';
 import { startProtocolDouble, type ProtocolDouble } from '../support/protocol-double.js';
 import { campaign, decision, hitsReceived, recordingLogs, startSdk } from './support.js';
 
@@ -214,18 +205,5 @@ void describe('SDK status and panic (PROTOCOL.md §16.1)', () => {
     assert.equal(b.instance.getCurrentVisitor(), vb);
     await a.close();
     await b.close();
-  });
-
-  void test('bucketing mode is refused at start while its module is not part of the build', async () => {
-    const instance = new FeatureInstance(nodePlatform);
-    await assert.rejects(
-      instance.start(
-        'env1',
-        'key1',
-        new ConfigBuilder().withMode(Mode.BUCKETING).withLogLevel(Level.NONE).build(),
-      ),
-      /Mode.BUCKETING is not part of this build yet; use Mode.DECISION_API/,
-    );
-    assert.equal(instance.getStatus(), FSSdkStatus.SDK_NOT_INITIALIZED);
   });
 });
