@@ -94,8 +94,9 @@ export const createApp = async (deps: AppDeps): Promise<FastifyInstance> => {
     }
   };
   const purgeTimer = setInterval(() => void purge(), HOUR_MS).unref();
-  app.addHook('onReady', async () => {
+  app.addHook('onReady', (done) => {
     void purge();
+    done();
   });
   app.addHook('onClose', async () => {
     clearInterval(purgeTimer);

@@ -14,7 +14,7 @@ import {
 } from './support.js';
 
 for (const kind of storeKinds()) {
-  describe(`bucketing file (${kind.name})`, () => {
+  void describe(`bucketing file (${kind.name})`, () => {
     let store: Store;
     let server: Running;
     let env: { envId: string; apiKey: string };
@@ -29,7 +29,7 @@ for (const kind of storeKinds()) {
       await kind.cleanup();
     });
 
-    it('serves the file with ETag, Last-Modified, no-cache and CORS', async () => {
+    void it('serves the file with ETag, Last-Modified, no-cache and CORS', async () => {
       const res = await fetch(`${server.url}/cdn/${env.envId}/bucketing.json`);
       assert.equal(res.status, 200);
       assert.equal(res.headers.get('content-type'), 'application/json; charset=utf-8');
@@ -49,7 +49,7 @@ for (const kind of storeKinds()) {
       assert.deepEqual(await settings.json(), { accountSettings: { enabledXPC: false, enabled1V1T: false } });
     });
 
-    it('answers 304 on If-None-Match, and If-Modified-Since only without it', async () => {
+    void it('answers 304 on If-None-Match, and If-Modified-Since only without it', async () => {
       const url = `${server.url}/cdn/${env.envId}/bucketing.json`;
       const first = await fetch(url);
       const etag = first.headers.get('etag') ?? '';
@@ -67,7 +67,7 @@ for (const kind of storeKinds()) {
       assert.equal(old.status, 200);
     });
 
-    it('publishes every change with a new ETag and a later Last-Modified, even within one second', async () => {
+    void it('publishes every change with a new ETag and a later Last-Modified, even within one second', async () => {
       const url = `${server.url}/cdn/${env.envId}/bucketing.json`;
       const before = await fetch(url);
       const etag = before.headers.get('etag');
@@ -87,7 +87,7 @@ for (const kind of storeKinds()) {
       await store.replaceCampaigns(env.envId, [checkoutCampaign(), premiumToggle()]);
     });
 
-    it('leaves paused campaigns out', async () => {
+    void it('leaves paused campaigns out', async () => {
       await store.setCampaignState(env.envId, 'c2', 'paused');
       const url = `${server.url}/cdn/${env.envId}/bucketing.json`;
       await eventually(
@@ -96,7 +96,7 @@ for (const kind of storeKinds()) {
       await store.setCampaignState(env.envId, 'c2', 'active');
     });
 
-    it('answers 404 for an unknown environment, with CORS', async () => {
+    void it('answers 404 for an unknown environment, with CORS', async () => {
       const res = await fetch(`${server.url}/cdn/unknown-env/bucketing.json`);
       assert.equal(res.status, 404);
       assert.equal(res.headers.get('access-control-allow-origin'), '*');
@@ -106,7 +106,7 @@ for (const kind of storeKinds()) {
       assert.equal(route.headers.get('access-control-allow-origin'), '*');
     });
 
-    it('propagates a change to a second instance on the same database', async () => {
+    void it('propagates a change to a second instance on the same database', async () => {
       const sibling = kind.openSibling === undefined ? store : await kind.openSibling();
       const second = await startApp(sibling);
       try {

@@ -9,7 +9,8 @@ const ENTRY =
 export const spawnCli = (args: string[], env: Record<string, string>): ChildProcess =>
   spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', ENTRY, '--', ...args], {
     cwd: new URL('../../', import.meta.url).pathname,
-    env: { ...process.env, LOG_LEVEL: 'error', ...env },
+    // These tests use the embedded store: a DATABASE_URL inherited from the test run would win over it.
+    env: { ...process.env, DATABASE_URL: '', LOG_LEVEL: 'error', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
 

@@ -9,12 +9,12 @@ import { lockDataDir } from '../../src/server/store/data-dir-lock.js';
 import { runCliCommand } from './cli-support.js';
 import { checkoutCampaign, premiumToggle } from './support.js';
 
-describe('feature-server CLI (embedded store)', () => {
+void describe('feature-server CLI (embedded store)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'feature-cli-'));
   const env = { FEATURE_DATA_DIR: join(dir, 'data') };
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('creates an account and an environment, imports campaigns and reports', async () => {
+  void it('creates an account and an environment, imports campaigns and reports', async () => {
     const account = await runCliCommand(['account', 'create', '--name', 'Shop', '--json'], env);
     assert.equal(account.code, 0, account.stderr);
     const { accountId } = JSON.parse(account.stdout) as { accountId: string };
@@ -41,7 +41,7 @@ describe('feature-server CLI (embedded store)', () => {
     assert.match(table.stdout, /Original \(ref\)/);
   });
 
-  it('seeds the demo once and shows a working key each time', async () => {
+  void it('seeds the demo once and shows a working key each time', async () => {
     const first = JSON.parse((await runCliCommand(['demo', '--json'], env)).stdout) as {
       envId: string;
       apiKey: string;
@@ -54,7 +54,7 @@ describe('feature-server CLI (embedded store)', () => {
     assert.notEqual(second.apiKey, first.apiKey);
   });
 
-  it('says what to change on bad input, on stderr, with a non-zero exit', async () => {
+  void it('says what to change on bad input, on stderr, with a non-zero exit', async () => {
     const missing = await runCliCommand(['env', 'create', '--name', 'x', '--json'], env);
     assert.notEqual(missing.code, 0);
     assert.equal(missing.stdout, '');
@@ -89,7 +89,7 @@ describe('feature-server CLI (embedded store)', () => {
     assert.match(unknown.stderr, /Unknown command/);
   });
 
-  it('stops at once when another process holds the embedded folder', async () => {
+  void it('stops at once when another process holds the embedded folder', async () => {
     const release = lockDataDir(env.FEATURE_DATA_DIR);
     try {
       const busy = await runCliCommand(['account', 'create', '--name', 'X', '--json'], env);

@@ -7,7 +7,7 @@ import { checkoutCampaign, post, seedEnvironment, startApp, storeKinds, type Run
 const uuid = (n: number): string => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 
 for (const kind of storeKinds()) {
-  describe(`activation and hits (${kind.name})`, () => {
+  void describe(`activation and hits (${kind.name})`, () => {
     let store: Store;
     let server: Running;
     let env: { envId: string; apiKey: string };
@@ -22,7 +22,7 @@ for (const kind of storeKinds()) {
       await kind.cleanup();
     });
 
-    it('accepts a batch of activations with 204, and duplicates too', async () => {
+    void it('accepts a batch of activations with 204, and duplicates too', async () => {
       const body = {
         cid: env.envId,
         batch: [{ vid: 'u1', aid: null, caid: 'vg1', vaid: 'v2', qt: 10, hid: uuid(1) }],
@@ -37,7 +37,7 @@ for (const kind of storeKinds()) {
       assert.equal((await store.reportExposures(env.envId, 'c1')).length, 1);
     });
 
-    it('accepts the single form, with or without a right key', async () => {
+    void it('accepts the single form, with or without a right key', async () => {
       const single = { cid: env.envId, vid: 'u2', aid: null, caid: 'vg1', vaid: 'v1', qt: 0 };
       assert.equal((await post(`${server.url}/v2/activate`, single)).status, 204);
       assert.equal(
@@ -48,7 +48,7 @@ for (const kind of storeKinds()) {
       assert.equal(wrong.status, 403);
     });
 
-    it('rejects bad items with their index and keeps the good ones', async () => {
+    void it('rejects bad items with their index and keeps the good ones', async () => {
       const res = await post(`${server.url}/v2/activate`, {
         cid: env.envId,
         batch: [
@@ -77,7 +77,7 @@ for (const kind of storeKinds()) {
       assert.match(answer.rejected[2]?.message ?? '', /batch\[3\]\.vid/);
     });
 
-    it('answers 400, 404, 413 and 415 on activation bodies', async () => {
+    void it('answers 400, 404, 413 and 415 on activation bodies', async () => {
       const url = `${server.url}/v2/activate`;
       assert.equal((await post(url, { hello: 1 })).status, 400);
       assert.equal((await post(url, '[1,')).status, 400);
@@ -95,7 +95,7 @@ for (const kind of storeKinds()) {
       assert.equal(huge.status, 413);
     });
 
-    it('stores hits, validates each and counts duplicates', async () => {
+    void it('stores hits, validates each and counts duplicates', async () => {
       const batch = {
         cid: env.envId,
         ds: 'APP',
@@ -166,7 +166,7 @@ for (const kind of storeKinds()) {
       assert.deepEqual(counts, { SCREENVIEW: 1, EVENT: 1, TRANSACTION: 1, SEGMENT: 2 });
     });
 
-    it('accepts the single hit form and rejects a different cid', async () => {
+    void it('accepts the single hit form and rejects a different cid', async () => {
       const single = {
         cid: env.envId,
         ds: 'APP',
@@ -188,7 +188,7 @@ for (const kind of storeKinds()) {
       assert.equal((other.body as { rejected: unknown[] }).rejected.length, 1);
     });
 
-    it('answers 400, 404, 413 and 415 on hit bodies', async () => {
+    void it('answers 400, 404, 413 and 415 on hit bodies', async () => {
       const url = `${server.url}/events`;
       assert.equal((await post(url, { cid: env.envId, t: 'BATCH' })).status, 400);
       assert.equal((await post(url, 'nope')).status, 400);
@@ -207,7 +207,7 @@ for (const kind of storeKinds()) {
       assert.equal((proto.body as { details: Array<{ path: string }> }).details[0]?.path, 'h[0].prototype');
     });
 
-    it('counts usage hits and accepts troubleshooting hits', async () => {
+    void it('counts usage hits and accepts troubleshooting hits', async () => {
       const usage = {
         t: 'USAGE',
         cid: env.envId,
@@ -222,7 +222,7 @@ for (const kind of storeKinds()) {
       const counts = await store.usageCounts(env.envId);
       assert.equal(counts.length, 1);
       assert.equal(counts[0]?.count, 2);
-      assert.equal(counts[0]?.sdkName, 'feature-ts');
+      assert.equal(counts[0].sdkName, 'feature-ts');
       assert.equal((await post(`${server.url}/events/analytics`, { ...usage, cv: { a: 1 } })).status, 400);
       assert.equal((await post(`${server.url}/events/analytics`, { ...usage, cid: 'zzz' })).status, 404);
       assert.equal((await post(`${server.url}/events/troubleshooting`, { anything: true })).status, 200);

@@ -15,7 +15,7 @@ import {
 } from './support.js';
 
 for (const kind of storeKinds()) {
-  describe(`decision API (${kind.name})`, () => {
+  void describe(`decision API (${kind.name})`, () => {
     let store: Store;
     let server: Running;
     let env: { envId: string; apiKey: string };
@@ -32,7 +32,7 @@ for (const kind of storeKinds()) {
       await kind.cleanup();
     });
 
-    it('answers the campaigns in order, with extras and exposeAllKeys', async () => {
+    void it('answers the campaigns in order, with extras and exposeAllKeys', async () => {
       const res = await post(
         `${route}?exposeAllKeys=true&extras[]=accountSettings`,
         { visitorId: 'v1', context: { plan: 'premium' } },
@@ -52,7 +52,7 @@ for (const kind of storeKinds()) {
       assert.ok(checkout !== undefined && 'btnColor' in checkout.variation.modifications.value);
     });
 
-    it('accepts snake_case fields, the extras spelling without brackets and a trailing slash', async () => {
+    void it('accepts snake_case fields, the extras spelling without brackets and a trailing slash', async () => {
       const res = await post(
         `${route}/?extras=accountSettings`,
         { visitor_id: 'v2', context: {} },
@@ -68,7 +68,7 @@ for (const kind of storeKinds()) {
       assert.ok(decision.extras?.accountSettings !== undefined);
     });
 
-    it('keeps assignments sticky after the allocation changes', async () => {
+    void it('keeps assignments sticky after the allocation changes', async () => {
       const first = (await post(route, { visitorId: 'sticky-1', context: {} }, { 'x-api-key': env.apiKey }))
         .body as Decision;
       const variation = first.campaigns[0]?.variation.id;
@@ -89,7 +89,7 @@ for (const kind of storeKinds()) {
       await store.replaceCampaigns(env.envId, [checkoutCampaign(), premiumToggle()]);
     });
 
-    it('carries assignments over from the anonymous id with experience continuity', async () => {
+    void it('carries assignments over from the anonymous id with experience continuity', async () => {
       const xpc = await seedEnvironment(store, [checkoutCampaign('x')], { enabledXPC: true });
       const url = `${server.url}/v2/${xpc.envId}/campaigns`;
       const anon = (await post(url, { visitorId: 'anon-9', context: {} }, { 'x-api-key': xpc.apiKey }))
@@ -104,7 +104,7 @@ for (const kind of storeKinds()) {
       assert.equal(logged.campaigns[0]?.variation.id, anon.campaigns[0]?.variation.id);
     });
 
-    it('stores the context as a SEGMENT hit unless sendContextEvent=false', async () => {
+    void it('stores the context as a SEGMENT hit unless sendContextEvent=false', async () => {
       const seg = await seedEnvironment(store, [checkoutCampaign('s')]);
       const url = `${server.url}/v2/${seg.envId}/campaigns`;
       await post(
@@ -122,7 +122,7 @@ for (const kind of storeKinds()) {
       await eventually(async () => (await store.countHits(seg.envId)).SEGMENT === 1);
     });
 
-    it('answers panic with no campaigns', async () => {
+    void it('answers panic with no campaigns', async () => {
       const panic = await seedEnvironment(store, [checkoutCampaign('p')]);
       await store.setPanic(panic.envId, true);
       const url = `${server.url}/v2/${panic.envId}/campaigns`;
@@ -132,7 +132,7 @@ for (const kind of storeKinds()) {
       });
     });
 
-    it('refuses unknown environments, missing and wrong keys, in that order', async () => {
+    void it('refuses unknown environments, missing and wrong keys, in that order', async () => {
       const unknown = await post(`${server.url}/v2/nope/campaigns`, 'not json', {
         'content-type': 'text/csv',
       });
@@ -148,7 +148,7 @@ for (const kind of storeKinds()) {
       assert.equal((wrong.body as { code: string }).code, 'invalid_api_key');
     });
 
-    it('answers 415, 413 and 400 with the field path', async () => {
+    void it('answers 415, 413 and 400 with the field path', async () => {
       const key = { 'x-api-key': env.apiKey };
       const media = await post(route, '{}', { ...key, 'content-type': 'application/xml' });
       assert.equal(media.status, 415);
@@ -208,7 +208,7 @@ for (const kind of storeKinds()) {
       assert.equal(flag.status, 400);
     });
 
-    it('answers preflights with the CORS headers', async () => {
+    void it('answers preflights with the CORS headers', async () => {
       const res = await fetch(route, {
         method: 'OPTIONS',
         headers: { origin: 'http://shop.example', 'access-control-request-method': 'POST' },

@@ -14,8 +14,8 @@ const close = (actual: number | null | undefined, expected: number): void => {
   assert.ok(Math.abs(actual - expected) <= 1e-12 * Math.abs(expected), `${actual} ≠ ${expected}`);
 };
 
-describe('report statistics (§14.5 example)', () => {
-  it('matches the figures of PROTOCOL.md §14.5', () => {
+void describe('report statistics (§14.5 example)', () => {
+  void it('matches the figures of PROTOCOL.md §14.5', () => {
     const ref = { successes: 100, trials: 1000 };
     const green = { successes: 125, trials: 990 };
     close(uplift(125 / 990, 0.1), 0.26262626262626254);
@@ -35,7 +35,7 @@ describe('report statistics (§14.5 example)', () => {
 });
 
 for (const kind of storeKinds()) {
-  describe(`campaign report (${kind.name})`, () => {
+  void describe(`campaign report (${kind.name})`, () => {
     let store: Store;
     let server: Running;
     let env: { envId: string; apiKey: string };
@@ -50,7 +50,7 @@ for (const kind of storeKinds()) {
       await kind.cleanup();
     });
 
-    it('counts visits, persons, conversions and revenue exactly', async () => {
+    void it('counts visits, persons, conversions and revenue exactly', async () => {
       let n = 0;
       const hid = (): string => `hid-${++n}`;
       const activation = (vid: string, vaid: string, aid: string | null = null) => ({
@@ -122,7 +122,7 @@ for (const kind of storeKinds()) {
       assert.equal(report.campaign_id, 'c1');
       const [group] = report.variation_groups;
       assert.equal(group?.id, 'vg1');
-      const [v1, v2] = group?.variations ?? [];
+      const [v1, v2] = group.variations;
       assert.ok(v1 !== undefined && v2 !== undefined);
       assert.deepEqual(
         { id: v1.id, name: v1.name, reference: v1.reference, visits: v1.visits, visitors: v1.visitors },
@@ -169,7 +169,7 @@ for (const kind of storeKinds()) {
       assert.equal(Object.keys(v2.events).includes('fs_consent'), false);
     });
 
-    it('keeps reporting a deleted campaign and accepts its cached activations', async () => {
+    void it('keeps reporting a deleted campaign and accepts its cached activations', async () => {
       const other = await seedEnvironment(store, [checkoutCampaign()]);
       await store.replaceCampaigns(other.envId, []);
       const late = {

@@ -10,11 +10,11 @@ import { openPgliteStore } from '../../src/server/store/pglite.js';
 import { startServerProcess } from './cli-support.js';
 import { checkoutCampaign, post, seedEnvironment } from './support.js';
 
-describe('restart durability (embedded store)', () => {
+void describe('restart durability (embedded store)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'feature-restart-'));
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('keeps acknowledged hits and activations across a killed process', async () => {
+  void it('keeps acknowledged hits and activations across a killed process', async () => {
     const seedStore = await openPgliteStore(dir);
     const env = await seedEnvironment(seedStore, [checkoutCampaign()]);
     await seedStore.close();

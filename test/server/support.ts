@@ -24,7 +24,7 @@ export interface StoreKind {
 /** The stores to run against. */
 export const storeKinds = (): StoreKind[] => {
   const kinds: StoreKind[] = [
-    { name: 'pglite', open: () => openPgliteStore(null), cleanup: async () => undefined },
+    { name: 'pglite', open: () => openPgliteStore(null), cleanup: () => Promise.resolve() },
   ];
   const url = process.env.DATABASE_URL;
   if (url !== undefined && url !== '') {

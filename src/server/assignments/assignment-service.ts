@@ -25,8 +25,9 @@ export class AssignmentService {
   readonly #store: Store;
   readonly #writer: AssignmentWriter;
   readonly #max: number;
-  // A Map keeps insertion order: re-inserting on use makes the first key the least recently used.
+  // A Map keeps insertion order: the first key is the oldest entry, evicted first when full.
   readonly #cache = new Map<string, CachedHistory>();
+  readonly #pending = new Map<string, { ids: Set<string>; rows: Promise<AssignmentRow[]> }>();
 
   constructor(store: Store, writer: AssignmentWriter, options: AssignmentServiceOptions = {}) {
     this.#store = store;
@@ -39,8 +40,14 @@ export class AssignmentService {
     const found: Array<CachedHistory | undefined> = ids.map((id) => this.#cache.get(`${envId}\u0000${id}`));
     const missing = ids.filter((_, i) => found[i] === undefined);
     if (missing.length > 0) {
-      const rows = await this.#store.getAssignments(envId, missing);
+      const rows = await this.#load(envId, missing);
       for (const id of missing) {
+        const cached = this.#cache.get(`${envId}\u0000${id}`);
+        if (cached !== undefined) {
+          // Loaded (or recorded) by a concurrent request meanwhile: keep that one.
+          found[ids.indexOf(id)] = cached;
+          continue;
+        }
         const entry: CachedHistory = { history: {}, lastUsedMs: now };
         for (const row of rows) {
           if (row.visitorId !== id) continue;
@@ -63,6 +70,25 @@ export class AssignmentService {
       Object.assign(merged, entry.history);
     }
     return merged;
+  }
+
+  /**
+   * Loads histories, coalescing the misses of concurrent requests into one query per environment and
+   * event-loop turn: a query per request would bound the decision API by the database's round trip.
+   */
+  #load(envId: string, ids: readonly string[]): Promise<AssignmentRow[]> {
+    let pending = this.#pending.get(envId);
+    if (pending === undefined) {
+      const batch = { ids: new Set<string>(), rows: Promise.resolve<AssignmentRow[]>([]) };
+      batch.rows = new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+        this.#pending.delete(envId);
+        return this.#store.getAssignments(envId, [...batch.ids]);
+      });
+      this.#pending.set(envId, batch);
+      pending = batch;
+    }
+    for (const id of ids) pending.ids.add(id);
+    return pending.rows;
   }
 
   /** Records new assignments under each of `ids`; they are committed within a second. */

@@ -20,7 +20,7 @@ const fromFastify = (error: FastifyError, request: FastifyRequest): ApiError | n
     case 'FST_ERR_CTP_INVALID_TYPE':
       return errors.unsupportedMediaType(acceptedTypes(request));
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return errors.payloadTooLarge(request.routeOptions.bodyLimit ?? 0);
+      return errors.payloadTooLarge(request.routeOptions.bodyLimit);
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return errors.invalidJson('the body is empty');
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
@@ -32,7 +32,7 @@ const fromFastify = (error: FastifyError, request: FastifyRequest): ApiError | n
   if (status >= 400 && status < 500) {
     if (status === 404) return errors.notFound(request.method, request.url);
     if (status === 415) return errors.unsupportedMediaType(acceptedTypes(request));
-    if (status === 413) return errors.payloadTooLarge(request.routeOptions.bodyLimit ?? 0);
+    if (status === 413) return errors.payloadTooLarge(request.routeOptions.bodyLimit);
     return new ApiError(400, 'invalid_body', `The request is malformed: ${error.message}`);
   }
   return null;

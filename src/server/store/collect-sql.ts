@@ -30,34 +30,58 @@ const insertedCount = (rows: Array<Record<string, unknown>>): number =>
 export const collectQueries = (db: Db) => ({
   async getAssignments(envId: string, visitorIds: readonly string[]): Promise<AssignmentRow[]> {
     const rows = await db.query(
-      `SELECT visitor_id, variation_group_id, variation_id, last_used_ms FROM assignments
-       WHERE env_id = $1 AND visitor_id = ANY($2::text[])`,
+      'SELECT visitor_id, history, last_used_ms FROM assignments WHERE env_id = $1 AND visitor_id = ANY($2::text[])',
       [envId, [...visitorIds]],
     );
-    return rows.map((row) => ({
-      visitorId: text(row, 'visitor_id'),
-      variationGroupId: text(row, 'variation_group_id'),
-      variationId: text(row, 'variation_id'),
-      lastUsedMs: num(row, 'last_used_ms'),
-    }));
+    return rows.flatMap((row) => {
+      const raw = row.history;
+      const history: unknown = typeof raw === 'string' ? JSON.parse(raw) : raw;
+      if (typeof history !== 'object' || history === null) return [];
+      return Object.entries(history).flatMap(([variationGroupId, variationId]): AssignmentRow[] =>
+        typeof variationId === 'string'
+          ? [
+              {
+                visitorId: text(row, 'visitor_id'),
+                variationGroupId,
+                variationId,
+                lastUsedMs: num(row, 'last_used_ms'),
+              },
+            ]
+          : [],
+      );
+    });
   },
   async saveAssignments(envId: string, rows: readonly AssignmentRow[]): Promise<void> {
     if (rows.length === 0) return;
-    // ON CONFLICT DO UPDATE may not touch one row twice in a statement: keep one row per key.
-    const unique = new Map<string, AssignmentRow>();
-    for (const row of rows) unique.set(`${row.visitorId}\u0000${row.variationGroupId}`, row);
-    const list = [...unique.values()];
+    // One row per visitor; ON CONFLICT DO UPDATE may not touch a row twice in one statement.
+    const visitors = new Map<string, { history: Record<string, string>; lastUsedMs: number }>();
+    for (const row of rows) {
+      let entry = visitors.get(row.visitorId);
+      if (entry === undefined) {
+        entry = { history: {}, lastUsedMs: row.lastUsedMs };
+        visitors.set(row.visitorId, entry);
+      }
+      // defineProperty: a group id is data, never a prototype setter.
+      Object.defineProperty(entry.history, row.variationGroupId, {
+        value: row.variationId,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+      entry.lastUsedMs = Math.max(entry.lastUsedMs, row.lastUsedMs);
+    }
+    const list = [...visitors];
+    // `excluded.history || assignments.history`: on a key in both, the stored variation wins (§8.4).
     await db.query(
-      `INSERT INTO assignments (env_id, visitor_id, variation_group_id, variation_id, last_used_ms)
-       SELECT $1, v, g, x, t FROM unnest($2::text[], $3::text[], $4::text[], $5::bigint[]) AS u(v, g, x, t)
-       ON CONFLICT (env_id, visitor_id, variation_group_id)
-       DO UPDATE SET last_used_ms = GREATEST(assignments.last_used_ms, excluded.last_used_ms)`,
+      `INSERT INTO assignments (env_id, visitor_id, history, last_used_ms)
+       SELECT $1, v, h::jsonb, t FROM unnest($2::text[], $3::text[], $4::bigint[]) AS u(v, h, t)
+       ON CONFLICT (env_id, visitor_id) DO UPDATE SET history = excluded.history || assignments.history,
+         last_used_ms = GREATEST(assignments.last_used_ms, excluded.last_used_ms)`,
       [
         envId,
-        list.map((r) => r.visitorId),
-        list.map((r) => r.variationGroupId),
-        list.map((r) => r.variationId),
-        list.map((r) => r.lastUsedMs),
+        list.map(([id]) => id),
+        list.map(([, e]) => JSON.stringify(e.history)),
+        list.map(([, e]) => e.lastUsedMs),
       ],
     );
   },

@@ -73,8 +73,9 @@ export const openPostgresStore = async (options: PostgresOptions): Promise<Store
         await listener.query(`LISTEN ${quoteIdent(channel)}`);
       }
       set.add(onPayload);
-      return async () => {
+      return () => {
         set.delete(onPayload);
+        return Promise.resolve();
       };
     },
     close: async () => {

@@ -88,7 +88,8 @@ export const validateBucketingCampaigns = (file: unknown): BucketingCampaign[] =
       fail(`${path}.type`, `must be one of ${CAMPAIGN_TYPES.join(', ')}`);
     if (c.slug !== undefined && c.slug !== null) {
       if (typeof c.slug !== 'string') fail(`${path}.slug`, 'must be a string or null');
-      if (slugs.has(c.slug as string)) fail(`${path}.slug`, `"${String(c.slug)}" is used twice in the file`);
+      if (slugs.has(c.slug as string))
+        fail(`${path}.slug`, `"${c.slug as string}" is used twice in the file`);
       slugs.add(c.slug as string);
     }
     const ranges = c.bucketRanges ?? [{ r: [0, 100] }];

@@ -59,14 +59,15 @@ CREATE TABLE variations (
   FOREIGN KEY (env_id, variation_group_id) REFERENCES variation_groups (env_id, id)
 );
 
--- Sticky assignments of the decision API (§3, §8.4), purged after ASSIGNMENT_RETENTION_DAYS unused.
+-- Sticky assignments of the decision API (§3, §8.4, §8.5): one row per visitor holding its history
+-- {variation group id: variation id}, so a decision that allocates dozens of groups writes one row, not
+-- dozens. Purged after ASSIGNMENT_RETENTION_DAYS unused.
 CREATE TABLE assignments (
   env_id text NOT NULL,
   visitor_id text NOT NULL,
-  variation_group_id text NOT NULL,
-  variation_id text NOT NULL,
+  history jsonb NOT NULL,
   last_used_ms bigint NOT NULL,
-  PRIMARY KEY (env_id, visitor_id, variation_group_id)
+  PRIMARY KEY (env_id, visitor_id)
 );
 CREATE INDEX assignments_last_used ON assignments (last_used_ms);
 

@@ -1,0 +1,211 @@
+// The decision API under load (issue 7): autocannon on 127.0.0.1 against the server in a child process
+// (embedded store, request logging off, sendContextEvent=false, 10 000 visitor ids cycled so assignments are
+// both read and written behind), next to, in the same run, (a) a bare node:http server that parses the same
+// request, evaluates the same compiled campaigns with the engine and stringifies the answer (no fastify,
+// no validation, no API key, no store), and (b) a bare server answering a fixed JSON of the same size. Then
+// hit ingestion in hits/s. This file is also the child: BENCH_SERVER_MODE selects which server it runs.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { compileFile, evaluate } from '../src/engine/index.js';
+import type { BucketingFile, VisitorContext } from '../src/protocol/index.js';
+import { median, type Bench, type BenchRow } from './harness.js';
+
+const FIXTURE = fileURLToPath(new URL('./fixtures/engine-50x2x3.json', import.meta.url));
+const VISITORS = 10_000;
+const RUNS = 3;
+const SECONDS = 3;
+const CONNECTIONS = 50;
+const HITS_PER_REQUEST = 20;
+
+const contextOf = (i: number): VisitorContext => ({
+  plan: ['free', 'gold', 'premium', 'business'][i % 4] ?? 'free',
+  country: ['fr', 'us', 'de', 'es', 'it', 'gb'][i % 6] ?? 'fr',
+  age: 18 + (i % 53),
+  email: `user${i}@${['shop.io', 'mail.com', 'example.org'][i % 3] ?? 'shop.io'}`,
+  appVersion: ['1.2.0', '1.10.0', '2.0.0', '2.1.3', '3.0.0-beta.1'][i % 5] ?? '1.2.0',
+  vip: i % 7 === 0,
+});
+const bodies = Array.from({ length: VISITORS }, (_, i) =>
+  JSON.stringify({ visitorId: `visitor-${i}`, context: contextOf(i) }),
+);
+
+/** Child side: runs one server and prints `{"port":…,"envId":…,"apiKey":…}` on stdout. */
+const runChild = async (mode: string): Promise<void> => {
+  const file = JSON.parse(readFileSync(FIXTURE, 'utf8')) as BucketingFile;
+  const compiled = compileFile(file);
+  if (mode === 'app') {
+    const { openPgliteStore } = await import('../src/server/store/pglite.js');
+    const { createApp } = await import('../src/server/app.js');
+    const { createLogger } = await import('../src/server/logger.js');
+    const dir = process.env.BENCH_DATA_DIR ?? mkdtempSync(join(tmpdir(), 'feature-bench-'));
+    const store = await openPgliteStore(dir);
+    const account = await store.createAccount('bench');
+    const { environment, apiKey } = await store.createEnvironment({ accountId: account.id, name: 'bench' });
+    await store.replaceCampaigns(environment.id, file.campaigns);
+    const app = await createApp({ store, logger: createLogger('warn') });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const address = app.server.address();
+    process.stdout.write(
+      `${JSON.stringify({ port: typeof address === 'object' && address !== null ? address.port : 0, envId: environment.id, apiKey })}\n`,
+    );
+    return;
+  }
+  const fixed = Buffer.from(process.env.BENCH_FIXED_BODY ?? '{}');
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      let out: Buffer | string = fixed;
+      if (mode === 'bare') {
+        const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
+          visitorId: string;
+          context: VisitorContext;
+        };
+        out = JSON.stringify(
+          evaluate(compiled, { id: body.visitorId, context: body.context, assignments: {} }, {}).decision,
+        );
+      }
+      response.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+      response.end(out);
+    });
+  });
+  server.listen(0, '127.0.0.1', () => {
+    const address = server.address();
+    process.stdout.write(
+      `${JSON.stringify({ port: typeof address === 'object' && address !== null ? address.port : 0, envId: 'bare', apiKey: '' })}\n`,
+    );
+  });
+};
+
+interface Child {
+  process: ChildProcess;
+  port: number;
+  envId: string;
+  apiKey: string;
+}
+
+const startChild = (mode: string, env: Record<string, string> = {}): Promise<Child> =>
+  new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url)], {
+      env: { ...process.env, BENCH_SERVER_MODE: mode, ...env },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`bench server ${mode} did not start`)), 60_000);
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      if (!out.includes('\n')) return;
+      clearTimeout(timer);
+      const info = JSON.parse(out.split('\n')[0] ?? '{}') as Omit<Child, 'process'>;
+      resolve({ process: child, ...info });
+    });
+    child.once('exit', (code) => reject(new Error(`bench server ${mode} exited (${String(code)})`)));
+  });
+
+const load = async (
+  url: string,
+  headers: Record<string, string>,
+  makeBody: () => string,
+): Promise<{ rps: number; p99: number }> => {
+  const rps: number[] = [];
+  const p99: number[] = [];
+  // Run 0 warms up (JIT, and the first pass over the visitor ids, whose assignments are then written
+  // behind); it is not counted. Every server gets the same treatment.
+  for (let run = 0; run <= RUNS; run++) {
+    const result = await autocannon({
+      url,
+      method: 'POST',
+      connections: CONNECTIONS,
+      duration: SECONDS,
+      headers: { 'content-type': 'application/json', ...headers },
+      requests: [{ setupRequest: (request) => ({ ...request, body: makeBody() }) }],
+    });
+    if (result.non2xx > 0 || result.errors > 0)
+      throw new Error(`${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
+    if (run === 0) continue;
+    rps.push(result.requests.average);
+    p99.push(result.latency.p99);
+  }
+  return { rps: median(rps), p99: median(p99) };
+};
+
+/** The benchmark: decision API req/s and p99 against two bare baselines, then hits/s. */
+export const bench: Bench = async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'feature-bench-'));
+  const children: ChildProcess[] = [];
+  try {
+    const app = await startChild('app', { BENCH_DATA_DIR: dir });
+    children.push(app.process);
+    const bare = await startChild('bare');
+    children.push(bare.process);
+    const sample = await fetch(`http://127.0.0.1:${bare.port}/`, { method: 'POST', body: bodies[1] });
+    const fixed = await startChild('fixed', { BENCH_FIXED_BODY: await sample.text() });
+    children.push(fixed.process);
+    let i = 0;
+    const next = (): string => bodies[i++ % VISITORS] ?? '{}';
+    const decisionUrl = `http://127.0.0.1:${app.port}/v2/${app.envId}/campaigns?exposeAllKeys=true&extras[]=accountSettings&sendContextEvent=false`;
+    const ours = await load(decisionUrl, { 'x-api-key': app.apiKey }, next);
+    const plain = await load(`http://127.0.0.1:${bare.port}/`, {}, next);
+    const ceiling = await load(`http://127.0.0.1:${fixed.port}/`, {}, next);
+    let hid = 0;
+    const hitBatch = (): string =>
+      JSON.stringify({
+        cid: app.envId,
+        ds: 'APP',
+        t: 'BATCH',
+        h: Array.from({ length: HITS_PER_REQUEST }, () => ({
+          t: 'EVENT',
+          vid: `visitor-${hid % VISITORS}`,
+          cuid: null,
+          qt: 5,
+          hid: `bench-${++hid}`,
+          ec: 'Action Tracking',
+          ea: 'add_to_cart',
+          ev: 1,
+        })),
+      });
+    const hits = await load(`http://127.0.0.1:${app.port}/events`, {}, hitBatch);
+    const note = `50 campaigns (engine-50x2x3), ${CONNECTIONS} connections, 1 warm-up + ${RUNS}×${SECONDS} s, median`;
+    const rows: BenchRow[] = [
+      {
+        figure: 'decision API throughput (fastify + PGlite store)',
+        value: ours.rps,
+        unit: 'req/s',
+        baseline: { figure: 'bare node:http + engine', value: plain.rps },
+        ratio: { value: ours.rps / plain.rps, goal: '≥ 0.70', met: ours.rps / plain.rps >= 0.7 },
+        note,
+      },
+      {
+        figure: 'decision API p99 latency',
+        value: ours.p99,
+        unit: 'ms',
+        baseline: { figure: 'bare node:http + engine', value: plain.p99 },
+        note,
+      },
+      {
+        figure: 'fixed JSON of the same size (ceiling)',
+        value: ceiling.rps,
+        unit: 'req/s',
+        note: `p99 ${ceiling.p99} ms`,
+      },
+      {
+        figure: 'hit ingestion (durable before 200)',
+        value: hits.rps * HITS_PER_REQUEST,
+        unit: 'hits/s',
+        note: `${HITS_PER_REQUEST} hits per request, p99 ${hits.p99} ms`,
+      },
+    ];
+    return rows;
+  } finally {
+    for (const child of children) child.kill('SIGTERM');
+    rmSync(dir, { recursive: true, force: true });
+  }
+};
+
+const mode = process.env.BENCH_SERVER_MODE;
+if (mode !== undefined) await runChild(mode);
