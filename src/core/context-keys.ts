@@ -11,15 +11,18 @@ export interface FeatureContextKey<K extends string = string, T extends ContextK
   readonly type: T;
 }
 
-const key = <K extends string, T extends ContextKeyType>(k: K, type: T): FeatureContextKey<K, T> =>
-  Object.freeze({ key: k, type });
+// Pure: the table below is dropped from bundles of applications that never import `FeatureContext`.
+const key = /* @__NO_SIDE_EFFECTS__ */ <K extends string, T extends ContextKeyType>(
+  k: K,
+  type: T,
+): FeatureContextKey<K, T> => Object.freeze({ key: k, type });
 
 /**
  * Predefined context keys (SPEC.md "Predefined context keys"), for `visitor.updateFeatureContext`. The SDK
  * sets FIRST_TIME_INIT, DEVICE_LOCAL, DEVICE_TYPE, OS_NAME, OS_VERSION_CODE and FEATURE_VERSION itself during
  * `start` (PROTOCOL.md §16.5); the application may override any of them at any time.
  */
-export const FeatureContext = Object.freeze({
+export const FeatureContext = /* @__PURE__ */ Object.freeze({
   /** `sdk_firstTimeInit` (bool, auto-set): true on the first start with this storage or process. */
   FIRST_TIME_INIT: key('sdk_firstTimeInit', 'boolean'),
   /** `sdk_deviceLanguage` (String, auto-set). */

@@ -1,5 +1,5 @@
 import { serviceUrlsFrom, trimSlashes, type ServiceUrls } from '../protocol/index.js';
-import { DEFAULTS, type FeatureConfig } from './config.js';
+import { DEFAULTS, HIT_CACHE_METHODS, VISITOR_CACHE_METHODS, type FeatureConfig } from './config.js';
 import { Level } from './logger.js';
 import { BatchCachingStrategy, Mode } from './status.js';
 import type { TrackingManagerConfig } from './tracking/tracker.js';
@@ -23,29 +23,43 @@ const fail = (message: string): never => {
   throw new Error(`Feature.start: ${message}`);
 };
 
-const positiveInteger = (value: unknown, what: string): number =>
-  typeof value === 'number' && Number.isInteger(value) && value > 0
-    ? value
-    : fail(`${what} must be a positive integer, got ${String(value)}.`);
+/** `value` when given and a positive integer, `fallback` when not given; else throws naming `what`. */
+const positiveInteger = (value: number | undefined, fallback: number, what: string): number =>
+  value === undefined
+    ? fallback
+    : Number.isInteger(value) && value > 0
+      ? value
+      : fail(`${what} must be a positive integer, got ${String(value)}.`);
 
-const httpUrl = (value: unknown, what: string): string => {
-  if (typeof value === 'string') {
-    try {
-      const url = new URL(value);
-      if (url.protocol === 'http:' || url.protocol === 'https:') return trimSlashes(value);
-    } catch {
-      // reported below with the same message as a wrong protocol
-    }
+/** `value` when given and one of the values of `allowed`, `fallback` when not given; else throws `message`. */
+const oneOf = <T>(value: T | undefined, fallback: T, allowed: object, message: string): T =>
+  value === undefined ? fallback : Object.values(allowed).includes(value) ? value : fail(message);
+
+/** `value` without trailing slashes when given and an absolute http(s) URL, `fallback` when not given. */
+const httpUrl = (value: unknown, fallback: string, what: string): string => {
+  if (value === undefined) return fallback;
+  try {
+    if (typeof value === 'string' && /^https?:$/.test(new URL(value).protocol)) return trimSlashes(value);
+  } catch {
+    // not a URL at all: the same message as a wrong protocol
   }
   return fail(`${what} must be an absolute http(s) URL, got ${JSON.stringify(value)}.`);
 };
 
-const isFunction = (value: unknown): boolean => typeof value === 'function';
-
-const hasMethods = (value: unknown, names: string[]): boolean =>
-  typeof value === 'object' &&
-  value !== null &&
-  names.every((n) => isFunction((value as Record<string, unknown>)[n]));
+/** Throws `${what} takes …` unless `value` is absent or an object with every method of `methods`. */
+const withMethods = (value: unknown, methods: readonly string[], what: string): void => {
+  if (
+    value !== undefined &&
+    !(
+      typeof value === 'object' &&
+      value !== null &&
+      methods.every((m) => typeof (value as Record<string, unknown>)[m] === 'function')
+    )
+  )
+    fail(
+      `${what} takes an object with ${methods.length > 1 ? `${methods.slice(0, -1).join(', ')} and ` : 'a '}${methods.at(-1)} method${methods.length > 1 ? 's' : ''}.`,
+    );
+};
 
 /**
  * Checks what `start` was given and fills in the defaults. Throws an Error whose message says what to change:
@@ -58,78 +72,65 @@ export const resolveStartOptions = (
   defaultServerUrl: string,
   defaultStrategy: BatchCachingStrategy,
 ): StartOptions => {
-  if (typeof envId !== 'string' || envId.trim() === '')
-    fail('envId is empty: pass the environment id from Settings > API Key & Settings.');
-  if (typeof apiKey !== 'string' || apiKey.trim() === '')
-    fail('apiKey is empty: pass the API key of the environment from Settings > API Key & Settings.');
+  for (const [value, name, what] of [
+    [envId, 'envId', 'environment id'],
+    [apiKey, 'apiKey', 'API key of the environment'],
+  ] as const)
+    if (typeof value !== 'string' || value.trim() === '')
+      fail(`${name} is empty: pass the ${what} from Settings > API Key & Settings.`);
   const c: FeatureConfig = config ?? {};
   if (typeof c !== 'object') fail('config must be built with new ConfigBuilder()…build().');
-  const modes: unknown[] = Object.values(Mode);
-  if (c.mode !== undefined && !modes.includes(c.mode))
-    fail(`mode ${JSON.stringify(c.mode)} is unknown: use Mode.DECISION_API or Mode.BUCKETING.`);
-  const timeout =
-    c.timeout === undefined ? DEFAULTS.timeout : positiveInteger(c.timeout, 'withTimeout (milliseconds)');
-  const levels: unknown[] = Object.values(Level);
-  if (c.logLevel !== undefined && !levels.includes(c.logLevel))
-    fail(`withLogLevel ${String(c.logLevel)} is unknown: use a Level value (Level.ALL … Level.NONE).`);
-  const polling =
-    c.bucketingPollingIntervals === undefined
-      ? DEFAULTS.bucketingPollingIntervals
-      : positiveInteger(c.bucketingPollingIntervals, 'withBucketingPollingIntervals (seconds)');
   const t = c.trackingConfig ?? {};
   if (typeof t !== 'object') fail('withTrackingConfig takes { batchIntervals, poolMaxSize, batchStrategy }.');
-  const strategies: unknown[] = Object.values(BatchCachingStrategy);
-  if (t.batchStrategy !== undefined && !strategies.includes(t.batchStrategy))
-    fail(
-      `batchStrategy ${JSON.stringify(t.batchStrategy)} is unknown: use BatchCachingStrategy.BATCH_CONTINUOUS_CACHING or BATCH_PERIODIC_CACHING.`,
-    );
-  const tracking: Required<TrackingManagerConfig> = {
-    batchIntervals:
-      t.batchIntervals === undefined
-        ? DEFAULTS.batchIntervals
-        : positiveInteger(t.batchIntervals, 'trackingConfig.batchIntervals (seconds)'),
-    poolMaxSize:
-      t.poolMaxSize === undefined
-        ? DEFAULTS.poolMaxSize
-        : positiveInteger(t.poolMaxSize, 'trackingConfig.poolMaxSize'),
-    batchStrategy: t.batchStrategy ?? defaultStrategy,
-  };
   for (const name of ['onVisitorExposed', 'statusListener', 'onSdkStatusChanged'] as const)
-    if (c[name] !== undefined && !isFunction(c[name])) fail(`${name} must be a function.`);
-  if (c.logManager !== undefined && !hasMethods(c.logManager, ['log']))
-    fail('withLogManager takes an object with a log(level, name, message) method.');
-  if (
-    c.visitorCache !== undefined &&
-    !hasMethods(c.visitorCache, ['cacheVisitor', 'lookupVisitor', 'flushVisitor'])
-  )
-    fail(
-      'withCacheVisitorManager takes an object with cacheVisitor, lookupVisitor and flushVisitor methods.',
-    );
-  if (
-    c.hitCache !== undefined &&
-    !hasMethods(c.hitCache, ['cacheHits', 'lookupHits', 'flushHits', 'flushAllHits'])
-  )
-    fail(
-      'withCacheHitManager takes an object with cacheHits, lookupHits, flushHits and flushAllHits methods.',
-    );
-  const serverUrl = httpUrl(c.serverUrl ?? defaultServerUrl, 'withServerUrl');
+    if (c[name] !== undefined && typeof c[name] !== 'function') fail(`${name} must be a function.`);
+  withMethods(c.logManager, ['log'], 'withLogManager');
+  withMethods(c.visitorCache, VISITOR_CACHE_METHODS, 'withCacheVisitorManager');
+  withMethods(c.hitCache, HIT_CACHE_METHODS, 'withCacheHitManager');
+  // The platform's default is checked too: in Node it comes from FEATURE_API_URL.
+  const serverUrl = httpUrl(c.serverUrl ?? defaultServerUrl, '', 'withServerUrl');
   const derived = serviceUrlsFrom(serverUrl);
-  const urls: ServiceUrls = {
-    decisionApi:
-      c.decisionApiUrl === undefined ? derived.decisionApi : httpUrl(c.decisionApiUrl, 'withDecisionApiUrl'),
-    bucketing: c.bucketingUrl === undefined ? derived.bucketing : httpUrl(c.bucketingUrl, 'withBucketingUrl'),
-    events: c.eventsUrl === undefined ? derived.events : httpUrl(c.eventsUrl, 'withEventsUrl'),
-  };
   return {
     envId: envId as string,
     apiKey: apiKey as string,
     config: c,
-    mode: c.mode ?? DEFAULTS.mode,
-    timeout,
-    logLevel: c.logLevel ?? DEFAULTS.logLevel,
-    bucketingPollingIntervals: polling,
-    tracking,
+    mode: oneOf(
+      c.mode,
+      DEFAULTS.mode,
+      Mode,
+      `mode ${JSON.stringify(c.mode)} is unknown: use Mode.DECISION_API or Mode.BUCKETING.`,
+    ),
+    timeout: positiveInteger(c.timeout, DEFAULTS.timeout, 'withTimeout (milliseconds)'),
+    logLevel: oneOf(
+      c.logLevel,
+      DEFAULTS.logLevel,
+      Level,
+      `withLogLevel ${String(c.logLevel)} is unknown: use a Level value (Level.ALL … Level.NONE).`,
+    ),
+    bucketingPollingIntervals: positiveInteger(
+      c.bucketingPollingIntervals,
+      DEFAULTS.bucketingPollingIntervals,
+      'withBucketingPollingIntervals (seconds)',
+    ),
+    tracking: {
+      batchIntervals: positiveInteger(
+        t.batchIntervals,
+        DEFAULTS.batchIntervals,
+        'trackingConfig.batchIntervals (seconds)',
+      ),
+      poolMaxSize: positiveInteger(t.poolMaxSize, DEFAULTS.poolMaxSize, 'trackingConfig.poolMaxSize'),
+      batchStrategy: oneOf(
+        t.batchStrategy,
+        defaultStrategy,
+        BatchCachingStrategy,
+        `batchStrategy ${JSON.stringify(t.batchStrategy)} is unknown: use BatchCachingStrategy.BATCH_CONTINUOUS_CACHING or BATCH_PERIODIC_CACHING.`,
+      ),
+    },
     serverUrl,
-    urls,
+    urls: {
+      decisionApi: httpUrl(c.decisionApiUrl, derived.decisionApi, 'withDecisionApiUrl'),
+      bucketing: httpUrl(c.bucketingUrl, derived.bucketing, 'withBucketingUrl'),
+      events: httpUrl(c.eventsUrl, derived.events, 'withEventsUrl'),
+    },
   };
 };
