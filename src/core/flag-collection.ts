@@ -16,36 +16,36 @@ const NO_FLAGS: FlagHost = {
  * of the decision. Read-only; `filter` makes a new collection.
  */
 export class FlagCollection implements Iterable<[string, Flag]> {
-  private readonly flags: ReadonlyMap<string, Flag>;
+  readonly #flags: ReadonlyMap<string, Flag>;
 
   /** Made by `visitor.getFlags()`. */
   constructor(flags: Iterable<[string, Flag]>) {
-    this.flags = new Map(flags);
+    this.#flags = new Map(flags);
   }
 
   /** True when the collection holds no flag. */
   get isEmpty(): boolean {
-    return this.flags.size === 0;
+    return this.#flags.size === 0;
   }
 
   /** The number of flags. */
   get count(): number {
-    return this.flags.size;
+    return this.#flags.size;
   }
 
   /** The flag for `key`, or an empty flag (`exists()` false) when the collection does not hold it. */
   get(key: string): Flag {
-    return this.flags.get(key) ?? new Flag(NO_FLAGS, key);
+    return this.#flags.get(key) ?? new Flag(NO_FLAGS, key);
   }
 
   /** Every key held. */
   keys(): IterableIterator<string> {
-    return this.flags.keys();
+    return this.#flags.keys();
   }
 
   /** The metadata of every flag, in order. */
   metadatas(): FlagMetadata[] {
-    return [...this.flags.values()].map((f) => f.metadata());
+    return [...this.#flags.values()].map((f) => f.metadata());
   }
 
   /**
@@ -53,7 +53,7 @@ export class FlagCollection implements Iterable<[string, Flag]> {
    * empty string when none has.
    */
   toJson(): string {
-    const items = [...this.flags]
+    const items = [...this.#flags]
       .map(([key, flag]) => {
         const m = flag.metadata();
         return {
@@ -74,21 +74,21 @@ export class FlagCollection implements Iterable<[string, Flag]> {
 
   /** A new collection of the pairs for which `isIncluded` returns true. */
   filter(isIncluded: (key: string, flag: Flag) => boolean): FlagCollection {
-    return new FlagCollection([...this.flags].filter(([k, f]) => isIncluded(k, f)));
+    return new FlagCollection([...this.#flags].filter(([k, f]) => isIncluded(k, f)));
   }
 
   /** Calls `action` for every pair. */
   forEach(action: (key: string, flag: Flag) => void): void {
-    for (const [k, f] of this.flags) action(k, f);
+    for (const [k, f] of this.#flags) action(k, f);
   }
 
   /** Exposes every flag in one call (one activation per variation); resolves once all are queued. */
   async exposeAll(): Promise<void> {
-    await Promise.all([...this.flags.values()].map((f) => f.visitorExposed()));
+    await Promise.all([...this.#flags.values()].map((f) => f.visitorExposed()));
   }
 
   /** Iterates the pairs. */
   [Symbol.iterator](): IterableIterator<[string, Flag]> {
-    return this.flags.entries();
+    return this.#flags.entries();
   }
 }

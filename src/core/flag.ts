@@ -14,14 +14,18 @@ export interface FlagValueOptions {
  * throws: a missing flag, a null value, a type mismatch or panic give the caller's default.
  */
 export class Flag {
-  private lastDefault: unknown = undefined;
+  #lastDefault: unknown = undefined;
+
+  readonly #host: FlagHost;
 
   /** Made by `visitor.getFlag(key)`. */
   constructor(
-    private readonly host: FlagHost,
+    host: FlagHost,
     /** The flag key. */
     readonly key: string,
-  ) {}
+  ) {
+    this.#host = host;
+  }
 
   /**
    * The variation's value, or `defaultValue` when the flag is missing, its value is null, its type differs
@@ -29,18 +33,18 @@ export class Flag {
    * `visitorExposed` true (default), the exposure is reported once per visitor and variation.
    */
   value<T>(defaultValue: T, options?: FlagValueOptions): T {
-    this.lastDefault = defaultValue;
-    const entry = this.host.flagEntry(this.key);
+    this.#lastDefault = defaultValue;
+    const entry = this.#host.flagEntry(this.key);
     if (entry === undefined) return defaultValue;
-    if (!this.fits(entry, defaultValue)) return defaultValue;
-    if (options?.visitorExposed !== false) void this.host.expose(entry, defaultValue);
+    if (!this.#fits(entry, defaultValue)) return defaultValue;
+    if (options?.visitorExposed !== false) void this.#host.expose(entry, defaultValue);
     return entry.value === null ? defaultValue : (entry.value as T);
   }
 
   /** The campaign metadata; all fields empty when the flag is missing, in panic, or the last default's type differed. */
   metadata(): FlagMetadata {
-    const entry = this.host.flagEntry(this.key);
-    return entry !== undefined && valueFits(entry.value, this.lastDefault)
+    const entry = this.#host.flagEntry(this.key);
+    return entry !== undefined && valueFits(entry.value, this.#lastDefault)
       ? { ...entry.metadata }
       : { ...EMPTY_METADATA };
   }
@@ -50,34 +54,34 @@ export class Flag {
    * the activation is queued, at once when it was already sent; nothing is sent for a missing flag.
    */
   visitorExposed(): Promise<void> {
-    const entry = this.host.flagEntry(this.key);
+    const entry = this.#host.flagEntry(this.key);
     if (entry === undefined) {
-      this.host.warnOnce(
+      this.#host.warnOnce(
         `flag "${this.key}" does not exist: no exposure is reported.`,
         `expose-missing:${this.key}`,
       );
       return Promise.resolve();
     }
-    return this.fits(entry, this.lastDefault)
-      ? this.host.expose(entry, this.lastDefault ?? null)
+    return this.#fits(entry, this.#lastDefault)
+      ? this.#host.expose(entry, this.#lastDefault ?? null)
       : Promise.resolve();
   }
 
   /** True when the flag is among the visitor's current flags (returned by the service). */
   exists(): boolean {
-    return this.host.flagEntry(this.key) !== undefined;
+    return this.#host.flagEntry(this.key) !== undefined;
   }
 
   /** FETCHED, FETCH_REQUIRED, NOT_FOUND or PANIC, read now (PROTOCOL.md §16.3). */
   getFlagStatus(): FlagStatus {
-    const state = this.host.flagsState();
+    const state = this.#host.flagsState();
     if (state === FlagStatus.PANIC) return state;
-    return this.host.flagEntry(this.key) === undefined ? FlagStatus.NOT_FOUND : state;
+    return this.#host.flagEntry(this.key) === undefined ? FlagStatus.NOT_FOUND : state;
   }
 
-  private fits(entry: FlagEntry, defaultValue: unknown): boolean {
+  #fits(entry: FlagEntry, defaultValue: unknown): boolean {
     if (valueFits(entry.value, defaultValue)) return true;
-    this.host.warnOnce(
+    this.#host.warnOnce(
       `flag "${this.key}" is a ${typeName(entry.value)} but the default is a ${typeName(defaultValue)}: the default is returned and no exposure is reported.`,
       `type:${this.key}:${typeName(defaultValue)}`,
     );

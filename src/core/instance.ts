@@ -35,22 +35,22 @@ interface Run extends Runtime {
  * side on one page or in one process.
  */
 export class FeatureInstance {
-  private readonly statusAtom = atom<FSSdkStatus>(FSSdkStatus.SDK_NOT_INITIALIZED);
-  private readonly platform: Platform;
-  private logger = new Logger();
-  private listeners: SdkStatusChanged[] = [];
-  private run: Run | null = null;
-  private current: Visitor | null = null;
+  readonly #statusAtom = atom<FSSdkStatus>(FSSdkStatus.SDK_NOT_INITIALIZED);
+  readonly #platform: Platform;
+  #logger = new Logger();
+  #listeners: SdkStatusChanged[] = [];
+  #run: Run | null = null;
+  #current: Visitor | null = null;
 
   /** The SDK status, as a nanostores atom. */
-  readonly $status: ReadableAtom<FSSdkStatus> = this.statusAtom;
+  readonly $status: ReadableAtom<FSSdkStatus> = this.#statusAtom;
 
   /** An instance on `platform` (default: the platform of the entry that was imported). */
   constructor(platform?: Platform) {
     const p = platform ?? defaultPlatform;
     if (p === undefined)
       throw new Error('FeatureInstance: import the SDK from its entry point (feature-ts).');
-    this.platform = p;
+    this.#platform = p;
   }
 
   /**
@@ -58,7 +58,7 @@ export class FeatureInstance {
    * wrong, with a message that says what to change. A running SDK is closed first.
    */
   async start(envId: string, apiKey: string, config?: FeatureConfig): Promise<void> {
-    const { platform } = this;
+    const platform = this.#platform;
     const options = resolveStartOptions(
       envId,
       apiKey,
@@ -71,12 +71,12 @@ export class FeatureInstance {
     const tracking = import('./tracking/manager.js');
     const cacheLink = import('./visitor-cache-link.js');
     const createSource = await loadDecisionSource(options.mode);
-    if (this.run !== null) await this.close();
+    if (this.#run !== null) await this.close();
     const c = options.config;
     const logger = new Logger(options.logLevel, c.logManager);
-    this.logger = logger;
-    this.listeners = [c.statusListener, c.onSdkStatusChanged].filter((l) => l !== undefined);
-    this.setStatus(FSSdkStatus.SDK_INITIALIZING);
+    this.#logger = logger;
+    this.#listeners = [c.statusListener, c.onSdkStatusChanged].filter((l) => l !== undefined);
+    this.#setStatus(FSSdkStatus.SDK_INITIALIZING);
     logger.info(`the SDK uses the server at ${options.serverUrl}.`);
 
     const hitCache = c.hitCache ?? platform.createHitCache(logger);
@@ -101,7 +101,7 @@ export class FeatureInstance {
     let closed = false;
     let xpc = false;
     const watched = new Set<WeakRef<Reevaluable>>();
-    const isCurrent = (): boolean => this.run === run;
+    const isCurrent = (): boolean => this.#run === run;
     const source = await createSource({
       envId: options.envId,
       apiKey: options.apiKey,
@@ -111,7 +111,7 @@ export class FeatureInstance {
       logger,
       events: {
         status: (status) => {
-          if (!closed) this.setStatus(status);
+          if (!closed) this.#setStatus(status);
         },
         changed: () => {
           for (const ref of watched) {
@@ -131,14 +131,14 @@ export class FeatureInstance {
       visitorCache,
       VisitorCacheLink,
       device: Object.freeze(device),
-      status: () => (isCurrent() ? this.statusAtom.get() : FSSdkStatus.SDK_NOT_INITIALIZED),
+      status: () => (isCurrent() ? this.#statusAtom.get() : FSSdkStatus.SDK_NOT_INITIALIZED),
       closed: () => closed,
       xpcEnabled: () => xpc,
       learn: (decision: Decision) => {
         if (closed) return;
         const settings = decision.extras?.accountSettings;
         if (settings !== undefined) xpc = settings.enabledXPC;
-        this.setStatus(decision.panic === true ? FSSdkStatus.SDK_PANIC : FSSdkStatus.SDK_INITIALIZED);
+        this.#setStatus(decision.panic === true ? FSSdkStatus.SDK_PANIC : FSSdkStatus.SDK_INITIALIZED);
       },
       watch: (visitor) => watched.add(new WeakRef(visitor)),
       usage: usageTracker(options, this, logger, now),
@@ -150,15 +150,15 @@ export class FeatureInstance {
         await tracker.close().catch((error: unknown) => logger.error(`close: ${String(error)}`));
       },
     };
-    this.run = run;
+    this.#run = run;
     // Decision-API mode is ready once device information is gathered; the bucketing source reports its own
     // status through `events.status` (PROTOCOL.md §16.1).
-    if (options.mode === Mode.DECISION_API) this.setStatus(FSSdkStatus.SDK_INITIALIZED);
+    if (options.mode === Mode.DECISION_API) this.#setStatus(FSSdkStatus.SDK_INITIALIZED);
   }
 
   /** The SDK status. */
   getStatus(): FSSdkStatus {
-    return this.statusAtom.get();
+    return this.#statusAtom.get();
   }
 
   /**
@@ -166,7 +166,7 @@ export class FeatureInstance {
    * SDK is not started or the id or consent is missing.
    */
   newVisitor(options: NewVisitorOptions): VisitorBuilder {
-    const run = this.run;
+    const run = this.#run;
     if (run === null) throw new Error('Feature.newVisitor: await Feature.start(envId, apiKey) first.');
     const { visitorId, hasConsented, instanceType } = options;
     if (typeof visitorId !== 'string' || visitorId === '' || visitorId.length > 256)
@@ -179,44 +179,44 @@ export class FeatureInstance {
       );
     return new VisitorBuilder(options, (init, type) => {
       const visitor = new Visitor(run, init);
-      if (type === Instance.SINGLE_INSTANCE && this.run === run) this.current = visitor;
+      if (type === Instance.SINGLE_INSTANCE && this.#run === run) this.#current = visitor;
       return visitor;
     });
   }
 
   /** Saves `visitor` as the current visitor. */
   setCurrentVisitor(visitor: Visitor): void {
-    this.current = visitor;
+    this.#current = visitor;
   }
 
   /** The current visitor, or null when none is set. */
   getCurrentVisitor(): Visitor | null {
-    return this.current;
+    return this.#current;
   }
 
   /** Changes the log level at run time. */
   setLoggerLevel(level: Level): void {
-    if (Object.values<number>(Level).includes(level)) this.logger.setLevel(level);
-    else this.logger.error(`setLoggerLevel: ${String(level)} is not a Level.`);
+    if (Object.values<number>(Level).includes(level)) this.#logger.setLevel(level);
+    else this.#logger.error(`setLoggerLevel: ${String(level)} is not a Level.`);
   }
 
   /** Sends what is pooled, stops timers and returns to SDK_NOT_INITIALIZED. */
   async close(): Promise<void> {
-    const run = this.run;
-    this.run = null;
-    this.current = null;
+    const run = this.#run;
+    this.#run = null;
+    this.#current = null;
     if (run !== null) await run.shutdown();
-    this.setStatus(FSSdkStatus.SDK_NOT_INITIALIZED);
+    this.#setStatus(FSSdkStatus.SDK_NOT_INITIALIZED);
   }
 
-  private setStatus(status: FSSdkStatus): void {
-    if (this.statusAtom.get() === status) return;
-    this.statusAtom.set(status);
-    for (const listener of this.listeners) {
+  #setStatus(status: FSSdkStatus): void {
+    if (this.#statusAtom.get() === status) return;
+    this.#statusAtom.set(status);
+    for (const listener of this.#listeners) {
       try {
         listener(status);
       } catch (error) {
-        this.logger.error(`a status callback threw: ${String(error)}`);
+        this.#logger.error(`a status callback threw: ${String(error)}`);
       }
     }
   }

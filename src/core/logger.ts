@@ -43,32 +43,35 @@ export const consoleLogManager: LogManager = {
  * written once per instance, so a flag read in a render loop cannot flood the console.
  */
 export class Logger {
-  private readonly seen = new Set<string>();
+  readonly #seen = new Set<string>();
 
-  constructor(
-    private level: Level = Level.ALL,
-    private readonly manager: LogManager = consoleLogManager,
-  ) {}
+  #level: Level;
+  readonly #manager: LogManager;
+
+  constructor(level: Level = Level.ALL, manager: LogManager = consoleLogManager) {
+    this.#level = level;
+    this.#manager = manager;
+  }
 
   /** Changes the level at run time (`Feature.setLoggerLevel`). */
   setLevel(level: Level): void {
-    this.level = level;
+    this.#level = level;
   }
 
   /** The current level. */
   getLevel(): Level {
-    return this.level;
+    return this.#level;
   }
 
   /** Writes `message` at `level` when the level allows it; with `onceKey`, only the first time. */
   log(level: Level, message: string, onceKey?: string): void {
-    if (level === Level.NONE || level > this.level) return;
+    if (level === Level.NONE || level > this.#level) return;
     if (onceKey !== undefined) {
-      if (this.seen.has(onceKey)) return;
-      this.seen.add(onceKey);
+      if (this.#seen.has(onceKey)) return;
+      this.#seen.add(onceKey);
     }
     try {
-      this.manager.log(level, NAMES[level], message);
+      this.#manager.log(level, NAMES[level], message);
     } catch {
       // A throwing custom log manager must never break the SDK call that logged.
     }

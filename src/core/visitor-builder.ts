@@ -14,38 +14,38 @@ export interface NewVisitorOptions {
 
 /** Builds a visitor (SPEC.md `VisitorBuilder`); finish with `build()`, which returns at once. */
 export class VisitorBuilder {
-  private readonly init: VisitorInit;
-  private readonly instanceType: Instance;
+  readonly #init: VisitorInit;
+  readonly #instanceType: Instance;
+
+  readonly #make: (init: VisitorInit, instanceType: Instance) => Visitor;
 
   /** Made by `Feature.newVisitor`. */
-  constructor(
-    options: NewVisitorOptions,
-    private readonly make: (init: VisitorInit, instanceType: Instance) => Visitor,
-  ) {
-    this.init = {
+  constructor(options: NewVisitorOptions, make: (init: VisitorInit, instanceType: Instance) => Visitor) {
+    this.#make = make;
+    this.#init = {
       visitorId: options.visitorId,
       hasConsented: options.hasConsented,
       isAuthenticated: false,
       context: {},
     };
-    this.instanceType = options.instanceType ?? Instance.SINGLE_INSTANCE;
+    this.#instanceType = options.instanceType ?? Instance.SINGLE_INSTANCE;
   }
 
   /** The initial context; values string, boolean or finite number (others are refused and logged). */
   withContext(context: Readonly<Record<string, ContextValue>>): this {
-    this.init.context = { ...context };
+    this.#init.context = { ...context };
     return this;
   }
 
   /** True: an authenticated visitor; false (default): anonymous. */
   isAuthenticated(authenticated: boolean): this {
-    this.init.isAuthenticated = authenticated;
+    this.#init.isAuthenticated = authenticated;
     return this;
   }
 
   /** Consent, overriding the one given to `newVisitor`. */
   hasConsented(hasConsented: boolean): this {
-    this.init.hasConsented = hasConsented;
+    this.#init.hasConsented = hasConsented;
     return this;
   }
 
@@ -54,6 +54,6 @@ export class VisitorBuilder {
    * waits for that lookup (PROTOCOL.md §16.2).
    */
   build(): Visitor {
-    return this.make({ ...this.init }, this.instanceType);
+    return this.#make({ ...this.#init }, this.#instanceType);
   }
 }

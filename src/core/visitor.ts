@@ -42,100 +42,100 @@ export interface VisitorInit {
  * immutable snapshots, for UIs to watch.
  */
 export class Visitor implements FlagHost {
-  private id: string;
-  private anonymous: string | null = null;
-  private consent: boolean;
-  private authenticated: boolean;
-  private ctx: VisitorContext;
-  private campaigns: DecisionCampaign[] = [];
-  private flagsFromCache = false;
-  private fetchSeq = 0;
-  private waiters: Array<() => void> = [];
-  private pendingReason: Reason | null = null;
-  private watched = false;
-  private fetchStarted = false;
-  private segmentSent: Readonly<VisitorContext> | null = null;
-  private readonly flagsAtom = atom<FlagsSnapshot>(new Map());
-  private readonly stateAtom = atom<VisitorFlagState>({
+  #id: string;
+  #anonymous: string | null = null;
+  #consent: boolean;
+  #authenticated: boolean;
+  #ctx: VisitorContext;
+  #campaigns: DecisionCampaign[] = [];
+  #flagsFromCache = false;
+  #fetchSeq = 0;
+  #waiters: Array<() => void> = [];
+  #pendingReason: Reason | null = null;
+  #watched = false;
+  #fetchStarted = false;
+  #segmentSent: Readonly<VisitorContext> | null = null;
+  readonly #flagsAtom = atom<FlagsSnapshot>(new Map());
+  readonly #stateAtom = atom<VisitorFlagState>({
     status: FlagStatus.FETCH_REQUIRED,
     reason: Reason.FLAGS_NEVER_FETCHED,
   });
-  private readonly cache: VisitorCacheLink;
+  readonly #cache: VisitorCacheLink;
 
   /** The visitor's current flags (an immutable snapshot, replaced on every change). */
-  readonly $flags: ReadableAtom<FlagsSnapshot> = this.flagsAtom;
+  readonly $flags: ReadableAtom<FlagsSnapshot> = this.#flagsAtom;
   /** The visitor's flag status and fetch reason. */
-  readonly $flagStatus: ReadableAtom<VisitorFlagState> = this.stateAtom;
+  readonly $flagStatus: ReadableAtom<VisitorFlagState> = this.#stateAtom;
+
+  readonly #runtime: Runtime;
 
   /** Use `Feature.newVisitor(...).build()`. */
-  constructor(
-    private readonly runtime: Runtime,
-    init: VisitorInit,
-  ) {
-    this.id = init.visitorId;
-    this.consent = init.hasConsented;
-    this.authenticated = init.isAuthenticated;
-    this.ctx = { ...runtime.device };
-    this.applyContextEntries(Object.entries(init.context));
-    this.cache = new runtime.VisitorCacheLink(runtime, (data) => {
+  constructor(runtime: Runtime, init: VisitorInit) {
+    this.#runtime = runtime;
+    this.#id = init.visitorId;
+    this.#consent = init.hasConsented;
+    this.#authenticated = init.isAuthenticated;
+    this.#ctx = { ...runtime.device };
+    this.#applyContextEntries(Object.entries(init.context));
+    this.#cache = new runtime.VisitorCacheLink(runtime, (data) => {
       // PROTOCOL.md §16.2: flags from the creation lookup apply only while nothing was fetched.
-      if (this.fetchStarted || this.id !== data.visitorId) return;
-      this.setFlags(data.campaigns, true);
-      this.setState(FlagStatus.FETCH_REQUIRED, Reason.FLAGS_FETCHED_FROM_CACHE);
+      if (this.#fetchStarted || this.#id !== data.visitorId) return;
+      this.#setFlags(data.campaigns, true);
+      this.#setState(FlagStatus.FETCH_REQUIRED, Reason.FLAGS_FETCHED_FROM_CACHE);
     });
-    this.cache.lookupAtCreation(this.id);
-    void this.sendConsentHit();
-    runtime.usage(this.id);
+    this.#cache.lookupAtCreation(this.#id);
+    void this.#sendConsentHit();
+    runtime.usage(this.#id);
   }
 
   /** The current id: the authenticated id after `authenticate`. */
   get visitorId(): string {
-    return this.id;
+    return this.#id;
   }
 
   /** The anonymous id of an authenticated visitor (experience continuity), else null. */
   get anonymousId(): string | null {
-    return this.anonymous;
+    return this.#anonymous;
   }
 
   /** Whether the visitor consented to tracking. */
   get hasConsented(): boolean {
-    return this.consent;
+    return this.#consent;
   }
 
   /** Whether the visitor is authenticated. */
   get isAuthenticated(): boolean {
-    return this.authenticated;
+    return this.#authenticated;
   }
 
   /** A read-only copy of the context as sent, `fs_client`, `fs_version` and `fs_users` included. */
   get context(): Readonly<VisitorContext> {
-    return Object.freeze({ ...this.ctx, fs_client: SDK_NAME, fs_version: SDK_VERSION, fs_users: this.id });
+    return Object.freeze({ ...this.#ctx, fs_client: SDK_NAME, fs_version: SDK_VERSION, fs_users: this.#id });
   }
 
   /** FETCHED, FETCHING, FETCH_REQUIRED or PANIC. */
   get flagStatus(): FlagStatus {
-    return this.stateAtom.get().status;
+    return this.#stateAtom.get().status;
   }
 
   /** Why flags must be fetched; NONE when FETCHED, FETCHING or PANIC. */
   get fetchReasons(): Reason {
-    return this.stateAtom.get().reason;
+    return this.#stateAtom.get().reason;
   }
 
   /** Sets one context value (string, boolean or finite number); a refused one is logged with the reason. */
   updateContext(key: string, value: ContextValue): void {
-    this.contextCall([[key, value]]);
+    this.#contextCall([[key, value]]);
   }
 
   /** Sets several context values; refused ones are logged with the reason, the rest applied. */
   updateContextWithMap(context: Readonly<Record<string, ContextValue>>): void {
     const given: unknown = context;
     if (typeof given !== 'object' || given === null) {
-      this.runtime.logger.error('updateContextWithMap takes an object of context values.');
+      this.#runtime.logger.error('updateContextWithMap takes an object of context values.');
       return;
     }
-    this.contextCall(Object.entries(context));
+    this.#contextCall(Object.entries(context));
   }
 
   /** Sets a predefined context key (`FeatureContext`), whose value type is checked. */
@@ -144,17 +144,17 @@ export class Visitor implements FlagHost {
       typeof key === 'object' && typeof key.key === 'string'
         ? predefinedValueProblem(key, value)
         : 'updateFeatureContext takes a FeatureContext key';
-    if (problem !== null) this.runtime.logger.error(`context refused: ${problem}.`);
-    else this.contextCall([[key.key, value]]);
+    if (problem !== null) this.#runtime.logger.error(`context refused: ${problem}.`);
+    else this.#contextCall([[key.key, value]]);
   }
 
   /** Removes the application's context keys; keeps the SDK's (`sdk_*` auto-set ones and `fs_*`). */
   clearContext(): void {
-    if (this.ignoredInPanic('clearContext')) return;
-    const cleared: VisitorContext = { ...this.runtime.device };
-    if (sameContext(cleared, this.ctx)) return;
-    this.ctx = cleared;
-    this.requireFetch(Reason.VISITOR_CONTEXT_UPDATED);
+    if (this.#ignoredInPanic('clearContext')) return;
+    const cleared: VisitorContext = { ...this.#runtime.device };
+    if (sameContext(cleared, this.#ctx)) return;
+    this.#ctx = cleared;
+    this.#requireFetch(Reason.VISITOR_CONTEXT_UPDATED);
   }
 
   /**
@@ -163,16 +163,16 @@ export class Visitor implements FlagHost {
    * reflect the latest context. Never rejects: on failure the visitor keeps its last flags (PROTOCOL.md §9.4).
    */
   fetchFlags(): Promise<void> {
-    const seq = ++this.fetchSeq;
+    const seq = ++this.#fetchSeq;
     const input: DecisionInput = {
-      visitorId: this.id,
-      anonymousId: this.anonymous,
+      visitorId: this.#id,
+      anonymousId: this.#anonymous,
       context: this.context,
-      hasConsented: this.consent,
+      hasConsented: this.#consent,
       assignments: {},
     };
-    const done = new Promise<void>((resolve) => this.waiters.push(resolve));
-    void this.runFetch(seq, input);
+    const done = new Promise<void>((resolve) => this.#waiters.push(resolve));
+    void this.#runFetch(seq, input);
     return done;
   }
 
@@ -183,7 +183,7 @@ export class Visitor implements FlagHost {
 
   /** Every current flag. */
   getFlags(): FlagCollection {
-    return new FlagCollection([...this.flagEntries().keys()].map((k) => [k, new Flag(this, k)]));
+    return new FlagCollection([...this.#flagEntries().keys()].map((k) => [k, new Flag(this, k)]));
   }
 
   /**
@@ -192,20 +192,20 @@ export class Visitor implements FlagHost {
    */
   async setConsent(hasConsented: boolean): Promise<void> {
     if (typeof hasConsented !== 'boolean') {
-      this.runtime.logger.error('setConsent takes a boolean.');
+      this.#runtime.logger.error('setConsent takes a boolean.');
       return;
     }
-    const changed = hasConsented !== this.consent;
-    this.consent = hasConsented;
+    const changed = hasConsented !== this.#consent;
+    this.#consent = hasConsented;
     if (!hasConsented) {
       // Only a withdrawal drops pooled items: when consent was already false, the pool holds nothing of this
       // visitor but its own fs_consent event, which must still go out.
       if (changed) {
-        await this.runtime.tracker.dropVisitor(this.id, this).catch(() => undefined);
+        await this.#runtime.tracker.dropVisitor(this.#id, this).catch(() => undefined);
       }
-      await this.cache.flush(this.id);
+      await this.#cache.flush(this.#id);
     }
-    if (changed) await this.sendConsentHit();
+    if (changed) await this.#sendConsentHit();
   }
 
   /**
@@ -213,37 +213,37 @@ export class Visitor implements FlagHost {
    * Keeps the previous variations only when experience continuity is enabled for the environment.
    */
   authenticate(visitorId: string): void {
-    if (this.ignoredInPanic('authenticate')) return;
+    if (this.#ignoredInPanic('authenticate')) return;
     if (typeof visitorId !== 'string' || visitorId === '') {
-      this.runtime.logger.error('authenticate takes a non-empty visitor id.');
+      this.#runtime.logger.error('authenticate takes a non-empty visitor id.');
       return;
     }
-    if (!this.runtime.xpcEnabled())
-      this.runtime.logger.warning(
+    if (!this.#runtime.xpcEnabled())
+      this.#runtime.logger.warning(
         'experience continuity is off for this environment: variations may change after authenticate.',
         'xpc-off',
       );
-    if (!this.authenticated) this.anonymous = this.id;
-    this.id = visitorId;
-    this.authenticated = true;
-    this.cache.lookupOnAuthenticate(visitorId, this.anonymous);
-    this.requireFetch(Reason.VISITOR_AUTHENTICATED);
+    if (!this.#authenticated) this.#anonymous = this.#id;
+    this.#id = visitorId;
+    this.#authenticated = true;
+    this.#cache.lookupOnAuthenticate(visitorId, this.#anonymous);
+    this.#requireFetch(Reason.VISITOR_AUTHENTICATED);
   }
 
   /** Turns the authenticated visitor back into its anonymous id; call `fetchFlags` afterwards. */
   unauthenticate(): void {
-    if (this.ignoredInPanic('unauthenticate')) return;
-    if (!this.authenticated || this.anonymous === null) {
-      this.runtime.logger.error(
+    if (this.#ignoredInPanic('unauthenticate')) return;
+    if (!this.#authenticated || this.#anonymous === null) {
+      this.#runtime.logger.error(
         'unauthenticate needs a visitor that authenticate() turned from anonymous to authenticated.',
       );
       return;
     }
-    this.id = this.anonymous;
-    this.anonymous = null;
-    this.authenticated = false;
-    this.cache.lookupOnAuthenticate(this.id, null);
-    this.requireFetch(Reason.VISITOR_UNAUTHENTICATED);
+    this.#id = this.#anonymous;
+    this.#anonymous = null;
+    this.#authenticated = false;
+    this.#cache.lookupOnAuthenticate(this.#id, null);
+    this.#requireFetch(Reason.VISITOR_UNAUTHENTICATED);
   }
 
   /**
@@ -251,167 +251,163 @@ export class Visitor implements FlagHost {
    * or when `hit.validate()` names a problem (all logged).
    */
   async sendHit(hit: HitProtocol): Promise<void> {
-    const { logger, tracker } = this.runtime;
-    if (!this.consent) return logger.info(`hit not sent: visitor "${this.id}" has not consented.`);
-    if (this.inPanic()) return logger.info('hit not sent: the SDK is in panic mode.');
-    await tracker.sendHit(this.tracked(), hit).catch((error: unknown) => {
+    const { logger, tracker } = this.#runtime;
+    if (!this.#consent) return logger.info(`hit not sent: visitor "${this.#id}" has not consented.`);
+    if (this.#inPanic()) return logger.info('hit not sent: the SDK is in panic mode.');
+    await tracker.sendHit(this.#tracked(), hit).catch((error: unknown) => {
       logger.error(`hit not sent: ${String(error)}`);
     });
   }
 
   /** @internal FlagHost: the flag in use for `key`. */
   flagEntry(key: string): FlagEntry | undefined {
-    return this.inPanic() ? undefined : this.flagsAtom.get().get(key);
+    return this.#inPanic() ? undefined : this.#flagsAtom.get().get(key);
   }
 
   /** @internal FlagHost: the visitor's side of a flag status (PROTOCOL.md §16.3). */
   flagsState(): FlagStatus {
-    if (this.inPanic()) return FlagStatus.PANIC;
-    return this.stateAtom.get().status === FlagStatus.FETCHED
+    if (this.#inPanic()) return FlagStatus.PANIC;
+    return this.#stateAtom.get().status === FlagStatus.FETCHED
       ? FlagStatus.FETCHED
       : FlagStatus.FETCH_REQUIRED;
   }
 
   /** @internal FlagHost: reports an exposure, unless consent is false. */
   expose(entry: FlagEntry, defaultValue: unknown): Promise<void> {
-    if (!this.consent) {
-      this.runtime.logger.info(
-        `exposure not reported: visitor "${this.id}" has not consented.`,
-        `expose:${this.id}`,
+    if (!this.#consent) {
+      this.#runtime.logger.info(
+        `exposure not reported: visitor "${this.#id}" has not consented.`,
+        `expose:${this.#id}`,
       );
       return Promise.resolve();
     }
-    const exposure = { visitor: this.tracked(), context: this.context, entry, defaultValue };
-    return this.runtime.tracker.expose(this, exposure);
+    const exposure = { visitor: this.#tracked(), context: this.context, entry, defaultValue };
+    return this.#runtime.tracker.expose(this, exposure);
   }
 
   /** @internal FlagHost. */
   warnOnce(message: string, onceKey: string): void {
-    this.runtime.logger.warning(message, onceKey);
+    this.#runtime.logger.warning(message, onceKey);
   }
 
-  private flagEntries(): FlagsSnapshot {
-    return this.inPanic() ? new Map() : this.flagsAtom.get();
+  #flagEntries(): FlagsSnapshot {
+    return this.#inPanic() ? new Map() : this.#flagsAtom.get();
   }
 
-  private inPanic(): boolean {
+  #inPanic(): boolean {
     return (
-      this.stateAtom.get().status === FlagStatus.PANIC || this.runtime.status() === FSSdkStatus.SDK_PANIC
+      this.#stateAtom.get().status === FlagStatus.PANIC || this.#runtime.status() === FSSdkStatus.SDK_PANIC
     );
   }
 
-  private ignoredInPanic(call: string): boolean {
-    if (this.stateAtom.get().status !== FlagStatus.PANIC) return false;
-    this.runtime.logger.warning(
+  #ignoredInPanic(call: string): boolean {
+    if (this.#stateAtom.get().status !== FlagStatus.PANIC) return false;
+    this.#runtime.logger.warning(
       `${call} ignored: panic mode disables everything but fetchFlags.`,
       `panic:${call}`,
     );
     return true;
   }
 
-  private tracked(): TrackedVisitor {
-    return { visitorId: this.id, anonymousId: this.anonymous, authenticated: this.authenticated };
+  #tracked(): TrackedVisitor {
+    return { visitorId: this.#id, anonymousId: this.#anonymous, authenticated: this.#authenticated };
   }
 
-  private setState(status: FlagStatus, reason: Reason): void {
-    const now = this.stateAtom.get();
-    if (now.status !== status || now.reason !== reason) this.stateAtom.set({ status, reason });
+  #setState(status: FlagStatus, reason: Reason): void {
+    const now = this.#stateAtom.get();
+    if (now.status !== status || now.reason !== reason) this.#stateAtom.set({ status, reason });
   }
 
-  private setFlags(campaigns: DecisionCampaign[], fromCache: boolean): void {
-    this.campaigns = campaigns;
-    this.flagsFromCache = fromCache;
-    this.flagsAtom.set(buildFlags(campaigns));
+  #setFlags(campaigns: DecisionCampaign[], fromCache: boolean): void {
+    this.#campaigns = campaigns;
+    this.#flagsFromCache = fromCache;
+    this.#flagsAtom.set(buildFlags(campaigns));
   }
 
   /** PROTOCOL.md §16.2: a change while FETCHING waits for the answer; else FETCH_REQUIRED with the latest cause. */
-  private requireFetch(reason: Reason): void {
-    if (this.stateAtom.get().status === FlagStatus.FETCHING) this.pendingReason = reason;
-    else this.setState(FlagStatus.FETCH_REQUIRED, reason);
+  #requireFetch(reason: Reason): void {
+    if (this.#stateAtom.get().status === FlagStatus.FETCHING) this.#pendingReason = reason;
+    else this.#setState(FlagStatus.FETCH_REQUIRED, reason);
   }
 
-  private contextCall(entries: Array<[unknown, unknown]>): void {
-    if (this.ignoredInPanic('context update')) return;
-    if (this.applyContextEntries(entries)) this.requireFetch(Reason.VISITOR_CONTEXT_UPDATED);
+  #contextCall(entries: Array<[unknown, unknown]>): void {
+    if (this.#ignoredInPanic('context update')) return;
+    if (this.#applyContextEntries(entries)) this.#requireFetch(Reason.VISITOR_CONTEXT_UPDATED);
   }
 
-  private applyContextEntries(entries: Array<[unknown, unknown]>): boolean {
-    const { changed, refused } = applyContext(this.ctx, entries);
-    for (const message of refused) this.runtime.logger.error(message);
+  #applyContextEntries(entries: Array<[unknown, unknown]>): boolean {
+    const { changed, refused } = applyContext(this.#ctx, entries);
+    for (const message of refused) this.#runtime.logger.error(message);
     return changed;
   }
 
-  private async sendConsentHit(): Promise<void> {
-    if (this.inPanic() || this.runtime.closed()) return;
-    await this.runtime.tracker.addHit(this.tracked(), consentHit(this.consent)).catch((error: unknown) => {
-      this.runtime.logger.error(`the fs_consent event was not queued: ${String(error)}`);
+  async #sendConsentHit(): Promise<void> {
+    if (this.#inPanic() || this.#runtime.closed()) return;
+    await this.#runtime.tracker.addHit(this.#tracked(), consentHit(this.#consent)).catch((error: unknown) => {
+      this.#runtime.logger.error(`the fs_consent event was not queued: ${String(error)}`);
     });
   }
 
-  private async runFetch(seq: number, input: DecisionInput): Promise<void> {
-    const { runtime } = this;
+  async #runFetch(seq: number, input: DecisionInput): Promise<void> {
+    const runtime = this.#runtime;
     try {
-      await this.cache.settled();
-      if (seq !== this.fetchSeq) return; // a later call supersedes this one before it started
+      await this.#cache.settled();
+      if (seq !== this.#fetchSeq) return; // a later call supersedes this one before it started
       if (runtime.closed()) {
         runtime.logger.error('fetchFlags: the SDK is closed; call Feature.start first.');
         return;
       }
-      if (!this.watched && runtime.source.pushesChanges) {
-        this.watched = true;
+      if (!this.#watched && runtime.source.pushesChanges) {
+        this.#watched = true;
         runtime.watch(this);
       }
-      this.pendingReason = null;
-      this.fetchStarted = true;
-      this.setState(FlagStatus.FETCHING, Reason.NONE);
-      const outcome = await runtime.source.decide({ ...input, assignments: this.cache.history() });
-      if (seq !== this.fetchSeq) return; // an older answer arriving late is dropped
+      this.#pendingReason = null;
+      this.#fetchStarted = true;
+      this.#setState(FlagStatus.FETCHING, Reason.NONE);
+      const outcome = await runtime.source.decide({ ...input, assignments: this.#cache.history() });
+      if (seq !== this.#fetchSeq) return; // an older answer arriving late is dropped
       if (!outcome.ok) {
         runtime.logger.error(`fetchFlags failed, the visitor keeps its last flags: ${outcome.reason}`);
-        this.setState(
+        this.#setState(
           FlagStatus.FETCH_REQUIRED,
-          this.flagsFromCache ? Reason.FLAGS_FETCHED_FROM_CACHE : Reason.FLAGS_FETCHING_ERROR,
+          this.#flagsFromCache ? Reason.FLAGS_FETCHED_FROM_CACHE : Reason.FLAGS_FETCHING_ERROR,
         );
         return;
       }
-      await this.apply(outcome.decision, outcome.newAssignments ?? {}, input);
+      await this.#apply(outcome.decision, outcome.newAssignments ?? {}, input);
     } finally {
-      if (seq === this.fetchSeq) for (const resolve of this.waiters.splice(0)) resolve();
+      if (seq === this.#fetchSeq) for (const resolve of this.#waiters.splice(0)) resolve();
     }
   }
 
-  private async apply(
-    decision: Decision,
-    newAssignments: AssignmentHistory,
-    input: DecisionInput,
-  ): Promise<void> {
-    this.runtime.learn(decision);
+  async #apply(decision: Decision, newAssignments: AssignmentHistory, input: DecisionInput): Promise<void> {
+    this.#runtime.learn(decision);
     if (decision.panic === true) {
       // Panic forces defaults over known flags (PROTOCOL.md §9.4).
-      this.setFlags([], false);
-      this.setState(FlagStatus.PANIC, Reason.NONE);
+      this.#setFlags([], false);
+      this.#setState(FlagStatus.PANIC, Reason.NONE);
       return;
     }
-    this.setFlags(decision.campaigns, false);
-    const pending = this.pendingReason;
-    this.pendingReason = null;
-    if (pending !== null) this.setState(FlagStatus.FETCH_REQUIRED, pending);
-    else this.setState(FlagStatus.FETCHED, Reason.NONE);
-    if (!this.consent) return;
-    await this.cache.write(input, this.campaigns, newAssignments);
-    await this.sendSegment(input.context);
+    this.#setFlags(decision.campaigns, false);
+    const pending = this.#pendingReason;
+    this.#pendingReason = null;
+    if (pending !== null) this.#setState(FlagStatus.FETCH_REQUIRED, pending);
+    else this.#setState(FlagStatus.FETCHED, Reason.NONE);
+    if (!this.#consent) return;
+    await this.#cache.write(input, this.#campaigns, newAssignments);
+    await this.#sendSegment(input.context);
   }
 
   /**
    * In bucketing mode no request reaches the server that would store the context (the decision API stores it
    * as a SEGMENT hit, PROTOCOL.md §3), so the visitor sends it itself, once per changed context.
    */
-  private async sendSegment(context: Readonly<VisitorContext>): Promise<void> {
-    if (this.runtime.options.mode !== Mode.BUCKETING) return;
-    if (this.segmentSent !== null && sameContext(this.segmentSent, context)) return;
-    this.segmentSent = context;
-    await this.runtime.tracker.addHit(this.tracked(), segmentHit(context)).catch((error: unknown) => {
-      this.runtime.logger.error(`the context (SEGMENT hit) was not queued: ${String(error)}`);
+  async #sendSegment(context: Readonly<VisitorContext>): Promise<void> {
+    if (this.#runtime.options.mode !== Mode.BUCKETING) return;
+    if (this.#segmentSent !== null && sameContext(this.#segmentSent, context)) return;
+    this.#segmentSent = context;
+    await this.#runtime.tracker.addHit(this.#tracked(), segmentHit(context)).catch((error: unknown) => {
+      this.#runtime.logger.error(`the context (SEGMENT hit) was not queued: ${String(error)}`);
     });
   }
 }
