@@ -1,7 +1,7 @@
 // Runs every suite (node:test for Node-side code, web-test-runner in Chromium for browser code) and ends
 // with one truthful line: "N passed, N failed (node: …; browser: …)". Exit code non-zero on any failure
 // or when a suite ran no test at all (node's runner exits 0 on zero files, a trap on Node 20).
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -21,10 +21,10 @@ const results = [];
 
 if (runNode) {
   const files = findTests('test').sort();
-  const tap = join('node_modules', '.cache', 'node-tests.tap');
-  rmSync(tap, { force: true });
   console.log(`Node: ${files.length} test files`);
-  const run = spawnSync(
+  // The spec reporter's summary ("ℹ pass N") is read from the stream as it is shown, so progress stays live;
+  // a TAP file is not used because --test-force-exit can end the process before a file reporter flushes.
+  const child = spawn(
     process.execPath,
     [
       '--import',
@@ -33,18 +33,20 @@ if (runNode) {
       '--test-force-exit',
       `--test-concurrency=${process.env.TEST_CONCURRENCY ?? '2'}`,
       '--test-reporter=spec',
-      '--test-reporter-destination=stdout',
-      '--test-reporter=tap',
-      `--test-reporter-destination=${tap}`,
       ...files,
     ],
-    { stdio: 'inherit' },
+    { stdio: ['inherit', 'pipe', 'inherit'] },
   );
-  const text = existsSync(tap) ? readFileSync(tap, 'utf8') : '';
-  const count = (key) => Number(new RegExp(`^# ${key} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
+  let tail = '';
+  child.stdout.on('data', (chunk) => {
+    process.stdout.write(chunk);
+    tail = (tail + chunk.toString('utf8')).slice(-4000);
+  });
+  const status = await new Promise((resolve) => child.on('close', (code) => resolve(code ?? 1)));
+  const count = (key) => Number(new RegExp(`^ℹ ${key} (\\d+)$`, 'm').exec(tail)?.[1] ?? 0);
   const passed = count('pass');
   let failed = count('fail') + count('cancelled');
-  if (run.status !== 0 && failed === 0) failed = 1; // the runner itself failed (a file that did not load)
+  if (status !== 0 && failed === 0) failed = 1; // the runner itself failed (a file that did not load)
   results.push({ name: 'node', passed, failed, empty: files.length === 0 || passed + failed === 0 });
 }
 

@@ -83,9 +83,16 @@ for (const kind of storeKinds()) {
       const second = (await post(route, { visitorId: 'sticky-1', context: {} }, { 'x-api-key': env.apiKey }))
         .body as Decision;
       assert.equal(second.campaigns[0]?.variation.id, variation);
-      const fresh = (await post(route, { visitorId: 'fresh-1', context: {} }, { 'x-api-key': env.apiKey }))
-        .body as Decision;
-      assert.notEqual(fresh.campaigns[0]?.variation.id, variation);
+      // The change reaches the app's compiled configuration through NOTIFY, asynchronously: a new visitor
+      // gets the other variation once it has landed.
+      // (a new id per attempt: an id decided under the old configuration would stay sticky to it)
+      let attempt = 0;
+      await eventually(async () => {
+        const visitorId = `fresh-${++attempt}`;
+        const fresh = (await post(route, { visitorId, context: {} }, { 'x-api-key': env.apiKey }))
+          .body as Decision;
+        return fresh.campaigns[0]?.variation.id !== variation;
+      });
       await store.replaceCampaigns(env.envId, [checkoutCampaign(), premiumToggle()]);
     });
 
