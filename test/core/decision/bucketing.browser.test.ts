@@ -85,6 +85,8 @@ describe('bucketing mode in the browser', () => {
       assert.equal(visitor.getFlag('variation50').value(-1), A.variation50);
       assert.deepEqual(statuses, ['SDK_INITIALIZING', 'SDK_INITIALIZED'], 'still before the answer');
 
+      // The background refresh may still be on its way to the server: wait until it has arrived.
+      await until(async () => (await requests(double.id, 'bucketing')).length > 0);
       const [refresh] = await requests(double.id, 'bucketing');
       assert.equal(refresh?.headers['if-none-match'], '"b1"', 'the refresh names the cached ETag');
       await until(() => visitor.flagStatus === 'PANIC');
