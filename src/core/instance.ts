@@ -9,7 +9,6 @@ import { resolveStartOptions } from './start-options.js';
 import { FSSdkStatus, Instance, Mode } from './status.js';
 import { deferred } from './lazy.js';
 import { TRACKER_METHODS } from './tracking/tracker.js';
-import { usageTracker } from './usage.js';
 import { VisitorBuilder, type NewVisitorOptions } from './visitor-builder.js';
 import { Visitor } from './visitor.js';
 
@@ -123,6 +122,12 @@ export class FeatureInstance {
       },
     });
     const now = (): number => Date.now();
+    // Usage statistics (PROTOCOL.md §12) and murmur3 for their sampling are a chunk loaded now, unless disabled;
+    // visitors made before it is in are sampled once it is, with the time they were made.
+    const usage =
+      c.disableDeveloperUsageTracking === true
+        ? null
+        : import('./usage.js').then((m) => m.usageTracker(options, this, logger));
     const run: Run = {
       options,
       logger,
@@ -141,7 +146,13 @@ export class FeatureInstance {
         this.#setStatus(decision.panic === true ? FSSdkStatus.SDK_PANIC : FSSdkStatus.SDK_INITIALIZED);
       },
       watch: (visitor) => watched.add(new WeakRef(visitor)),
-      usage: usageTracker(options, this, logger, now),
+      usage: (visitorId) => {
+        const at = now();
+        void usage?.then(
+          (track) => track(visitorId, at),
+          () => undefined,
+        );
+      },
       now,
       shutdown: async () => {
         closed = true;

@@ -9,28 +9,36 @@ import {
 } from '../../protocol/index.js';
 import type { DecisionOutcome, DecisionSource, DecisionSourceDeps } from './source.js';
 
-const str = (v: unknown): v is string => typeof v === 'string';
+/** `value` when it is a string, else `fallback`. */
+const text = <F extends string | null>(value: unknown, fallback: F): string | F =>
+  typeof value === 'string' ? value : fallback;
 
 /** One campaign of an answer, or null when it is malformed (it is then left out, never thrown on). */
 const parseCampaign = (c: unknown): DecisionCampaign | null => {
   if (!isJsonObject(c) || !isJsonObject(c.variation)) return null;
   const v = c.variation;
   const m = v.modifications;
-  if (!str(c.id) || !str(c.variationGroupId) || !str(v.id) || !isJsonObject(m) || !isJsonObject(m.value))
+  if (
+    typeof c.id !== 'string' ||
+    typeof c.variationGroupId !== 'string' ||
+    typeof v.id !== 'string' ||
+    !isJsonObject(m) ||
+    !isJsonObject(m.value)
+  )
     return null;
   return {
     id: c.id,
-    name: str(c.name) ? c.name : '',
-    slug: str(c.slug) ? c.slug : null,
-    type: str(c.type) ? c.type : '',
+    name: text(c.name, ''),
+    slug: text(c.slug, null),
+    type: text(c.type, ''),
     variationGroupId: c.variationGroupId,
-    variationGroupName: str(c.variationGroupName) ? c.variationGroupName : '',
+    variationGroupName: text(c.variationGroupName, ''),
     variation: {
       id: v.id,
-      name: str(v.name) ? v.name : '',
+      name: text(v.name, ''),
       reference: v.reference === true,
       modifications: {
-        type: str(m.type) ? m.type : 'FLAG',
+        type: text(m.type, 'FLAG'),
         value: m.value as DecisionCampaign['variation']['modifications']['value'],
       },
     },
@@ -41,7 +49,7 @@ const parseCampaign = (c: unknown): DecisionCampaign | null => {
 export const parseDecision = (body: unknown): Decision | null => {
   if (!isJsonObject(body) || !Array.isArray(body.campaigns)) return null;
   const campaigns = body.campaigns.map(parseCampaign).filter((c) => c !== null);
-  const decision: Decision = { visitorId: str(body.visitorId) ? body.visitorId : '', campaigns };
+  const decision: Decision = { visitorId: text(body.visitorId, ''), campaigns };
   if (body.panic === true) decision.panic = true;
   const settings = isJsonObject(body.extras) ? body.extras.accountSettings : undefined;
   if (isJsonObject(settings))
@@ -53,6 +61,8 @@ export const parseDecision = (body: unknown): Decision | null => {
     };
   return decision;
 };
+
+const failure = (reason: string): DecisionOutcome => ({ ok: false, reason });
 
 /**
  * The decision-API source: one `POST {D}/{envId}/campaigns` per decision (PROTOCOL.md §3), aborted after the
@@ -88,26 +98,22 @@ export const createApiSource = (deps: DecisionSourceDeps): DecisionSource => {
           body: JSON.stringify(body),
           signal: controller.signal,
         });
-        const text = await res.text();
-        if (!res.ok)
-          return { ok: false, reason: `the decision API answered ${res.status}: ${text.slice(0, 200)}` };
-        let parsed: unknown;
+        const answer = await res.text();
+        if (!res.ok) return failure(`the decision API answered ${res.status}: ${answer.slice(0, 200)}`);
+        let parsed: unknown = null;
         try {
-          parsed = JSON.parse(text);
+          parsed = JSON.parse(answer);
         } catch {
-          parsed = undefined;
+          // not JSON: "not a decision", like JSON of the wrong shape
         }
         const decision = parseDecision(parsed);
-        return decision
-          ? { ok: true, decision }
-          : { ok: false, reason: 'the decision API answer is not a decision' };
+        return decision ? { ok: true, decision } : failure('the decision API answer is not a decision');
       } catch (error) {
-        return {
-          ok: false,
-          reason: controller.signal.aborted
+        return failure(
+          controller.signal.aborted
             ? `no decision within the ${deps.timeout} ms timeout`
             : `the decision request failed: ${String(error)}`,
-        };
+        );
       } finally {
         clearTimeout(timer);
         controllers.delete(controller);
