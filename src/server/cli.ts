@@ -1,8 +1,8 @@
 // `feature-server`: operating the server and its database (PROTOCOL.md §13.9). Every command takes --json and
 // then prints one JSON object on stdout; errors go to stderr with a message that says what to change, and a
 // non-zero exit code.
-import { readFile } from 'node:fs/promises';
 import { parseArgs, required, type ParsedArgs } from './cli/args.js';
+import { importCampaignsFile } from './cli/import-file.js';
 import { reportTable } from './cli/report-table.js';
 import { readServerConfig, type ServerConfig } from './config.js';
 import { seedDemo } from './demo-seed.js';
@@ -11,7 +11,6 @@ import { openStore, serve } from './main.js';
 import { buildCampaignReport } from './report/build-report.js';
 import { DataDirBusyError } from './store/data-dir-lock.js';
 import type { Store } from './store/store.js';
-import { validateBucketingCampaigns } from './validation/bucketing-campaigns.js';
 
 const USAGE = `Usage: feature-server <command> [--json]
   serve                                   start the server (PORT, HOST, DATABASE_URL, FEATURE_DATA_DIR, LOG_LEVEL)
@@ -30,22 +29,6 @@ const withStore = async <T>(config: ServerConfig, fn: (store: Store) => Promise<
     return await fn(store);
   } finally {
     await store.close();
-  }
-};
-
-const readJsonFile = async (path: string): Promise<unknown> => {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch {
-    throw new InputError(`Cannot read ${path}: check the file path.`);
-  }
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (error) {
-    throw new InputError(
-      `${path} is not valid JSON (${error instanceof Error ? error.message : 'unparsable'}).`,
-    );
   }
 };
 
@@ -104,15 +87,7 @@ const runCommand = async (args: ParsedArgs, config: ServerConfig, print: Print):
     case 'import': {
       const file = sub === '' ? required(args, 'file', 'FILE') : sub;
       const envId = required(args, 'env', 'ENV_ID');
-      const campaigns = validateBucketingCampaigns(await readJsonFile(file));
-      const count = await withStore(config, async (store) => {
-        if ((await store.getEnvironment(envId)) === null) {
-          throw new InputError(
-            `No environment has the id "${envId}": create one with \`feature-server env create\`.`,
-          );
-        }
-        return store.replaceCampaigns(envId, campaigns);
-      });
+      const count = await withStore(config, (store) => importCampaignsFile(store, envId, file));
       print({ envId, campaigns: count }, `${count} campaign(s) imported into ${envId}.`);
       return;
     }
