@@ -109,6 +109,16 @@ for (const kind of storeKinds()) {
         )
       ).body as Decision;
       assert.equal(logged.campaigns[0]?.variation.id, anon.campaigns[0]?.variation.id);
+      // Stored under the authenticated id too: a sign-in from another device (another anonymous id) keeps it.
+      await eventually(async () => (await store.getAssignments(xpc.envId, ['user-9'])).length === 1);
+      const elsewhere = (
+        await post(
+          url,
+          { visitorId: 'user-9', anonymousId: 'anon-other-device', context: {} },
+          { 'x-api-key': xpc.apiKey },
+        )
+      ).body as Decision;
+      assert.equal(elsewhere.campaigns[0]?.variation.id, anon.campaigns[0]?.variation.id);
     });
 
     void it('stores the context as a SEGMENT hit unless sendContextEvent=false', async () => {

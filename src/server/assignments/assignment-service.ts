@@ -110,6 +110,21 @@ export class AssignmentService {
     this.#writer.enqueue(envId, rows);
   }
 
+  /**
+   * §8.5 across devices: variations an authenticated visitor holds through its anonymous id only are stored
+   * under the authenticated id too, so that the next device it signs in on (another anonymous id) finds them
+   * under the authenticated id first and keeps the variation seen before the first login. Call after
+   * `historyOf` has loaded the authenticated id's own history.
+   */
+  carryOver(envId: string, authenticatedId: string, decided: AssignmentHistory, now: number): void {
+    const own = this.#cache.get(`${envId}\u0000${authenticatedId}`)?.history ?? {};
+    const missing: AssignmentHistory = {};
+    for (const [group, variation] of Object.entries(decided)) {
+      if (own[group] === undefined) missing[group] = variation;
+    }
+    this.record(envId, [authenticatedId], missing, now);
+  }
+
   /** Drops every cached history (after a retention purge). */
   clear(): void {
     this.#cache.clear();

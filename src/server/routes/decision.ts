@@ -3,7 +3,7 @@
 // behind, the context is stored as a SEGMENT hit unless asked not to.
 import type { FastifyInstance } from 'fastify';
 import { evaluate } from '../../engine/index.js';
-import type { Decision } from '../../protocol/index.js';
+import type { AssignmentHistory, Decision } from '../../protocol/index.js';
 import type { AppContext } from '../app-context.js';
 import { environmentOf, requireEnvironmentAndKey } from '../http/environment-auth.js';
 import { JSON_OR_TEXT } from '../http/json-body.js';
@@ -47,6 +47,10 @@ const activationsOf = (decision: Decision, input: DecisionInput, now: number): A
     receivedMs: now,
   }));
 
+/** The variation of each group the decision holds. */
+const decidedGroups = (decision: Decision): AssignmentHistory =>
+  Object.fromEntries(decision.campaigns.map((c) => [c.variationGroupId, c.variation.id]));
+
 /** Registers the decision route. */
 export const registerDecisionRoutes = (app: FastifyInstance, ctx: AppContext): void => {
   app.post(
@@ -80,6 +84,8 @@ export const registerDecisionRoutes = (app: FastifyInstance, ctx: AppContext): v
         { exposeAllKeys: query.exposeAllKeys, extras: query.accountSettings },
       );
       ctx.assignments.record(envId, ids, result.newAssignments, now);
+      if (ids.length > 1)
+        ctx.assignments.carryOver(envId, input.visitorId, decidedGroups(result.decision), now);
       if (result.reasons.length > 0 && ctx.log.isLevelEnabled('debug')) {
         request.log.debug({ envId, reasons: result.reasons }, 'decision reasons');
       }
