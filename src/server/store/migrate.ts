@@ -1,33 +1,20 @@
-// Applies the SQL files of migrations/ in order, each in its own transaction, recording each in
+// Applies the migrations of migrations/ in order, each in its own transaction, recording each in
 // schema_migrations. An advisory lock makes concurrent starts on one PostgreSQL database take turns.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { MIGRATIONS, type Migration } from './migrations/index.js';
 import { num, type Sql } from './sql.js';
 
 // Arbitrary constant shared by every instance: the key of the migration advisory lock.
 const MIGRATION_LOCK = 7_200_107;
 
-/**
- * The migrations folder. Under tsx it sits beside this module; tsc does not copy .sql files, so the
- * compiled module (dist/lib/server/store) reads them from the source tree.
- */
-export const migrationsDir = (): string => {
-  const beside = fileURLToPath(new URL('./migrations/', import.meta.url));
-  if (existsSync(beside)) return beside;
-  return fileURLToPath(new URL('../../../../src/server/store/migrations/', import.meta.url));
-};
-
-/** The migration files in order: `NNN-name.sql`. */
-export const listMigrations = (): Array<{ version: number; name: string; sql: string }> => {
-  const dir = migrationsDir();
-  return readdirSync(dir)
-    .filter((file) => /^\d{3}-[a-z0-9-]+\.sql$/.test(file))
-    .sort()
-    .map((file) => ({
-      version: Number.parseInt(file.slice(0, 3), 10),
-      name: file,
-      sql: readFileSync(`${dir}${file}`, 'utf8'),
-    }));
+/** The migrations in order (embedded modules: a built server needs nothing from src/). */
+export const listMigrations = (): readonly Migration[] => {
+  MIGRATIONS.forEach((migration, i) => {
+    // A gap or a reordering would apply a schema out of order on some database: refuse to start.
+    if (migration.version !== i + 1) {
+      throw new Error(`Migration ${migration.name} has version ${migration.version}, expected ${i + 1}.`);
+    }
+  });
+  return MIGRATIONS;
 };
 
 /** Applies every pending migration. */

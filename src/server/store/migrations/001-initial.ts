@@ -1,8 +1,15 @@
--- The initial schema of the server's store (PROTOCOL.md §2-§6, §12, §14). Times are epoch milliseconds in
--- bigint columns (one representation for PGlite and PostgreSQL drivers alike), except
--- environments.config_time, which is whole epoch seconds: it is the Last-Modified of §2.5.
--- Later features (accesses, tokens) add their own tables in later migrations.
+// The initial schema of the server's store (PROTOCOL.md §2-§6, §12, §14). Times are epoch milliseconds in
+// bigint columns (one representation for PGlite and PostgreSQL drivers alike), except
+// environments.config_time, which is whole epoch seconds: it is the Last-Modified of §2.5.
+// Later features (accesses, tokens) add their own tables in later migrations.
+// The SQL is a string module rather than a .sql file so that the compiled server (dist/) carries it: tsc
+// copies no .sql files, and a built server must not read the source tree.
 
+/** Migration 1: accounts, environments, campaigns, assignments, activations, hits, identities, usage. */
+export const initialMigration = {
+  version: 1,
+  name: '001-initial',
+  sql: `
 CREATE TABLE accounts (
   id text PRIMARY KEY,
   name text NOT NULL,
@@ -124,3 +131,5 @@ CREATE TABLE usage_counts (
   count bigint NOT NULL,
   PRIMARY KEY (env_id, sdk_name, sdk_version, day)
 );
+`,
+} as const;

@@ -1,0 +1,13 @@
+// The migrations in the order they apply. A new one is a module `NNN-name.ts` exporting its SQL as a string
+// (so the build carries it) and a line here; an applied migration is never edited.
+import { initialMigration } from './001-initial.js';
+
+/** One migration: statements separated by `;` (none inside strings or bodies), `--` comments allowed. */
+export interface Migration {
+  readonly version: number;
+  readonly name: string;
+  readonly sql: string;
+}
+
+/** Every migration, by ascending version. */
+export const MIGRATIONS: readonly Migration[] = [initialMigration];

@@ -1,0 +1,72 @@
+// Migrations travel with the compiled server: the store's migrate module, compiled by tsc into a folder far
+// from the source tree, still creates the schema (tsc copies no .sql files, so a build that read them from
+// src/ would break once installed elsewhere).
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { after, describe, it } from 'node:test';
+import { PGlite } from '@electric-sql/pglite';
+import { pgliteSql } from '../../src/server/store/pglite.js';
+import type { Sql } from '../../src/server/store/sql.js';
+
+const ROOT = new URL('../../', import.meta.url).pathname;
+
+const isMigrateModule = (value: unknown): value is { migrate: (sql: Sql) => Promise<void> } =>
+  typeof value === 'object' && value !== null && 'migrate' in value && typeof value.migrate === 'function';
+
+void describe('migrations in the compiled server', () => {
+  const out = mkdtempSync(join(tmpdir(), 'feature-migrate-'));
+  after(() => rmSync(out, { recursive: true, force: true }));
+
+  void it('apply from a compiled copy that has no source tree beside it', async () => {
+    const tsc = spawnSync(
+      join(ROOT, 'node_modules/.bin/tsc'),
+      [
+        ...['--outDir', out, '--rootDir', join(ROOT, 'src/server/store')],
+        ...['--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022'],
+        ...['--ignoreConfig', '--skipLibCheck', '--types', 'node', '--declaration', 'false'],
+        join(ROOT, 'src/server/store/migrate.ts'),
+      ],
+      { encoding: 'utf8' },
+    );
+    assert.equal(tsc.status, 0, tsc.stdout + tsc.stderr);
+    writeFileSync(join(out, 'package.json'), '{"type":"module"}');
+    const files = readdirSync(out, { recursive: true }).map(String);
+    assert.ok(files.includes(join('migrations', '001-initial.js')), files.join(', '));
+    assert.ok(!files.some((f) => f.endsWith('.sql')), 'no SQL file is needed');
+
+    const compiled: unknown = await import(pathToFileURL(join(out, 'migrate.js')).href);
+    assert.ok(isMigrateModule(compiled));
+    const sql = pgliteSql(new PGlite());
+    try {
+      await compiled.migrate(sql);
+      await compiled.migrate(sql); // applied once: the second run finds it recorded
+      const applied = await sql.query('SELECT version, name FROM schema_migrations ORDER BY version');
+      assert.deepEqual(applied, [{ version: 1, name: '001-initial' }]);
+      const tables = await sql.query(
+        "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name",
+      );
+      assert.deepEqual(
+        tables.map((t) => t.table_name),
+        [
+          'accounts',
+          'activations',
+          'assignments',
+          'campaigns',
+          'environments',
+          'hits',
+          'identities',
+          'schema_migrations',
+          'usage_counts',
+          'variation_groups',
+          'variations',
+        ],
+      );
+    } finally {
+      await sql.close();
+    }
+  });
+});
