@@ -83,15 +83,14 @@ export interface DeviceContext {
 
 /** Why `value` does not fit a predefined key's type, or null when it fits. */
 export const predefinedValueProblem = (k: FeatureContextKey, value: unknown): string | null => {
+  const { type } = k;
   const fits =
-    k.type === 'string'
-      ? typeof value === 'string'
-      : k.type === 'boolean'
-        ? typeof value === 'boolean'
-        : k.type === 'int'
-          ? Number.isInteger(value)
-          : typeof value === 'number' && Number.isFinite(value);
-  return fits ? null : `${k.key} takes ${k.type === 'int' ? 'an integer' : `a ${k.type}`}`;
+    type === 'string' || type === 'boolean'
+      ? typeof value === type
+      : type === 'int'
+        ? Number.isInteger(value)
+        : typeof value === 'number' && Number.isFinite(value);
+  return fits ? null : `${k.key} takes ${type === 'int' ? 'an integer' : `a ${type}`}`;
 };
 
 /** Why `value` cannot be a context value (string, boolean, finite number), or null when it can. */

@@ -178,16 +178,18 @@ export class FeatureInstance {
    */
   newVisitor(options: NewVisitorOptions): VisitorBuilder {
     const run = this.#run;
-    if (run === null) throw new Error('Feature.newVisitor: await Feature.start(envId, apiKey) first.');
     const { visitorId, hasConsented, instanceType } = options;
-    if (typeof visitorId !== 'string' || visitorId === '' || visitorId.length > 256)
-      throw new Error('Feature.newVisitor: visitorId must be a string of 1 to 256 characters.');
-    if (typeof hasConsented !== 'boolean')
-      throw new Error('Feature.newVisitor: hasConsented must be true or false.');
-    if (instanceType !== undefined && !Object.values<string>(Instance).includes(instanceType))
-      throw new Error(
-        'Feature.newVisitor: instanceType must be Instance.SINGLE_INSTANCE or Instance.NEW_INSTANCE.',
-      );
+    const problem =
+      run === null
+        ? 'await Feature.start(envId, apiKey) first'
+        : typeof visitorId !== 'string' || visitorId === '' || visitorId.length > 256
+          ? 'visitorId must be a string of 1 to 256 characters'
+          : typeof hasConsented !== 'boolean'
+            ? 'hasConsented must be true or false'
+            : instanceType !== undefined && !Object.values<string>(Instance).includes(instanceType)
+              ? 'instanceType must be Instance.SINGLE_INSTANCE or Instance.NEW_INSTANCE'
+              : null;
+    if (problem !== null || run === null) throw new Error(`Feature.newVisitor: ${problem}.`);
     return new VisitorBuilder(options, (init, type) => {
       const visitor = new Visitor(run, init);
       if (type === Instance.SINGLE_INSTANCE && this.#run === run) this.#current = visitor;

@@ -22,10 +22,8 @@ export interface LogManager {
   log(level: Level, name: LevelName, message: string): void;
 }
 
-const NAMES = Object.fromEntries(Object.entries(Level).map(([name, rank]) => [rank, name])) as Record<
-  Level,
-  LevelName
->;
+// Ranks are 0…9 in declaration order, so a rank indexes the names.
+const NAMES = Object.keys(Level) as LevelName[];
 
 /** The default log manager: the console, with the SDK's prefix. */
 export const consoleLogManager: LogManager = {
@@ -71,7 +69,7 @@ export class Logger {
       this.#seen.add(onceKey);
     }
     try {
-      this.#manager.log(level, NAMES[level], message);
+      this.#manager.log(level, NAMES[level] as LevelName, message);
     } catch {
       // A throwing custom log manager must never break the SDK call that logged.
     }

@@ -74,14 +74,13 @@ export const resolveStartOptions = (
 ): StartOptions => {
   for (const [value, name, what] of [
     [envId, 'envId', 'environment id'],
-    [apiKey, 'apiKey', 'API key of the environment'],
+    [apiKey, 'apiKey', 'API key'],
   ] as const)
-    if (typeof value !== 'string' || value.trim() === '')
-      fail(`${name} is empty: pass the ${what} from Settings > API Key & Settings.`);
+    if (typeof value !== 'string' || value.trim() === '') fail(`${name} is empty: pass the ${what}.`);
   const c: FeatureConfig = config ?? {};
-  if (typeof c !== 'object') fail('config must be built with new ConfigBuilder()…build().');
+  if (typeof c !== 'object') fail('config must come from ConfigBuilder.build().');
   const t = c.trackingConfig ?? {};
-  if (typeof t !== 'object') fail('withTrackingConfig takes { batchIntervals, poolMaxSize, batchStrategy }.');
+  if (typeof t !== 'object') fail('withTrackingConfig takes a TrackingManagerConfig.');
   for (const name of ['onVisitorExposed', 'statusListener', 'onSdkStatusChanged'] as const)
     if (c[name] !== undefined && typeof c[name] !== 'function') fail(`${name} must be a function.`);
   withMethods(c.logManager, ['log'], 'withLogManager');
@@ -105,7 +104,7 @@ export const resolveStartOptions = (
       c.logLevel,
       DEFAULTS.logLevel,
       Level,
-      `withLogLevel ${String(c.logLevel)} is unknown: use a Level value (Level.ALL … Level.NONE).`,
+      `withLogLevel ${String(c.logLevel)} is unknown: use a Level.`,
     ),
     bucketingPollingIntervals: positiveInteger(
       c.bucketingPollingIntervals,
@@ -123,7 +122,7 @@ export const resolveStartOptions = (
         t.batchStrategy,
         defaultStrategy,
         BatchCachingStrategy,
-        `batchStrategy ${JSON.stringify(t.batchStrategy)} is unknown: use BatchCachingStrategy.BATCH_CONTINUOUS_CACHING or BATCH_PERIODIC_CACHING.`,
+        `batchStrategy ${JSON.stringify(t.batchStrategy)} is unknown: use a BatchCachingStrategy.`,
       ),
     },
     serverUrl,

@@ -132,7 +132,7 @@ export class Visitor implements FlagHost {
   updateContextWithMap(context: Readonly<Record<string, ContextValue>>): void {
     const given: unknown = context;
     if (typeof given !== 'object' || given === null) {
-      this.#runtime.logger.error('updateContextWithMap takes an object of context values.');
+      this.#runtime.logger.error('updateContextWithMap takes an object.');
       return;
     }
     this.#contextCall(Object.entries(context));
@@ -220,7 +220,7 @@ export class Visitor implements FlagHost {
     }
     if (!this.#runtime.xpcEnabled())
       this.#runtime.logger.warning(
-        'experience continuity is off for this environment: variations may change after authenticate.',
+        'experience continuity is off: variations may change after authenticate.',
         'xpc-off',
       );
     if (!this.#authenticated) this.#anonymous = this.#id;
@@ -302,10 +302,7 @@ export class Visitor implements FlagHost {
 
   #ignoredInPanic(call: string): boolean {
     if (this.#stateAtom.get().status !== FlagStatus.PANIC) return false;
-    this.#runtime.logger.warning(
-      `${call} ignored: panic mode disables everything but fetchFlags.`,
-      `panic:${call}`,
-    );
+    this.#runtime.logger.warning(`${call} ignored in panic mode: call fetchFlags.`, `panic:${call}`);
     return true;
   }
 
@@ -367,7 +364,7 @@ export class Visitor implements FlagHost {
       const outcome = await runtime.source.decide({ ...input, assignments: this.#cache.history() });
       if (seq !== this.#fetchSeq) return; // an older answer arriving late is dropped
       if (!outcome.ok) {
-        runtime.logger.error(`fetchFlags failed, the visitor keeps its last flags: ${outcome.reason}`);
+        runtime.logger.error(`fetchFlags failed: ${outcome.reason}`);
         this.#setState(
           FlagStatus.FETCH_REQUIRED,
           this.#flagsFromCache ? Reason.FLAGS_FETCHED_FROM_CACHE : Reason.FLAGS_FETCHING_ERROR,
