@@ -5,7 +5,8 @@ import { parseArgs, required, type ParsedArgs } from './cli/args.js';
 import { importCampaignsFile } from './cli/import-file.js';
 import { reportTable } from './cli/report-table.js';
 import { readServerConfig, type ServerConfig } from './config.js';
-import { seedDemo } from './demo-seed.js';
+import { demoCredentialsPath } from './demo-credentials.js';
+import { seedDemo, type SeededDemo } from './demo-seed.js';
 import { IdConflictError, InputError } from './errors.js';
 import { openStore, serve } from './main.js';
 import { buildCampaignReport } from './report/build-report.js';
@@ -32,6 +33,45 @@ const withStore = async <T>(config: ServerConfig, fn: (store: Store) => Promise<
   }
 };
 
+/**
+ * Where the demo key comes from, in words; null when there is nothing to say beyond the key. A rotation or a
+ * failed save is news for whoever pasted the previous key somewhere, so it is also said with --json (stderr).
+ */
+const demoKeyNotice = (demo: SeededDemo, file: string): { text: string; warn: boolean } | null => {
+  if (demo.saveError !== null) {
+    return {
+      text: `Could not save the demo API key in ${file} (${demo.saveError}): the next run will rotate it again. Set FEATURE_DATA_DIR to a writable folder.`,
+      warn: true,
+    };
+  }
+  switch (demo.keySource) {
+    case 'created':
+      return {
+        text: `The API key is saved in ${file} (mode 0600) and stays the same on later runs.`,
+        warn: false,
+      };
+    case 'rotated':
+      return {
+        text: `${file} was missing or did not match, so the demo API key was rotated (the previous key no longer works); the new key is saved there.`,
+        warn: true,
+      };
+    case 'saved':
+      return null;
+  }
+};
+
+const seedDemoAndTell = async (
+  store: Store,
+  config: ServerConfig,
+  json: boolean,
+): Promise<SeededDemo & { notice: string | null }> => {
+  const file = demoCredentialsPath(config.dataDir);
+  const demo = await seedDemo(store, file);
+  const notice = demoKeyNotice(demo, file);
+  if (json && notice?.warn === true) process.stderr.write(`feature-server: ${notice.text}\n`);
+  return { ...demo, notice: notice?.text ?? null };
+};
+
 const runCommand = async (args: ParsedArgs, config: ServerConfig, print: Print): Promise<void> => {
   const [command = '', sub = ''] = args.words;
   const json = args.flags.has('json');
@@ -43,7 +83,7 @@ const runCommand = async (args: ParsedArgs, config: ServerConfig, print: Print):
     }
     case 'start': {
       const store = await openStore(config);
-      const demo = await seedDemo(store);
+      const demo = await seedDemoAndTell(store, config, json);
       const running = await serve(
         config,
         store,
@@ -56,6 +96,7 @@ const runCommand = async (args: ParsedArgs, config: ServerConfig, print: Print):
           `Demo page:      ${running.url}/`,
           `Environment id: ${demo.envId}`,
           `API key:        ${demo.apiKey}`,
+          ...(demo.notice === null ? [] : [demo.notice]),
           'Stop with Ctrl+C.',
         ].join('\n'),
       );
@@ -108,10 +149,13 @@ const runCommand = async (args: ParsedArgs, config: ServerConfig, print: Print):
       return;
     }
     case 'demo': {
-      const demo = await withStore(config, seedDemo);
+      const demo = await withStore(config, (store) => seedDemoAndTell(store, config, json));
       print(
         { accountId: demo.accountId, envId: demo.envId, apiKey: demo.apiKey },
-        `Demo ${demo.created ? 'created' : 'already there (API key rotated)'}: environment ${demo.envId}, API key ${demo.apiKey}`,
+        [
+          `Demo ${demo.keySource === 'created' ? 'created' : 'already there'}: environment ${demo.envId}, API key ${demo.apiKey}`,
+          ...(demo.notice === null ? [] : [demo.notice]),
+        ].join('\n'),
       );
       return;
     }

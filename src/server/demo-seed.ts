@@ -1,7 +1,9 @@
 // The demo of `npm start` (PROTOCOL.md §13.9 `demo`): an account, an environment and three campaigns,
-// created on the first run. API keys are stored only as digests, so on later runs the demo environment's key
-// is rotated to be shown again (it is a demo key, used by the demo page only).
+// created on the first run. API keys are stored only as digests, so the demo key is kept in a credentials
+// file (demo-credentials.ts) and shown again from there; it is rotated only when that file is gone or stale.
 import type { BucketingCampaign } from '../protocol/index.js';
+import { readDemoCredentials, writeDemoCredentials } from './demo-credentials.js';
+import { secretMatches } from './ids.js';
 import type { Store } from './store/store.js';
 
 /** The demo account's name: how a later run finds it. */
@@ -81,19 +83,60 @@ export const demoCampaigns = (): BucketingCampaign[] => [
   },
 ];
 
-/** Seeds the demo if absent; returns its ids and a usable API key. */
-export const seedDemo = async (
-  store: Store,
-): Promise<{ accountId: string; envId: string; apiKey: string; created: boolean }> => {
+/** Where the demo's API key shown by this run comes from. */
+export type DemoKeySource = 'created' | 'saved' | 'rotated';
+
+/** The seeded demo. */
+export interface SeededDemo {
+  accountId: string;
+  envId: string;
+  apiKey: string;
+  /** `created` on the first run; `saved` when read back from the credentials file; `rotated` otherwise. */
+  keySource: DemoKeySource;
+  /** Why the credentials file could not be written (the key still works for this run), else null. */
+  saveError: string | null;
+}
+
+const save = (file: string, envId: string, apiKey: string): string | null => {
+  try {
+    writeDemoCredentials(file, { envId, apiKey });
+    return null;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+};
+
+/**
+ * Seeds the demo if absent and returns its ids and a usable API key, kept in `credentialsFile` across runs:
+ * the saved key is used while it still matches the environment's stored digest; a missing, unreadable or
+ * stale file makes this run rotate the key (the old one stops working) and save the new one.
+ */
+export const seedDemo = async (store: Store, credentialsFile: string): Promise<SeededDemo> => {
   const existing = await store.findAccountByName(DEMO_ACCOUNT);
   if (existing !== null) {
     const [environment] = await store.listEnvironments(existing.id);
     if (environment !== undefined) {
+      const saved = readDemoCredentials(credentialsFile);
+      if (
+        saved !== null &&
+        saved.envId === environment.id &&
+        secretMatches(saved.apiKey, environment.apiKeyDigest)
+      ) {
+        return {
+          accountId: existing.id,
+          envId: environment.id,
+          apiKey: saved.apiKey,
+          keySource: 'saved',
+          saveError: null,
+        };
+      }
+      const apiKey = await store.rotateApiKey(environment.id);
       return {
         accountId: existing.id,
         envId: environment.id,
-        apiKey: await store.rotateApiKey(environment.id),
-        created: false,
+        apiKey,
+        keySource: 'rotated',
+        saveError: save(credentialsFile, environment.id, apiKey),
       };
     }
   }
@@ -104,5 +147,11 @@ export const seedDemo = async (
     accountSettings: { enabledXPC: true },
   });
   await store.replaceCampaigns(environment.id, demoCampaigns());
-  return { accountId: account.id, envId: environment.id, apiKey, created: true };
+  return {
+    accountId: account.id,
+    envId: environment.id,
+    apiKey,
+    keySource: 'created',
+    saveError: save(credentialsFile, environment.id, apiKey),
+  };
 };

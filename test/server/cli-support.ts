@@ -28,25 +28,30 @@ export const runCliCommand = async (
   return { code, stdout, stderr };
 };
 
-/** Starts `serve --json` and resolves with the child and its URL once it listens. */
+/**
+ * Starts `serve --json` (or `args`, e.g. `start --json`) and resolves once it listens, with the child, its
+ * URL and the whole JSON line it printed.
+ */
 export const startServerProcess = async (
   env: Record<string, string>,
-): Promise<{ child: ChildProcess; url: string }> => {
-  const child = spawnCli(['serve', '--json'], { PORT: '0', ...env });
+  args: string[] = ['serve', '--json'],
+): Promise<{ child: ChildProcess; url: string; printed: Record<string, unknown> }> => {
+  const child = spawnCli(args, { PORT: '0', ...env });
   let stdout = '';
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const url = await new Promise<string>((resolve, reject) => {
+  const printed = await new Promise<Record<string, unknown>>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start: ${stderr}`)), 30_000);
     child.stdout?.on('data', (chunk: Buffer) => {
       stdout += chunk.toString();
       const line = stdout.split('\n')[0] ?? '';
       if (stdout.includes('\n')) {
         clearTimeout(timer);
-        resolve((JSON.parse(line) as { url: string }).url);
+        resolve(JSON.parse(line) as Record<string, unknown>);
       }
     });
     child.once('exit', (code) => reject(new Error(`server exited with ${String(code)}: ${stderr}`)));
   });
-  return { child, url };
+  if (typeof printed.url !== 'string') throw new Error(`no url in ${JSON.stringify(printed)}`);
+  return { child, url: printed.url, printed };
 };

@@ -1,13 +1,16 @@
 // The `feature-server` CLI (§13.9): --json output, errors on stderr with a non-zero exit, the embedded
-// folder's single-process lock.
+// folder's single-process lock, and a demo API key that stays the same across runs.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { once } from 'node:events';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import type { Decision } from '../../src/protocol/index.js';
+import { readDemoCredentials } from '../../src/server/demo-credentials.js';
 import { lockDataDir } from '../../src/server/store/data-dir-lock.js';
-import { runCliCommand } from './cli-support.js';
-import { checkoutCampaign, premiumToggle } from './support.js';
+import { runCliCommand, startServerProcess } from './cli-support.js';
+import { checkoutCampaign, post, premiumToggle } from './support.js';
 
 void describe('feature-server CLI (embedded store)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'feature-cli-'));
@@ -41,17 +44,58 @@ void describe('feature-server CLI (embedded store)', () => {
     assert.match(table.stdout, /Original \(ref\)/);
   });
 
-  void it('seeds the demo once and shows a working key each time', async () => {
-    const first = JSON.parse((await runCliCommand(['demo', '--json'], env)).stdout) as {
-      envId: string;
-      apiKey: string;
+  void it('seeds the demo once and keeps its key across runs, in a file only its owner reads', async () => {
+    const demo = async (): Promise<{ envId: string; apiKey: string; stderr: string }> => {
+      const run = await runCliCommand(['demo', '--json'], env);
+      assert.equal(run.code, 0, run.stderr);
+      return { ...(JSON.parse(run.stdout) as { envId: string; apiKey: string }), stderr: run.stderr };
     };
-    const second = JSON.parse((await runCliCommand(['demo', '--json'], env)).stdout) as {
-      envId: string;
-      apiKey: string;
-    };
-    assert.equal(second.envId, first.envId);
-    assert.notEqual(second.apiKey, first.apiKey);
+    const first = await demo();
+    const file = join(env.FEATURE_DATA_DIR, 'demo-credentials.json');
+    assert.equal(statSync(file).mode & 0o777, 0o600);
+    assert.deepEqual(JSON.parse(readFileSync(file, 'utf8')), { envId: first.envId, apiKey: first.apiKey });
+    const second = await demo();
+    assert.deepEqual([second.envId, second.apiKey, second.stderr], [first.envId, first.apiKey, '']);
+
+    // Without the file the key cannot be shown again (only its digest is stored): rotated, and said so.
+    rmSync(file);
+    const third = await demo();
+    assert.equal(third.envId, first.envId);
+    assert.notEqual(third.apiKey, first.apiKey);
+    assert.match(
+      third.stderr,
+      /demo-credentials\.json was missing or did not match, so the demo API key was rotated/,
+    );
+    assert.equal(readDemoCredentials(file)?.apiKey, third.apiKey);
+    const human = await runCliCommand(['demo'], env);
+    assert.match(
+      human.stdout,
+      new RegExp(`^Demo already there: environment ${first.envId}, API key ${third.apiKey}\n$`),
+    );
+  });
+
+  void it('`start` twice prints the same demo key, and it works on the decision route', async () => {
+    const startDir = { FEATURE_DATA_DIR: join(dir, 'start-data') };
+    const keys: string[] = [];
+    for (let run = 0; run < 2; run++) {
+      const server = await startServerProcess(startDir, ['start', '--json']);
+      try {
+        const { envId, apiKey } = server.printed;
+        assert.ok(typeof envId === 'string' && typeof apiKey === 'string');
+        keys.push(apiKey);
+        const decision = await post(
+          `${server.url}/v2/${envId}/campaigns`,
+          { visitorId: 'demo-visitor', context: { plan: 'premium' } },
+          { 'x-api-key': apiKey },
+        );
+        assert.equal(decision.status, 200);
+        assert.equal((decision.body as Decision).campaigns.length, 3);
+      } finally {
+        server.child.kill('SIGTERM');
+        await once(server.child, 'exit');
+      }
+    }
+    assert.equal(keys[1], keys[0]);
   });
 
   void it('says what to change on bad input, on stderr, with a non-zero exit', async () => {
