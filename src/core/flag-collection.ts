@@ -5,10 +5,10 @@ import type { FlagHost } from './flag-entry.js';
 
 /** Reads nothing: the empty flag a collection returns for a key it does not hold. */
 const NO_FLAGS: FlagHost = {
-  flagEntry: () => undefined,
-  flagsState: () => FlagStatus.FETCHED,
-  expose: () => Promise.resolve(),
-  warnOnce: () => undefined,
+  flagEntry_: () => undefined,
+  flagsState_: () => FlagStatus.FETCHED,
+  expose_: () => Promise.resolve(),
+  warnOnce_: () => undefined,
 };
 
 /**

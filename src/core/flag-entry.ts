@@ -11,13 +11,13 @@ export type FlagsSnapshot = ReadonlyMap<string, FlagEntry>;
 /** What a `Flag` reads through: its visitor, or nothing for the empty flag of a collection. */
 export interface FlagHost {
   /** The flag in use for `key`; undefined when missing or in panic (every value is then the default). */
-  flagEntry(key: string): FlagEntry | undefined;
+  flagEntry_(key: string): FlagEntry | undefined;
   /** PANIC, FETCH_REQUIRED (also while fetching) or FETCHED: the visitor's side of the flag status. */
-  flagsState(): FlagStatus;
+  flagsState_(): FlagStatus;
   /** Reports the exposure of `entry` (PROTOCOL.md §4); resolves once queued, never rejects. */
-  expose(entry: FlagEntry, defaultValue: unknown): Promise<void>;
+  expose_(entry: FlagEntry, defaultValue: unknown): Promise<void>;
   /** Logs a warning once per SDK instance and `onceKey`. */
-  warnOnce(message: string, onceKey: string): void;
+  warnOnce_(message: string, onceKey: string): void;
 }
 
 /**

@@ -34,16 +34,16 @@ export class Flag {
    */
   value<T>(defaultValue: T, options?: FlagValueOptions): T {
     this.#lastDefault = defaultValue;
-    const entry = this.#host.flagEntry(this.key);
+    const entry = this.#host.flagEntry_(this.key);
     if (entry === undefined) return defaultValue;
     if (!this.#fits(entry, defaultValue)) return defaultValue;
-    if (options?.visitorExposed !== false) void this.#host.expose(entry, defaultValue);
+    if (options?.visitorExposed !== false) void this.#host.expose_(entry, defaultValue);
     return entry.value === null ? defaultValue : (entry.value as T);
   }
 
   /** The campaign metadata; all fields empty when the flag is missing, in panic, or the last default's type differed. */
   metadata(): FlagMetadata {
-    const entry = this.#host.flagEntry(this.key);
+    const entry = this.#host.flagEntry_(this.key);
     return entry !== undefined && valueFits(entry.value, this.#lastDefault)
       ? { ...entry.metadata }
       : { ...EMPTY_METADATA };
@@ -54,34 +54,34 @@ export class Flag {
    * the activation is queued, at once when it was already sent; nothing is sent for a missing flag.
    */
   visitorExposed(): Promise<void> {
-    const entry = this.#host.flagEntry(this.key);
+    const entry = this.#host.flagEntry_(this.key);
     if (entry === undefined) {
-      this.#host.warnOnce(
+      this.#host.warnOnce_(
         `flag "${this.key}" does not exist: no exposure is reported.`,
         `expose-missing:${this.key}`,
       );
       return Promise.resolve();
     }
     return this.#fits(entry, this.#lastDefault)
-      ? this.#host.expose(entry, this.#lastDefault ?? null)
+      ? this.#host.expose_(entry, this.#lastDefault ?? null)
       : Promise.resolve();
   }
 
   /** True when the flag is among the visitor's current flags (returned by the service). */
   exists(): boolean {
-    return this.#host.flagEntry(this.key) !== undefined;
+    return this.#host.flagEntry_(this.key) !== undefined;
   }
 
   /** FETCHED, FETCH_REQUIRED, NOT_FOUND or PANIC, read now (PROTOCOL.md §16.3). */
   getFlagStatus(): FlagStatus {
-    const state = this.#host.flagsState();
+    const state = this.#host.flagsState_();
     if (state === FlagStatus.PANIC) return state;
-    return this.#host.flagEntry(this.key) === undefined ? FlagStatus.NOT_FOUND : state;
+    return this.#host.flagEntry_(this.key) === undefined ? FlagStatus.NOT_FOUND : state;
   }
 
   #fits(entry: FlagEntry, defaultValue: unknown): boolean {
     if (valueFits(entry.value, defaultValue)) return true;
-    this.#host.warnOnce(
+    this.#host.warnOnce_(
       `flag "${this.key}" is a ${typeName(entry.value)} but the default is a ${typeName(defaultValue)}: the default is returned and no exposure is reported.`,
       `type:${this.key}:${typeName(defaultValue)}`,
     );

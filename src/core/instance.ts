@@ -25,7 +25,7 @@ export const useDefaultPlatform = (platform: Platform): void => {
 
 /** A started SDK: the runtime plus what only the instance may do with it. */
 interface Run extends Runtime {
-  shutdown(): Promise<void>;
+  shutdown_(): Promise<void>;
 }
 
 /**
@@ -129,32 +129,32 @@ export class FeatureInstance {
         ? null
         : import('./usage.js').then((m) => m.usageTracker(options, this, logger));
     const run: Run = {
-      options,
-      logger,
-      tracker,
-      source,
-      visitorCache,
-      VisitorCacheLink,
-      device: Object.freeze(device),
-      status: () => (isCurrent() ? this.#statusAtom.get() : FSSdkStatus.SDK_NOT_INITIALIZED),
-      closed: () => closed,
-      xpcEnabled: () => xpc,
-      learn: (decision: Decision) => {
+      options_: options,
+      logger_: logger,
+      tracker_: tracker,
+      source_: source,
+      visitorCache_: visitorCache,
+      cacheLink_: VisitorCacheLink,
+      device_: Object.freeze(device),
+      status_: () => (isCurrent() ? this.#statusAtom.get() : FSSdkStatus.SDK_NOT_INITIALIZED),
+      closed_: () => closed,
+      xpcEnabled_: () => xpc,
+      learn_: (decision: Decision) => {
         if (closed) return;
         const settings = decision.extras?.accountSettings;
         if (settings !== undefined) xpc = settings.enabledXPC;
         this.#setStatus(decision.panic === true ? FSSdkStatus.SDK_PANIC : FSSdkStatus.SDK_INITIALIZED);
       },
-      watch: (visitor) => watched.add(new WeakRef(visitor)),
-      usage: (visitorId) => {
+      watch_: (visitor) => watched.add(new WeakRef(visitor)),
+      usage_: (visitorId) => {
         const at = now();
         void usage?.then(
           (track) => track(visitorId, at),
           () => undefined,
         );
       },
-      now,
-      shutdown: async () => {
+      now_: now,
+      shutdown_: async () => {
         closed = true;
         watched.clear();
         source.close();
@@ -218,7 +218,7 @@ export class FeatureInstance {
     const run = this.#run;
     this.#run = null;
     this.#current = null;
-    if (run !== null) await run.shutdown();
+    if (run !== null) await run.shutdown_();
     this.#setStatus(FSSdkStatus.SDK_NOT_INITIALIZED);
   }
 

@@ -18,26 +18,26 @@ export interface Reevaluable {
  * next run's tracker.
  */
 export interface Runtime {
-  readonly options: StartOptions;
-  readonly logger: Logger;
-  readonly tracker: Tracker;
-  readonly source: DecisionSource;
-  readonly visitorCache: IVisitorCacheImplementation;
+  readonly options_: StartOptions;
+  readonly logger_: Logger;
+  readonly tracker_: Tracker;
+  readonly source_: DecisionSource;
+  readonly visitorCache_: IVisitorCacheImplementation;
   /** The visitor cache logic, from the chunk `start` loaded. */
-  readonly VisitorCacheLink: typeof VisitorCacheLink;
-  readonly device: Readonly<DeviceContext>;
+  readonly cacheLink_: typeof VisitorCacheLink;
+  readonly device_: Readonly<DeviceContext>;
   /** The SDK status now. */
-  status(): FSSdkStatus;
+  status_(): FSSdkStatus;
   /** True once closed. */
-  closed(): boolean;
+  closed_(): boolean;
   /** Experience continuity as last learned from a decision (PROTOCOL.md §8.5); false until known. */
-  xpcEnabled(): boolean;
+  xpcEnabled_(): boolean;
   /** Applies what a decision says about the SDK: panic (PROTOCOL.md §16.1) and account settings. */
-  learn(decision: Decision): void;
+  learn_(decision: Decision): void;
   /** Remembers a visitor for re-evaluation when the source pushes changes (bucketing mode). */
-  watch(visitor: Reevaluable): void;
+  watch_(visitor: Reevaluable): void;
   /** Developer usage tracking for a new visitor (PROTOCOL.md §12). */
-  usage(visitorId: string): void;
+  usage_(visitorId: string): void;
   /** The clock, in epoch ms (cache records). */
-  now(): number;
+  now_(): number;
 }

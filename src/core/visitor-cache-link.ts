@@ -31,17 +31,17 @@ export class VisitorCacheLink {
   ) {}
 
   /** Resolves once every lookup started so far has settled (`fetchFlags` waits for it). */
-  settled(): Promise<void> {
+  settled_(): Promise<void> {
     return this.pending;
   }
 
   /** The assignment history known now. */
-  history(): AssignmentHistory {
+  history_(): AssignmentHistory {
     return { ...this.assignments };
   }
 
   /** The lookup when a visitor is built, in the background: restores flags and history. */
-  lookupAtCreation(visitorId: string): void {
+  lookupAtCreation_(visitorId: string): void {
     this.pending = this.read(visitorId).then((data) => {
       if (data === null) return;
       this.assignments = { ...data.assignmentsHistory };
@@ -53,8 +53,8 @@ export class VisitorCacheLink {
    * The lookup under a new id (`authenticate`, `unauthenticate`): the history becomes the new id's, merged with
    * the anonymous id's when experience continuity is on, the authenticated id's first (PROTOCOL.md §8.5).
    */
-  lookupOnAuthenticate(visitorId: string, anonymousId: string | null): void {
-    const xpc = this.runtime.xpcEnabled();
+  lookupOnAuthenticate_(visitorId: string, anonymousId: string | null): void {
+    const xpc = this.runtime.xpcEnabled_();
     this.pending = this.pending.then(async () => {
       const own = await this.read(visitorId);
       const anonymous = xpc && anonymousId !== null ? await this.read(anonymousId) : null;
@@ -66,14 +66,14 @@ export class VisitorCacheLink {
    * Writes the record after a successful fetch (upsert; the history merges over the previous one). With
    * experience continuity on and an anonymous id, that id's record gets the merged history and nothing else.
    */
-  async write(
+  async write_(
     input: DecisionInput,
     campaigns: DecisionCampaign[],
     newAssignments: AssignmentHistory,
   ): Promise<void> {
     const fresh = { ...assignmentsOf(campaigns), ...newAssignments };
     this.assignments = { ...this.assignments, ...fresh };
-    const now = this.runtime.now();
+    const now = this.runtime.now_();
     await this.call('cacheVisitor', (cache) =>
       cache.cacheVisitor(
         input.visitorId,
@@ -83,20 +83,20 @@ export class VisitorCacheLink {
           consent: true,
           context: { ...input.context },
           campaigns: toCachedCampaigns(campaigns),
-          assignmentsHistory: this.history(),
+          assignmentsHistory: this.history_(),
           fetchedAt: now,
         }),
       ),
     );
     const anonymousId = input.anonymousId;
-    if (anonymousId === null || !this.runtime.xpcEnabled()) return;
+    if (anonymousId === null || !this.runtime.xpcEnabled_()) return;
     const record = (await this.read(anonymousId)) ?? historyOnlyRecord(anonymousId, {}, now);
     record.assignmentsHistory = { ...record.assignmentsHistory, ...fresh };
     await this.call('cacheVisitor', (cache) => cache.cacheVisitor(anonymousId, makeVisitorRecord(record)));
   }
 
   /** Erases the visitor's record (consent set to false). */
-  async flush(visitorId: string): Promise<void> {
+  async flush_(visitorId: string): Promise<void> {
     await this.call('flushVisitor', (cache) => cache.flushVisitor(visitorId));
   }
 
@@ -105,7 +105,7 @@ export class VisitorCacheLink {
     if (json === undefined || json === null) return null;
     const data = parseVisitorRecord(json, visitorId);
     if (data === null)
-      this.runtime.logger.warning(
+      this.runtime.logger_.warning(
         `the visitor cache record of "${visitorId}" is not a version-1 record of this visitor: ignored, it is overwritten at the next fetch.`,
         `record:${visitorId}`,
       );
@@ -114,12 +114,12 @@ export class VisitorCacheLink {
 
   private async call<T>(
     method: string,
-    run: (cache: Runtime['visitorCache']) => T | Promise<T>,
+    run: (cache: Runtime['visitorCache_']) => T | Promise<T>,
   ): Promise<T | undefined> {
     try {
-      return await run(this.runtime.visitorCache);
+      return await run(this.runtime.visitorCache_);
     } catch (error) {
-      this.runtime.logger.error(`the visitor cache's ${method} failed: ${String(error)}`, `cache:${method}`);
+      this.runtime.logger_.error(`the visitor cache's ${method} failed: ${String(error)}`, `cache:${method}`);
       return undefined;
     }
   }

@@ -75,17 +75,17 @@ export class Visitor implements FlagHost {
     this.#id = init.visitorId;
     this.#consent = init.hasConsented;
     this.#authenticated = init.isAuthenticated;
-    this.#ctx = { ...runtime.device };
+    this.#ctx = { ...runtime.device_ };
     this.#applyContextEntries(Object.entries(init.context));
-    this.#cache = new runtime.VisitorCacheLink(runtime, (data) => {
+    this.#cache = new runtime.cacheLink_(runtime, (data) => {
       // PROTOCOL.md §16.2: flags from the creation lookup apply only while nothing was fetched.
       if (this.#fetchStarted || this.#id !== data.visitorId) return;
       this.#setFlags(data.campaigns, true);
       this.#setState(FlagStatus.FETCH_REQUIRED, Reason.FLAGS_FETCHED_FROM_CACHE);
     });
-    this.#cache.lookupAtCreation(this.#id);
+    this.#cache.lookupAtCreation_(this.#id);
     void this.#sendConsentHit();
-    runtime.usage(this.#id);
+    runtime.usage_(this.#id);
   }
 
   /** The current id: the authenticated id after `authenticate`. */
@@ -132,7 +132,7 @@ export class Visitor implements FlagHost {
   updateContextWithMap(context: Readonly<Record<string, ContextValue>>): void {
     const given: unknown = context;
     if (typeof given !== 'object' || given === null) {
-      this.#runtime.logger.error('updateContextWithMap takes an object.');
+      this.#runtime.logger_.error('updateContextWithMap takes an object.');
       return;
     }
     this.#contextCall(Object.entries(context));
@@ -144,14 +144,14 @@ export class Visitor implements FlagHost {
       typeof key === 'object' && typeof key.key === 'string'
         ? predefinedValueProblem(key, value)
         : 'updateFeatureContext takes a FeatureContext key';
-    if (problem !== null) this.#runtime.logger.error(`context refused: ${problem}.`);
+    if (problem !== null) this.#runtime.logger_.error(`context refused: ${problem}.`);
     else this.#contextCall([[key.key, value]]);
   }
 
   /** Removes the application's context keys; keeps the SDK's (`sdk_*` auto-set ones and `fs_*`). */
   clearContext(): void {
     if (this.#ignoredInPanic('clearContext')) return;
-    const cleared: VisitorContext = { ...this.#runtime.device };
+    const cleared: VisitorContext = { ...this.#runtime.device_ };
     if (sameContext(cleared, this.#ctx)) return;
     this.#ctx = cleared;
     this.#requireFetch(Reason.VISITOR_CONTEXT_UPDATED);
@@ -192,7 +192,7 @@ export class Visitor implements FlagHost {
    */
   async setConsent(hasConsented: boolean): Promise<void> {
     if (typeof hasConsented !== 'boolean') {
-      this.#runtime.logger.error('setConsent takes a boolean.');
+      this.#runtime.logger_.error('setConsent takes a boolean.');
       return;
     }
     const changed = hasConsented !== this.#consent;
@@ -201,9 +201,9 @@ export class Visitor implements FlagHost {
       // Only a withdrawal drops pooled items: when consent was already false, the pool holds nothing of this
       // visitor but its own fs_consent event, which must still go out.
       if (changed) {
-        await this.#runtime.tracker.dropVisitor(this.#id, this).catch(() => undefined);
+        await this.#runtime.tracker_.dropVisitor(this.#id, this).catch(() => undefined);
       }
-      await this.#cache.flush(this.#id);
+      await this.#cache.flush_(this.#id);
     }
     if (changed) await this.#sendConsentHit();
   }
@@ -215,18 +215,18 @@ export class Visitor implements FlagHost {
   authenticate(visitorId: string): void {
     if (this.#ignoredInPanic('authenticate')) return;
     if (typeof visitorId !== 'string' || visitorId === '') {
-      this.#runtime.logger.error('authenticate takes a non-empty visitor id.');
+      this.#runtime.logger_.error('authenticate takes a non-empty visitor id.');
       return;
     }
-    if (!this.#runtime.xpcEnabled())
-      this.#runtime.logger.warning(
+    if (!this.#runtime.xpcEnabled_())
+      this.#runtime.logger_.warning(
         'experience continuity is off: variations may change after authenticate.',
         'xpc-off',
       );
     if (!this.#authenticated) this.#anonymous = this.#id;
     this.#id = visitorId;
     this.#authenticated = true;
-    this.#cache.lookupOnAuthenticate(visitorId, this.#anonymous);
+    this.#cache.lookupOnAuthenticate_(visitorId, this.#anonymous);
     this.#requireFetch(Reason.VISITOR_AUTHENTICATED);
   }
 
@@ -234,7 +234,7 @@ export class Visitor implements FlagHost {
   unauthenticate(): void {
     if (this.#ignoredInPanic('unauthenticate')) return;
     if (!this.#authenticated || this.#anonymous === null) {
-      this.#runtime.logger.error(
+      this.#runtime.logger_.error(
         'unauthenticate needs a visitor that authenticate() turned from anonymous to authenticated.',
       );
       return;
@@ -242,7 +242,7 @@ export class Visitor implements FlagHost {
     this.#id = this.#anonymous;
     this.#anonymous = null;
     this.#authenticated = false;
-    this.#cache.lookupOnAuthenticate(this.#id, null);
+    this.#cache.lookupOnAuthenticate_(this.#id, null);
     this.#requireFetch(Reason.VISITOR_UNAUTHENTICATED);
   }
 
@@ -251,7 +251,7 @@ export class Visitor implements FlagHost {
    * or when `hit.validate()` names a problem (all logged).
    */
   async sendHit(hit: HitProtocol): Promise<void> {
-    const { logger, tracker } = this.#runtime;
+    const { logger_: logger, tracker_: tracker } = this.#runtime;
     if (!this.#consent) return logger.info(`hit not sent: visitor "${this.#id}" has not consented.`);
     if (this.#inPanic()) return logger.info('hit not sent: the SDK is in panic mode.');
     await tracker.sendHit(this.#tracked(), hit).catch((error: unknown) => {
@@ -260,12 +260,12 @@ export class Visitor implements FlagHost {
   }
 
   /** @internal FlagHost: the flag in use for `key`. */
-  flagEntry(key: string): FlagEntry | undefined {
+  flagEntry_(key: string): FlagEntry | undefined {
     return this.#inPanic() ? undefined : this.#flagsAtom.get().get(key);
   }
 
   /** @internal FlagHost: the visitor's side of a flag status (PROTOCOL.md §16.3). */
-  flagsState(): FlagStatus {
+  flagsState_(): FlagStatus {
     if (this.#inPanic()) return FlagStatus.PANIC;
     return this.#stateAtom.get().status === FlagStatus.FETCHED
       ? FlagStatus.FETCHED
@@ -273,21 +273,21 @@ export class Visitor implements FlagHost {
   }
 
   /** @internal FlagHost: reports an exposure, unless consent is false. */
-  expose(entry: FlagEntry, defaultValue: unknown): Promise<void> {
+  expose_(entry: FlagEntry, defaultValue: unknown): Promise<void> {
     if (!this.#consent) {
-      this.#runtime.logger.info(
+      this.#runtime.logger_.info(
         `exposure not reported: visitor "${this.#id}" has not consented.`,
         `expose:${this.#id}`,
       );
       return Promise.resolve();
     }
     const exposure = { visitor: this.#tracked(), context: this.context, entry, defaultValue };
-    return this.#runtime.tracker.expose(this, exposure);
+    return this.#runtime.tracker_.expose(this, exposure);
   }
 
   /** @internal FlagHost. */
-  warnOnce(message: string, onceKey: string): void {
-    this.#runtime.logger.warning(message, onceKey);
+  warnOnce_(message: string, onceKey: string): void {
+    this.#runtime.logger_.warning(message, onceKey);
   }
 
   #flagEntries(): FlagsSnapshot {
@@ -296,13 +296,13 @@ export class Visitor implements FlagHost {
 
   #inPanic(): boolean {
     return (
-      this.#stateAtom.get().status === FlagStatus.PANIC || this.#runtime.status() === FSSdkStatus.SDK_PANIC
+      this.#stateAtom.get().status === FlagStatus.PANIC || this.#runtime.status_() === FSSdkStatus.SDK_PANIC
     );
   }
 
   #ignoredInPanic(call: string): boolean {
     if (this.#stateAtom.get().status !== FlagStatus.PANIC) return false;
-    this.#runtime.logger.warning(`${call} ignored in panic mode: call fetchFlags.`, `panic:${call}`);
+    this.#runtime.logger_.warning(`${call} ignored in panic mode: call fetchFlags.`, `panic:${call}`);
     return true;
   }
 
@@ -334,37 +334,39 @@ export class Visitor implements FlagHost {
 
   #applyContextEntries(entries: Array<[unknown, unknown]>): boolean {
     const { changed, refused } = applyContext(this.#ctx, entries);
-    for (const message of refused) this.#runtime.logger.error(message);
+    for (const message of refused) this.#runtime.logger_.error(message);
     return changed;
   }
 
   async #sendConsentHit(): Promise<void> {
-    if (this.#inPanic() || this.#runtime.closed()) return;
-    await this.#runtime.tracker.addHit(this.#tracked(), consentHit(this.#consent)).catch((error: unknown) => {
-      this.#runtime.logger.error(`the fs_consent event was not queued: ${String(error)}`);
-    });
+    if (this.#inPanic() || this.#runtime.closed_()) return;
+    await this.#runtime.tracker_
+      .addHit(this.#tracked(), consentHit(this.#consent))
+      .catch((error: unknown) => {
+        this.#runtime.logger_.error(`the fs_consent event was not queued: ${String(error)}`);
+      });
   }
 
   async #runFetch(seq: number, input: DecisionInput): Promise<void> {
     const runtime = this.#runtime;
     try {
-      await this.#cache.settled();
+      await this.#cache.settled_();
       if (seq !== this.#fetchSeq) return; // a later call supersedes this one before it started
-      if (runtime.closed()) {
-        runtime.logger.error('fetchFlags: the SDK is closed; call Feature.start first.');
+      if (runtime.closed_()) {
+        runtime.logger_.error('fetchFlags: the SDK is closed; call Feature.start first.');
         return;
       }
-      if (!this.#watched && runtime.source.pushesChanges) {
+      if (!this.#watched && runtime.source_.pushesChanges) {
         this.#watched = true;
-        runtime.watch(this);
+        runtime.watch_(this);
       }
       this.#pendingReason = null;
       this.#fetchStarted = true;
       this.#setState(FlagStatus.FETCHING, Reason.NONE);
-      const outcome = await runtime.source.decide({ ...input, assignments: this.#cache.history() });
+      const outcome = await runtime.source_.decide({ ...input, assignments: this.#cache.history_() });
       if (seq !== this.#fetchSeq) return; // an older answer arriving late is dropped
       if (!outcome.ok) {
-        runtime.logger.error(`fetchFlags failed: ${outcome.reason}`);
+        runtime.logger_.error(`fetchFlags failed: ${outcome.reason}`);
         this.#setState(
           FlagStatus.FETCH_REQUIRED,
           this.#flagsFromCache ? Reason.FLAGS_FETCHED_FROM_CACHE : Reason.FLAGS_FETCHING_ERROR,
@@ -378,7 +380,7 @@ export class Visitor implements FlagHost {
   }
 
   async #apply(decision: Decision, newAssignments: AssignmentHistory, input: DecisionInput): Promise<void> {
-    this.#runtime.learn(decision);
+    this.#runtime.learn_(decision);
     if (decision.panic === true) {
       // Panic forces defaults over known flags (PROTOCOL.md §9.4).
       this.#setFlags([], false);
@@ -391,7 +393,7 @@ export class Visitor implements FlagHost {
     if (pending !== null) this.#setState(FlagStatus.FETCH_REQUIRED, pending);
     else this.#setState(FlagStatus.FETCHED, Reason.NONE);
     if (!this.#consent) return;
-    await this.#cache.write(input, this.#campaigns, newAssignments);
+    await this.#cache.write_(input, this.#campaigns, newAssignments);
     await this.#sendSegment(input.context);
   }
 
@@ -400,11 +402,11 @@ export class Visitor implements FlagHost {
    * as a SEGMENT hit, PROTOCOL.md §3), so the visitor sends it itself, once per changed context.
    */
   async #sendSegment(context: Readonly<VisitorContext>): Promise<void> {
-    if (this.#runtime.options.mode !== Mode.BUCKETING) return;
+    if (this.#runtime.options_.mode !== Mode.BUCKETING) return;
     if (this.#segmentSent !== null && sameContext(this.#segmentSent, context)) return;
     this.#segmentSent = context;
-    await this.#runtime.tracker.addHit(this.#tracked(), segmentHit(context)).catch((error: unknown) => {
-      this.#runtime.logger.error(`the context (SEGMENT hit) was not queued: ${String(error)}`);
+    await this.#runtime.tracker_.addHit(this.#tracked(), segmentHit(context)).catch((error: unknown) => {
+      this.#runtime.logger_.error(`the context (SEGMENT hit) was not queued: ${String(error)}`);
     });
   }
 }
