@@ -33,6 +33,11 @@ export interface AppDeps {
   static?: StaticOptions;
   /** The clock, for tests. */
   now?: () => number;
+  /**
+   * How often cached environments are compared with the database, catching changes whose notification
+   * was missed (default 5000 ms).
+   */
+  configCheckIntervalMs?: number;
 }
 
 /** Builds the server (PROTOCOL.md §2-§6, §12); call `listen` on the result. */
@@ -51,7 +56,11 @@ export const createApp = async (deps: AppDeps): Promise<FastifyInstance> => {
   const writer = new AssignmentWriter(deps.store, log);
   const ctx: AppContext = {
     store: deps.store,
-    environments: new EnvironmentCache(deps.store, log),
+    environments: new EnvironmentCache(
+      deps.store,
+      log,
+      deps.configCheckIntervalMs === undefined ? {} : { checkIntervalMs: deps.configCheckIntervalMs },
+    ),
     assignments: new AssignmentService(deps.store, writer),
     log,
     now: deps.now ?? Date.now,

@@ -19,6 +19,8 @@ export interface StoreKind {
   openSibling?: () => Promise<Store>;
   /** Removes what the run created. */
   cleanup: () => Promise<void>;
+  /** PostgreSQL only: the database URL and the run's schema, for tests that work behind the store's back. */
+  postgres?: { url: string; schema: string };
 }
 
 /** The stores to run against. */
@@ -31,6 +33,7 @@ export const storeKinds = (): StoreKind[] => {
     const schema = `test_${randomBytes(6).toString('hex')}`;
     kinds.push({
       name: 'postgres',
+      postgres: { url, schema },
       open: () => openPostgresStore({ connectionString: url, schema }),
       openSibling: () => openPostgresStore({ connectionString: url, schema }),
       cleanup: async () => {

@@ -1,36 +1,107 @@
 // Per-environment in-memory state, loaded on first use and rebuilt on change. Changes arrive through the
 // store's notifications (LISTEN/NOTIFY, so other instances on one PostgreSQL database follow within a
-// round trip); a generation counter keeps a load that raced with a change from being kept.
+// round trip); a generation counter keeps a load that raced with a change from being kept. Notifications can
+// be missed (the LISTEN connection drops and reconnects), so a periodic check of each cached environment's
+// configuration time and key digest, one small query for all of them, bounds how long a missed one lasts.
 import type { Logger } from 'pino';
 import { isValidId } from '../ids.js';
-import type { Store } from '../store/store.js';
+import type { ListenInterruption } from '../store/sql.js';
+import type { ConfigurationStamp, Store } from '../store/store.js';
 import { buildEnvironmentState, type EnvironmentState } from './environment-state.js';
+
+/** How often cached environments are checked against the database by default. */
+export const DEFAULT_CHECK_INTERVAL_MS = 5000;
+
+const sameBytes = (a: Uint8Array, b: Uint8Array): boolean =>
+  a.length === b.length && a.every((byte, i) => byte === b[i]);
 
 /** The environments an instance serves, by id. */
 export class EnvironmentCache {
   readonly #store: Store;
   readonly #log: Logger;
+  readonly #checkIntervalMs: number;
   readonly #states = new Map<string, EnvironmentState>();
   readonly #loading = new Map<string, Promise<EnvironmentState | null>>();
   readonly #generation = new Map<string, number>();
   #unsubscribe: (() => Promise<void>) | null = null;
+  #timer: NodeJS.Timeout | null = null;
+  #checking: Promise<void> | null = null;
 
-  constructor(store: Store, log: Logger) {
+  constructor(store: Store, log: Logger, options: { checkIntervalMs?: number } = {}) {
     this.#store = store;
     this.#log = log;
+    this.#checkIntervalMs = options.checkIntervalMs ?? DEFAULT_CHECK_INTERVAL_MS;
   }
 
   /** Starts following configuration changes. */
   async start(): Promise<void> {
-    this.#unsubscribe = await this.#store.onConfigurationChange((envId) => {
-      this.invalidate(envId);
-    });
+    this.#unsubscribe = await this.#store.onConfigurationChange(
+      (envId) => this.invalidate(envId),
+      (event) => this.#interrupted(event),
+    );
+    // unref: the check must not keep a stopping process alive.
+    this.#timer = setInterval(() => void this.check(), this.#checkIntervalMs).unref();
   }
 
   /** Stops following changes. */
   async stop(): Promise<void> {
+    if (this.#timer !== null) clearInterval(this.#timer);
+    this.#timer = null;
     await this.#unsubscribe?.();
     this.#unsubscribe = null;
+    await this.#checking;
+  }
+
+  /**
+   * Compares every cached environment with the database and drops those that changed without a
+   * notification reaching this instance. Runs one at a time; a failure is logged and retried next time.
+   */
+  check(): Promise<void> {
+    this.#checking ??= this.#checkOnce().finally(() => {
+      this.#checking = null;
+    });
+    return this.#checking;
+  }
+
+  async #checkOnce(): Promise<void> {
+    const cached = [...this.#states.values()];
+    if (cached.length === 0) return;
+    let stamps: ConfigurationStamp[];
+    try {
+      stamps = await this.#store.configurationStamps(cached.map((state) => state.environment.id));
+    } catch (error) {
+      this.#log.warn({ err: error }, 'the periodic configuration check failed; it runs again shortly');
+      return;
+    }
+    const byId = new Map(stamps.map((stamp) => [stamp.id, stamp]));
+    for (const state of cached) {
+      const { id, configTime, apiKeyDigest } = state.environment;
+      // Only a state still held was checked: one replaced meanwhile is newer than the stamp.
+      if (this.#states.get(id) !== state) continue;
+      const stamp = byId.get(id);
+      if (stamp?.configTime === configTime && sameBytes(stamp.apiKeyDigest, apiKeyDigest)) continue;
+      this.#log.info(
+        { envId: id },
+        'configuration change found by the periodic check (a notification was missed)',
+      );
+      this.invalidate(id);
+    }
+  }
+
+  #interrupted(event: ListenInterruption): void {
+    if (event.state === 'lost') {
+      this.#log.warn(
+        { reason: event.reason },
+        'configuration notifications lost; reconnecting with backoff, the periodic check covers the gap',
+      );
+      return;
+    }
+    // Whatever was published while away was not heard: reload everything on next use.
+    this.#log.info(
+      { reason: event.reason },
+      'configuration notifications resumed; reloading every environment',
+    );
+    for (const envId of [...this.#states.keys(), ...this.#loading.keys()]) this.invalidate(envId);
   }
 
   /** Forgets an environment's state; the next request loads it afresh. */

@@ -5,7 +5,7 @@ import type { AccountSettings } from '../../protocol/index.js';
 import { InputError } from '../errors.js';
 import { digest, newApiKey, newId } from '../ids.js';
 import { bool, bytes, num, text, type Queryable, type Row } from './sql.js';
-import type { Account, EnvironmentRecord } from './store.js';
+import type { Account, ConfigurationStamp, EnvironmentRecord } from './store.js';
 
 /** The NOTIFY channel of configuration changes for a database/schema. */
 export const configChannel = (prefix: string): string => `${prefix}_config`;
@@ -91,6 +91,18 @@ export const environmentQueries = (
   async getEnvironment(id: string): Promise<EnvironmentRecord | null> {
     const rows = await db.query('SELECT * FROM environments WHERE id = $1', [id]);
     return rows[0] === undefined ? null : toEnvironment(rows[0]);
+  },
+  async configurationStamps(envIds: readonly string[]): Promise<ConfigurationStamp[]> {
+    if (envIds.length === 0) return [];
+    const rows = await db.query(
+      'SELECT id, config_time, api_key_digest FROM environments WHERE id = ANY($1::text[])',
+      [[...envIds]],
+    );
+    return rows.map((row) => ({
+      id: text(row, 'id'),
+      configTime: num(row, 'config_time'),
+      apiKeyDigest: bytes(row, 'api_key_digest'),
+    }));
   },
   async listEnvironments(accountId: string): Promise<EnvironmentRecord[]> {
     const rows = await db.query('SELECT * FROM environments WHERE account_id = $1 ORDER BY created_ms', [

@@ -1,7 +1,9 @@
-// The PostgreSQL store through node-postgres: a pool for queries and one dedicated client for LISTEN, so
-// every instance on the database learns of configuration changes (§13.5: within one second).
+// The PostgreSQL store through node-postgres: a pool for queries and one dedicated, self-reconnecting client
+// for LISTEN (pg-listener.ts), so every instance on the database learns of configuration changes (§13.5:
+// within one second).
 import pg from 'pg';
 import { migrate } from './migrate.js';
+import { PgListener, type ListenerBackoff } from './pg-listener.js';
 import { createSqlStore } from './sql-store.js';
 import type { Queryable, Row, Sql } from './sql.js';
 import type { Store } from './store.js';
@@ -17,6 +19,8 @@ export interface PostgresOptions {
   schema?: string;
   /** Pool size (default 10). */
   max?: number;
+  /** Reconnection delays of the LISTEN connection (tests shorten them). */
+  listenBackoff?: Partial<ListenerBackoff>;
 }
 
 const quoteIdent = (name: string): string => {
@@ -37,8 +41,13 @@ export const openPostgresStore = async (options: PostgresOptions): Promise<Store
   pool.on('error', () => undefined);
   if (schema !== undefined) await pool.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}`);
 
-  let listener: pg.PoolClient | null = null;
-  const handlers = new Map<string, Set<(payload: string) => void>>();
+  const listener = new PgListener(
+    {
+      connectionString: options.connectionString,
+      ...(config.options === undefined ? {} : { options: config.options }),
+    },
+    options.listenBackoff,
+  );
   const sql: Sql = {
     ...asQueryable(pool),
     channelPrefix: `feature_${schema ?? 'public'}`,
@@ -59,27 +68,9 @@ export const openPostgresStore = async (options: PostgresOptions): Promise<Store
         client.release();
       }
     },
-    listen: async (channel, onPayload) => {
-      if (listener === null) {
-        listener = await pool.connect();
-        listener.on('notification', (message) => {
-          for (const handler of handlers.get(message.channel) ?? []) handler(message.payload ?? '');
-        });
-      }
-      let set = handlers.get(channel);
-      if (set === undefined) {
-        set = new Set();
-        handlers.set(channel, set);
-        await listener.query(`LISTEN ${quoteIdent(channel)}`);
-      }
-      set.add(onPayload);
-      return () => {
-        set.delete(onPayload);
-        return Promise.resolve();
-      };
-    },
+    listen: (channel, onPayload, onInterruption) => listener.listen(channel, onPayload, onInterruption),
     close: async () => {
-      if (listener !== null) listener.release();
+      await listener.close();
       await pool.end();
     },
   };

@@ -15,7 +15,7 @@ export const createSqlStore = (sql: Sql, kind: Store['kind']): Store => {
     ...campaignQueries(sql, channel),
     ...collectQueries(sql),
     ...reportQueries(sql),
-    onConfigurationChange: (listener) => sql.listen(channel, listener),
+    onConfigurationChange: (listener, onInterruption) => sql.listen(channel, listener, onInterruption),
     close: () => sql.close(),
   };
 };

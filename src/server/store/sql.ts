@@ -10,14 +10,28 @@ export interface Queryable {
   query(text: string, params?: readonly unknown[]): Promise<Row[]>;
 }
 
+/** A break in a notification subscription: `lost` once when it stops, `resumed` once listening again. */
+export interface ListenInterruption {
+  state: 'lost' | 'resumed';
+  /** Why the connection was lost. */
+  reason: string;
+}
+
 /** A database connection (PGlite instance or pg pool). */
 export interface Sql extends Queryable {
   /** Runs several statements without parameters (migrations). */
   exec(text: string): Promise<void>;
   /** Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
-  /** Subscribes to a NOTIFY channel; resolves once listening, to an unsubscribe function. */
-  listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
+  /**
+   * Subscribes to a NOTIFY channel; resolves once listening, to an unsubscribe function. Notifications sent
+   * during an interruption are lost: `onInterruption` hears of it.
+   */
+  listen(
+    channel: string,
+    onPayload: (payload: string) => void,
+    onInterruption?: (event: ListenInterruption) => void,
+  ): Promise<() => Promise<void>>;
   /** A name that distinguishes this database's notifications from another schema's on the same server. */
   readonly channelPrefix: string;
   /** Closes the connection(s). */

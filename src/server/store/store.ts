@@ -1,6 +1,7 @@
 // The store: everything the server keeps, behind one interface with two implementations over the same
 // SQL (PGlite embedded, PostgreSQL through pg). Routes and the CLI only see this interface.
 import type { AccountSettings, BucketingCampaign } from '../../protocol/index.js';
+import type { ListenInterruption } from './sql.js';
 
 /** An account (PROTOCOL.md §13.1). */
 export interface Account {
@@ -42,6 +43,13 @@ export interface VariationOwner {
   variationGroupId: string;
   variationId: string;
   campaignId: string;
+}
+
+/** The parts of an environment row that change with every publication (§2.5) or key rotation. */
+export interface ConfigurationStamp {
+  id: string;
+  configTime: number;
+  apiKeyDigest: Uint8Array;
 }
 
 /** Everything needed to serve one environment: rebuilt in memory on every change. */
@@ -132,8 +140,16 @@ export interface Store {
   listCampaigns(envId: string, options?: { includeDeleted?: boolean }): Promise<CampaignRecord[]>;
   /** What the in-memory configuration of an environment is built from; null for an unknown one. */
   loadConfiguration(envId: string): Promise<EnvironmentConfiguration | null>;
-  /** Subscribes to configuration changes of any environment (from any process on the same database). */
-  onConfigurationChange(listener: (envId: string) => void): Promise<() => Promise<void>>;
+  /**
+   * Subscribes to configuration changes of any environment (from any process on the same database).
+   * Changes made while the subscription is interrupted are not reported: `onInterruption` hears of the break.
+   */
+  onConfigurationChange(
+    listener: (envId: string) => void,
+    onInterruption?: (event: ListenInterruption) => void,
+  ): Promise<() => Promise<void>>;
+  /** What identifies the served version of each environment: a cheap check for missed notifications. */
+  configurationStamps(envIds: readonly string[]): Promise<ConfigurationStamp[]>;
   getAssignments(envId: string, visitorIds: readonly string[]): Promise<AssignmentRow[]>;
   /** Inserts new assignments and refreshes last use of known ones; never changes a stored variation. */
   saveAssignments(envId: string, rows: readonly AssignmentRow[]): Promise<void>;
