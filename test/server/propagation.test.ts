@@ -2,20 +2,26 @@
 // SQL behind the app's back) is served within the periodic check's interval; on PostgreSQL, a LISTEN
 // connection killed by the database reconnects, reloads what it may have missed, and hears NOTIFY again.
 import assert from 'node:assert/strict';
-import { Writable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { BucketingFile } from '../../src/protocol/index.js';
 import { digest } from '../../src/server/ids.js';
-import { createLogger } from '../../src/server/logger.js';
 import { migrate } from '../../src/server/store/migrate.js';
 import { pgliteSql } from '../../src/server/store/pglite.js';
 import { openPostgresStore } from '../../src/server/store/postgres.js';
 import { createSqlStore } from '../../src/server/store/sql-store.js';
 import type { Row } from '../../src/server/store/sql.js';
 import type { Store } from '../../src/server/store/store.js';
-import { checkoutCampaign, eventually, post, seedEnvironment, startApp, storeKinds } from './support.js';
+import {
+  checkoutCampaign,
+  eventually,
+  keptLogs,
+  post,
+  seedEnvironment,
+  startApp,
+  storeKinds,
+} from './support.js';
 
 /** Plain SQL on the store's database, with no notification. */
 interface Behind {
@@ -26,19 +32,6 @@ interface Behind {
 const bucketing = async (url: string): Promise<{ etag: string; file: BucketingFile }> => {
   const res = await fetch(url);
   return { etag: res.headers.get('etag') ?? '', file: (await res.json()) as BucketingFile };
-};
-
-/** A logger whose lines are kept, to see what the app said about its connection. */
-const keptLogs = (): { messages: string[]; logger: ReturnType<typeof createLogger> } => {
-  const messages: string[] = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      const line = JSON.parse(chunk.toString()) as { msg?: string };
-      messages.push(line.msg ?? '');
-      done();
-    },
-  });
-  return { messages, logger: createLogger('info', stream) };
 };
 
 for (const kind of storeKinds()) {
@@ -136,8 +129,8 @@ for (const kind of storeKinds()) {
         );
         await eventually(async () => (await bucketing(url)).file.panic, 5000);
         await eventually(async () => (await listening()).some((p) => p !== pid), 5000);
-        assert.ok(logs.messages.some((m) => m.startsWith('configuration notifications lost')));
-        assert.ok(logs.messages.some((m) => m.startsWith('configuration notifications resumed')));
+        assert.ok(logs.records.some((r) => String(r.msg).startsWith('configuration notifications lost')));
+        assert.ok(logs.records.some((r) => String(r.msg).startsWith('configuration notifications resumed')));
 
         const sibling = await kind.openSibling();
         t.after(() => sibling.close());

@@ -1,6 +1,7 @@
 // Test support for the server: the stores to run against (PGlite always, PostgreSQL when DATABASE_URL is
 // set, each run in its own random schema), an app on 127.0.0.1:0, and a seeded environment.
 import { randomBytes } from 'node:crypto';
+import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { createApp, type AppDeps } from '../../src/server/app.js';
@@ -164,4 +165,19 @@ export const eventually = async (check: () => Promise<boolean>, timeoutMs = 3000
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
   throw new Error('condition not met in time');
+};
+
+/** A logger at `info` whose records are kept (parsed), to check what the app logged. */
+export const keptLogs = (): {
+  records: Array<Record<string, unknown>>;
+  logger: ReturnType<typeof createLogger>;
+} => {
+  const records: Array<Record<string, unknown>> = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      records.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
+      done();
+    },
+  });
+  return { records, logger: createLogger('info', stream) };
 };
