@@ -55,18 +55,9 @@ export class FlagCollection implements Iterable<[string, Flag]> {
   toJson(): string {
     const items = [...this.#flags]
       .map(([key, flag]) => {
-        const m = flag.metadata();
-        return {
-          key,
-          campaignId: m.campaignId,
-          campaignName: m.campaignName,
-          variationGroupId: m.variationGroupId,
-          variationGroupName: m.variationGroupName,
-          variationId: m.variationId,
-          isReference: m.isReference,
-          campaignType: m.campaignType,
-          slug: m.slug,
-        };
+        // Every metadata field but variationName, in FlagMetadata's order.
+        const { variationName: _, ...metadata } = flag.metadata();
+        return { key, ...metadata };
       })
       .filter((m) => m.campaignId !== '');
     return items.length === 0 ? '' : JSON.stringify(items);

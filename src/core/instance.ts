@@ -69,24 +69,24 @@ export class FeatureInstance {
     // activations queue until it is in) and the visitor cache logic (awaited below with the device context).
     const tracking = import('./tracking/manager.js');
     const cacheLink = import('./visitor-cache-link.js');
-    const createSource = await loadDecisionSource(options.mode);
+    const createSource = await loadDecisionSource(options.mode_);
     if (this.#run !== null) await this.close();
-    const c = options.config;
-    const logger = new Logger(options.logLevel, c.logManager);
+    const c = options.config_;
+    const logger = new Logger(options.logLevel_, c.logManager);
     this.#logger = logger;
     this.#listeners = [c.statusListener, c.onSdkStatusChanged].filter((l) => l !== undefined);
     this.#setStatus(FSSdkStatus.SDK_INITIALIZING);
-    logger.info(`the SDK uses the server at ${options.serverUrl}.`);
+    logger.info(`the SDK uses the server at ${options.serverUrl_}.`);
 
     const hitCache = c.hitCache ?? platform.createHitCache(logger);
     const tracker = deferred(
       tracking.then((m) =>
         m.createTracker({
-          envId: options.envId,
-          apiKey: options.apiKey,
-          decisionApiUrl: options.urls.decisionApi,
-          eventsUrl: options.urls.events,
-          config: options.tracking,
+          envId: options.envId_,
+          apiKey: options.apiKey_,
+          decisionApiUrl: options.urls_.decisionApi,
+          eventsUrl: options.urls_.events,
+          config: options.tracking_,
           hitCache,
           logger,
           onVisitorExposed: c.onVisitorExposed,
@@ -102,11 +102,11 @@ export class FeatureInstance {
     const watched = new Set<WeakRef<Reevaluable>>();
     const isCurrent = (): boolean => this.#run === run;
     const source = await createSource({
-      envId: options.envId,
-      apiKey: options.apiKey,
-      urls: options.urls,
-      timeout: options.timeout,
-      pollingIntervals: options.bucketingPollingIntervals,
+      envId: options.envId_,
+      apiKey: options.apiKey_,
+      urls: options.urls_,
+      timeout: options.timeout_,
+      pollingIntervals: options.bucketingPollingIntervals_,
       logger,
       events: {
         status: (status) => {
@@ -121,7 +121,6 @@ export class FeatureInstance {
         },
       },
     });
-    const now = (): number => Date.now();
     // Usage statistics (PROTOCOL.md §12) and murmur3 for their sampling are a chunk loaded now, unless disabled;
     // visitors made before it is in are sampled once it is, with the time they were made.
     const usage =
@@ -147,13 +146,12 @@ export class FeatureInstance {
       },
       watch_: (visitor) => watched.add(new WeakRef(visitor)),
       usage_: (visitorId) => {
-        const at = now();
+        const at = Date.now();
         void usage?.then(
           (track) => track(visitorId, at),
           () => undefined,
         );
       },
-      now_: now,
       shutdown_: async () => {
         closed = true;
         watched.clear();
@@ -164,7 +162,7 @@ export class FeatureInstance {
     this.#run = run;
     // Decision-API mode is ready once device information is gathered; the bucketing source reports its own
     // status through `events.status` (PROTOCOL.md §16.1).
-    if (options.mode === Mode.DECISION_API) this.#setStatus(FSSdkStatus.SDK_INITIALIZED);
+    if (options.mode_ === Mode.DECISION_API) this.#setStatus(FSSdkStatus.SDK_INITIALIZED);
   }
 
   /** The SDK status. */

@@ -38,6 +38,4 @@ export interface Runtime {
   watch_(visitor: Reevaluable): void;
   /** Developer usage tracking for a new visitor (PROTOCOL.md §12). */
   usage_(visitorId: string): void;
-  /** The clock, in epoch ms (cache records). */
-  now_(): number;
 }

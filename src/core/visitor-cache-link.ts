@@ -73,7 +73,7 @@ export class VisitorCacheLink {
   ): Promise<void> {
     const fresh = { ...assignmentsOf(campaigns), ...newAssignments };
     this.assignments = { ...this.assignments, ...fresh };
-    const now = this.runtime.now_();
+    const now = Date.now();
     await this.call('cacheVisitor', (cache) =>
       cache.cacheVisitor(
         input.visitorId,

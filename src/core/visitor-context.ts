@@ -45,7 +45,7 @@ export const applyContext = (
       if (before === undefined) Reflect.deleteProperty(context, k);
       else context[k] = before;
       refused.push(
-        `context key ${label} refused: a context holds at most ${overSize ? `${CONTEXT_LIMITS.maxKeys} keys` : `${CONTEXT_LIMITS.maxSerializedBytes} bytes of JSON`} (PROTOCOL.md §3).`,
+        `context key ${label} refused: a context holds at most ${overSize ? `${CONTEXT_LIMITS.maxKeys} keys` : `${CONTEXT_LIMITS.maxSerializedBytes} bytes of JSON`}.`,
       );
       continue;
     }

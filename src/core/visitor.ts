@@ -402,7 +402,7 @@ export class Visitor implements FlagHost {
    * as a SEGMENT hit, PROTOCOL.md §3), so the visitor sends it itself, once per changed context.
    */
   async #sendSegment(context: Readonly<VisitorContext>): Promise<void> {
-    if (this.#runtime.options_.mode !== Mode.BUCKETING) return;
+    if (this.#runtime.options_.mode_ !== Mode.BUCKETING) return;
     if (this.#segmentSent !== null && sameContext(this.#segmentSent, context)) return;
     this.#segmentSent = context;
     await this.#runtime.tracker_.addHit(this.#tracked(), segmentHit(context)).catch((error: unknown) => {

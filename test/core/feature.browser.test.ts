@@ -13,7 +13,7 @@ import {
   type ExposedFlag,
   type VisitorExposed,
 } from '../../src/core/index.js';
-import { deviceTypeOf, systemFromUserAgent } from '../../src/core/platform/browser-device.js';
+import { deviceTypeOf, systemFromUserAgent } from '../../src/core/platform/browser-page.js';
 import type { Decision } from '../../src/protocol/index.js';
 
 interface Recorded {

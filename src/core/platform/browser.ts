@@ -8,7 +8,10 @@ import type { Platform } from './platform.js';
 /** The IndexedDB caches (and idb): a separate chunk, which `start` begins loading when it makes the caches. */
 const idbCaches = () => import('../caches/idb.js');
 
-/** Browsers: IndexedDB caches, continuous caching, the page's origin as server, page-hide sending. */
+/**
+ * Browsers: IndexedDB caches, continuous caching, the page's origin as server, page-hide sending. What reads or
+ * listens to the page (browser-page.ts) and the caches (caches/idb.ts) are chunks `start` loads side by side.
+ */
 export const browserPlatform: Platform = {
   defaultServerUrl: () => (location.origin.startsWith('http') ? location.origin : DEFAULT_SERVER_URL),
   defaultBatchStrategy: BatchCachingStrategy.BATCH_CONTINUOUS_CACHING,
@@ -24,18 +27,15 @@ export const browserPlatform: Platform = {
     ),
   async deviceContext(): Promise<DeviceContext> {
     // Both chunks at once: the device module imports the caches one, which must not wait for it.
-    const [device] = await Promise.all([import('./browser-device.js'), idbCaches()]);
+    const [device] = await Promise.all([import('./browser-page.js'), idbCaches()]);
     return device.deviceContext();
   },
   onPageHide(send) {
-    const onVisibility = (): void => {
-      if (document.visibilityState === 'hidden') send();
-    };
-    document.addEventListener('visibilitychange', onVisibility);
-    addEventListener('pagehide', send);
-    return () => {
-      document.removeEventListener('visibilitychange', onVisibility);
-      removeEventListener('pagehide', send);
-    };
+    // The listeners live with the device context (browser-page.ts), a chunk start loads anyway.
+    const unregister = import('./browser-page.js').then(
+      (m) => m.onPageHide(send),
+      () => () => undefined,
+    );
+    return () => void unregister.then((off) => off());
   },
 };

@@ -41,6 +41,8 @@ describe('page hide', () => {
   });
 
   it('beacons hits and activations, keeps them cached, and a later flush acknowledges them', async () => {
+    // The page-hide listeners load with browser-page.ts; once it is in, they register within a microtask.
+    await import('../../../src/core/platform/browser-page.js');
     const hitCache = new IdbHitCache({ dbName: `feature-beacon-${Date.now()}` });
     const tracker = createTracker({
       envId: 'env1',

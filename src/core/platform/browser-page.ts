@@ -1,6 +1,7 @@
-// The browser's auto-set context keys (PROTOCOL.md §16.5), gathered during `start`. A chunk of its own that
-// `start` loads side by side with the IndexedDB caches (which keep the first-start mark), so it adds no round
-// trip to the start of a page; flag reads never need it.
+// What the SDK reads from and listens to on the page: the auto-set context keys (PROTOCOL.md §16.5), gathered
+// during `start`, and page hide, on which the tracker beacons its pool. A chunk of its own that `start` loads
+// side by side with the IndexedDB caches (which keep the first-start mark), so it adds no round trip to the
+// start of a page; flag reads never need it.
 import { SDK_VERSION } from '../../protocol/index.js';
 import { markFirstStart } from '../caches/idb.js';
 import type { DeviceContext } from '../context-keys.js';
@@ -52,5 +53,18 @@ export const deviceContext = async (): Promise<DeviceContext> => {
     sdk_osName: hinted ? (HINT_NAMES[hinted] ?? hinted) : system.name,
     sdk_osVersionCode: system.version,
     sdk_fsVersion: SDK_VERSION,
+  };
+};
+
+/** Calls `send` when the page is hidden or unloaded (PROTOCOL.md §5.3); returns an unregister function. */
+export const onPageHide = (send: () => void): (() => void) => {
+  const onVisibility = (): void => {
+    if (document.visibilityState === 'hidden') send();
+  };
+  document.addEventListener('visibilitychange', onVisibility);
+  addEventListener('pagehide', send);
+  return () => {
+    document.removeEventListener('visibilitychange', onVisibility);
+    removeEventListener('pagehide', send);
   };
 };
