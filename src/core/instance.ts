@@ -47,8 +47,7 @@ export class FeatureInstance {
   /** An instance on `platform` (default: the platform of the entry that was imported). */
   constructor(platform?: Platform) {
     const p = platform ?? defaultPlatform;
-    if (p === undefined)
-      throw new Error('FeatureInstance: import the SDK from its entry point (feature-ts).');
+    if (p === undefined) throw new Error('FeatureInstance: import it from feature-ts.');
     this.#platform = p;
   }
 
@@ -90,7 +89,7 @@ export class FeatureInstance {
           hitCache,
           logger,
           onVisitorExposed: c.onVisitorExposed,
-          ...(platform.onPageHide ? { onPageHide: platform.onPageHide } : {}),
+          onPageHide: platform.onPageHide,
         }),
       ),
       TRACKER_METHODS,

@@ -29,10 +29,15 @@ const NAMES = Object.keys(Level) as LevelName[];
 export const consoleLogManager: LogManager = {
   log(level, name, message) {
     const line = `[feature-ts] ${name}: ${message}`;
-    if (level <= Level.ERROR) console.error(line);
-    else if (level === Level.WARNING) console.warn(line);
-    else if (level <= Level.INFO) console.info(line);
-    else console.debug(line);
+    console[
+      level <= Level.ERROR
+        ? 'error'
+        : level === Level.WARNING
+          ? 'warn'
+          : level <= Level.INFO
+            ? 'info'
+            : 'debug'
+    ](line);
   },
 };
 

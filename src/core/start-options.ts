@@ -56,9 +56,7 @@ const withMethods = (value: unknown, methods: readonly string[], what: string): 
       methods.every((m) => typeof (value as Record<string, unknown>)[m] === 'function')
     )
   )
-    fail(
-      `${what} takes an object with ${methods.length > 1 ? `${methods.slice(0, -1).join(', ')} and ` : 'a '}${methods.at(-1)} method${methods.length > 1 ? 's' : ''}.`,
-    );
+    fail(`${what} takes an object with the methods ${methods.join(', ')}.`);
 };
 
 /**

@@ -18,7 +18,7 @@ import type { Runtime } from './runtime.js';
 import { FetchFlagsRequiredStatusReason as Reason, FlagStatus, FSSdkStatus, Mode } from './status.js';
 import type { HitProtocol } from './tracking/hits.js';
 import { consentHit, segmentHit } from './tracking/sdk-hits.js';
-import type { TrackedVisitor } from './tracking/tracker.js';
+import type { TrackedHit, TrackedVisitor } from './tracking/tracker.js';
 import type { VisitorCacheLink } from './visitor-cache-link.js';
 import { applyContext, sameContext } from './visitor-context.js';
 
@@ -339,12 +339,14 @@ export class Visitor implements FlagHost {
   }
 
   async #sendConsentHit(): Promise<void> {
-    if (this.#inPanic() || this.#runtime.closed_()) return;
-    await this.#runtime.tracker_
-      .addHit(this.#tracked(), consentHit(this.#consent))
-      .catch((error: unknown) => {
-        this.#runtime.logger_.error(`the fs_consent event was not queued: ${String(error)}`);
-      });
+    if (!this.#inPanic() && !this.#runtime.closed_()) await this.#queue(consentHit(this.#consent));
+  }
+
+  /** Hands a hit the SDK makes itself to the tracker; a failure (its chunk did not load) is logged. */
+  #queue(hit: TrackedHit): Promise<void> {
+    return this.#runtime.tracker_.addHit(this.#tracked(), hit).catch((error: unknown) => {
+      this.#runtime.logger_.error(`the ${hit.type} hit was not queued: ${String(error)}`);
+    });
   }
 
   async #runFetch(seq: number, input: DecisionInput): Promise<void> {
@@ -405,8 +407,6 @@ export class Visitor implements FlagHost {
     if (this.#runtime.options_.mode_ !== Mode.BUCKETING) return;
     if (this.#segmentSent !== null && sameContext(this.#segmentSent, context)) return;
     this.#segmentSent = context;
-    await this.#runtime.tracker_.addHit(this.#tracked(), segmentHit(context)).catch((error: unknown) => {
-      this.#runtime.logger_.error(`the context (SEGMENT hit) was not queued: ${String(error)}`);
-    });
+    await this.#queue(segmentHit(context));
   }
 }

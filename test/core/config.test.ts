@@ -180,7 +180,7 @@ void describe('start validation', () => {
           .withCacheVisitorManager({} as never)
           .build(),
       ],
-      /withCacheVisitorManager takes an object with cacheVisitor, lookupVisitor and flushVisitor/,
+      /withCacheVisitorManager takes an object with the methods cacheVisitor, lookupVisitor, flushVisitor/,
     ],
     [
       'a hit cache without its methods',
@@ -191,7 +191,7 @@ void describe('start validation', () => {
           .withCacheHitManager({ cacheHits: () => undefined } as never)
           .build(),
       ],
-      /withCacheHitManager takes an object with cacheHits, lookupHits, flushHits and flushAllHits/,
+      /withCacheHitManager takes an object with the methods cacheHits, lookupHits, flushHits, flushAllHits/,
     ],
     [
       'a log manager without log()',
@@ -202,7 +202,7 @@ void describe('start validation', () => {
           .withLogManager({} as never)
           .build(),
       ],
-      /withLogManager takes an object with a log/,
+      /withLogManager takes an object with the methods log/,
     ],
   ];
 

@@ -1,7 +1,7 @@
 // The hits the SDK sends on its own. They live apart from the hit classes (hits.ts) so that the entry, which
 // sends them, does not share a module with the classes the tracking chunk checks against.
 import { CONSENT_ACTION, SDK_NAME, type VisitorContext } from '../../protocol/index.js';
-import { EventCategory } from '../status.js';
+import type { EventCategory } from '../status.js';
 import type { TrackedHit } from './tracker.js';
 
 /**
@@ -11,7 +11,8 @@ import type { TrackedHit } from './tracker.js';
 export const consentHit = (hasConsented: boolean): TrackedHit => ({
   type: 'EVENT',
   content: {
-    category: EventCategory.User_Engagement,
+    // The value of EventCategory.User_Engagement, written out so the enum object is not needed here.
+    category: 'User_Engagement' satisfies EventCategory,
     action: CONSENT_ACTION,
     label: `${SDK_NAME}:${hasConsented}`,
   },

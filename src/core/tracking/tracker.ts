@@ -104,5 +104,5 @@ export interface TrackerDeps {
   /** The exposure callback (`withOnVisitorExposed`). */
   onVisitorExposed?: OnVisitorExposed | undefined;
   /** Registers a callback for page hide (browsers); returns an unregister function. Absent in Node. */
-  onPageHide?: (send: () => void) => () => void;
+  onPageHide?: ((send: () => void) => () => void) | undefined;
 }
