@@ -143,7 +143,7 @@ export const bench: Bench = async () => {
     children.push(app.process);
     const bare = await startChild('bare');
     children.push(bare.process);
-    const sample = await fetch(`http://127.0.0.1:${bare.port}/`, { method: 'POST', body: bodies[1] });
+    const sample = await fetch(`http://127.0.0.1:${bare.port}/`, { method: 'POST', body: bodies[1] ?? '{}' });
     const fixed = await startChild('fixed', { BENCH_FIXED_BODY: await sample.text() });
     children.push(fixed.process);
     let i = 0;
