@@ -28,20 +28,30 @@ const internalMemberNames = (): Record<string, string> => {
  */
 const lazyChunks = () => {
   const staticModules = new Set<string>();
+  const lazyModules = new Set<string>();
   const plugin: Plugin = {
     name: 'lazy-chunks',
     buildEnd() {
-      const walk = (id: string): void => {
-        if (staticModules.has(id)) return;
-        staticModules.add(id);
-        for (const next of this.getModuleInfo(id)?.importedIds ?? []) walk(next);
+      const reach = (found: Set<string>, id: string): void => {
+        if (found.has(id)) return;
+        found.add(id);
+        for (const next of this.getModuleInfo(id)?.importedIds ?? []) reach(found, next);
       };
-      for (const id of this.getModuleIds()) if (this.getModuleInfo(id)?.isEntry) walk(id);
+      for (const id of this.getModuleIds()) {
+        const info = this.getModuleInfo(id);
+        if (info?.isEntry) reach(staticModules, id);
+        for (const target of info?.dynamicallyImportedIds ?? []) reach(lazyModules, target);
+      }
     },
     generateBundle(_options, bundle) {
       const chunks = new Map(
         Object.values(bundle).flatMap((c) => (c.type === 'chunk' ? [[c.fileName, c] as const] : [])),
       );
+      for (const chunk of chunks.values())
+        if (chunk.fileName.startsWith('chunks/') && Object.keys(chunk.modules).length > 1)
+          this.error(
+            `${chunk.fileName} holds ${Object.keys(chunk.modules).join(', ')}: one module per chunk.`,
+          );
       for (const entry of chunks.values()) {
         if (!entry.isEntry) continue;
         const seen = new Set<string>();
@@ -58,7 +68,19 @@ const lazyChunks = () => {
   };
   const chunkFileNames = (chunk: { moduleIds: string[] }): string =>
     chunk.moduleIds.some((id) => staticModules.has(id)) ? 'chunks/[name].js' : 'lazy/[name].js';
-  return { plugin, chunkFileNames };
+  /**
+   * A module both an entry and a lazy chunk import gets a chunk of its own. Bundled together, such modules make
+   * one file that an application's bundler can only place whole: the entry's `CONSENT_ACTION` would pull the
+   * hit classes the tracking chunk shares the file with onto the page's first download.
+   */
+  const sharedModuleChunk = (id: string): string | null =>
+    staticModules.has(id) && lazyModules.has(id)
+      ? id
+          .replace(/^.*?\/(src|node_modules)\//, '')
+          .replace(/\.[jt]s$/, '')
+          .replace(/[\\/]/g, '-')
+      : null;
+  return { plugin, chunkFileNames, sharedModuleChunk };
 };
 
 const lazy = lazyChunks();
@@ -84,6 +106,15 @@ export default defineConfig({
       output: {
         entryFileNames: '[name].js',
         chunkFileNames: lazy.chunkFileNames,
+        // A group takes its modules' dependencies along, so dependencies get their chunks first: protocol, then
+        // engine, then core (the build fails if a chunks/ file ever holds two modules).
+        codeSplitting: {
+          groups: [/[\\/]src[\\/]protocol[\\/]/, /[\\/]src[\\/]engine[\\/]/, /./].map((test, i) => ({
+            name: lazy.sharedModuleChunk,
+            test,
+            priority: 3 - i,
+          })),
+        },
       },
     },
   },
