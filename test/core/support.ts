@@ -1,41 +1,11 @@
 // Shared helpers of the core tests: decisions in PROTOCOL.md §3's shape, a recording log manager and visitor
 // cache, an SDK started against a protocol double, and a bounded wait.
-import type { DecisionCampaign, Decision, JsonValue } from '../../src/protocol/index.js';
 import { ConfigBuilder, FeatureInstance, Level, type LogManager } from '../../src/core/node.js';
 import { nodePlatform } from '../../src/core/platform/node.js';
 import { startProtocolDouble, type DoubleScript, type ProtocolDouble } from '../support/protocol-double.js';
 
-/** One campaign of a decision answer. */
-export const campaign = (
-  id: string,
-  vg: string,
-  variation: string,
-  flags: Record<string, JsonValue>,
-  extra: Partial<Pick<DecisionCampaign, 'name' | 'slug' | 'type' | 'variationGroupName'>> & {
-    reference?: boolean;
-    variationName?: string;
-  } = {},
-): DecisionCampaign => ({
-  id,
-  name: extra.name ?? `${id} name`,
-  slug: extra.slug === undefined ? null : extra.slug,
-  type: extra.type ?? 'ab',
-  variationGroupId: vg,
-  variationGroupName: extra.variationGroupName ?? `${vg} name`,
-  variation: {
-    id: variation,
-    name: extra.variationName ?? `${variation} name`,
-    reference: extra.reference ?? false,
-    modifications: { type: 'FLAG', value: flags },
-  },
-});
-
-/** A decision with `enabledXPC` in its extras, as the double answers our SDK's query. */
-export const decision = (visitorId: string, campaigns: DecisionCampaign[], xpc = false): Decision => ({
-  visitorId,
-  campaigns,
-  extras: { accountSettings: { enabledXPC: xpc, enabled1V1T: false } },
-});
+// The decision builders live beside the shared suites (pure data, loadable in Chromium too).
+export { campaign, decision } from './shared/decisions.js';
 
 /** A log manager that keeps every line. */
 export const recordingLogs = (): {

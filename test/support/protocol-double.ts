@@ -41,6 +41,15 @@ export interface DoubleScript {
   bucketingEtag: string;
 }
 
+/**
+ * A decide function from a table, visitor id → decision, `*` for any other visitor (default: no campaigns).
+ * Tests that script the double from a browser use it: a function cannot cross the wire, a table can.
+ */
+export const decisionTable =
+  (decisions: Record<string, Decision>): DoubleScript['decide'] =>
+  (body) =>
+    decisions[body.visitorId] ?? decisions['*'] ?? { visitorId: body.visitorId, campaigns: [] };
+
 const CORS = {
   'access-control-allow-origin': '*',
   'access-control-allow-methods': 'GET, POST, OPTIONS',
