@@ -37,7 +37,10 @@ export const browserHarness: CoreHarness = {
   describe: (name, fn) => void describe(name, fn),
   it: (name, fn) => void it(name, fn),
   assert: {
-    equal: (actual, expected, message) => assert.strictEqual(actual, expected, message),
+    // node:assert's strictEqual is Object.is (NaN equals NaN); chai's is ===: align them.
+    equal: (actual, expected, message) => {
+      if (!Object.is(actual, expected)) assert.strictEqual(actual, expected, message);
+    },
     notEqual: (actual, expected, message) => assert.notStrictEqual(actual, expected, message),
     deepEqual: (actual, expected, message) => assert.deepEqual(actual, expected, message),
     ok: (value, message) => assert.isOk(value, message),
