@@ -1,17 +1,9 @@
 // ConfigBuilder (SPEC.md FeatureConfig) and what `start` accepts (DESIGN.md Errors; PROTOCOL.md SDK configuration).
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import {
-  BatchCachingStrategy,
-  ConfigBuilder,
-  FeatureInstance,
-  FSSdkStatus,
-  Level,
-  Mode,
-  type FeatureConfig,
-} from '../../src/core/node.js';
+import { describe, test } from 'node:test';
+import { BatchCachingStrategy, ConfigBuilder, FeatureInstance, Level, Mode } from '../../src/core/node.js';
 import { nodePlatform } from '../../src/core/platform/node.js';
-import { startProtocolDouble, type ProtocolDouble } from '../support/protocol-double.js';
+import { startProtocolDouble } from '../support/protocol-double.js';
 import { recordingLogs } from './support.js';
 
 void describe('ConfigBuilder', () => {
@@ -80,151 +72,8 @@ void describe('ConfigBuilder', () => {
   });
 });
 
-void describe('start validation', () => {
-  let double: ProtocolDouble;
-  before(async () => {
-    double = await startProtocolDouble();
-  });
-  after(() => double.close());
-
-  const base = (): ConfigBuilder => new ConfigBuilder().withServerUrl(double.url).withLogLevel(Level.NONE);
-
-  const refused: Array<[string, () => [string, string, FeatureConfig | undefined], RegExp]> = [
-    ['an empty env id', () => ['', 'key1', base().build()], /envId is empty: pass the environment id/],
-    ['a blank env id', () => ['  ', 'key1', base().build()], /envId is empty/],
-    ['an empty API key', () => ['env1', '', base().build()], /apiKey is empty: pass the API key/],
-    [
-      'a negative timeout',
-      () => ['env1', 'key1', base().withTimeout(-1).build()],
-      /withTimeout \(milliseconds\) must be a positive integer, got -1/,
-    ],
-    [
-      'a zero timeout',
-      () => ['env1', 'key1', base().withTimeout(0).build()],
-      /withTimeout .* must be a positive integer, got 0/,
-    ],
-    [
-      'a fractional timeout',
-      () => ['env1', 'key1', base().withTimeout(1.5).build()],
-      /must be a positive integer, got 1.5/,
-    ],
-    [
-      'an unknown mode',
-      () => [
-        'env1',
-        'key1',
-        base()
-          .withMode('FAST' as Mode)
-          .build(),
-      ],
-      /mode "FAST" is unknown: use Mode.DECISION_API or Mode.BUCKETING/,
-    ],
-    [
-      'an unknown log level',
-      () => [
-        'env1',
-        'key1',
-        base()
-          .withLogLevel(42 as Level)
-          .build(),
-      ],
-      /withLogLevel 42 is unknown/,
-    ],
-    [
-      'a negative polling interval',
-      () => ['env1', 'key1', base().withBucketingPollingIntervals(-5).build()],
-      /withBucketingPollingIntervals \(seconds\) must be a positive integer/,
-    ],
-    [
-      'a zero batch interval',
-      () => ['env1', 'key1', base().withTrackingConfig({ batchIntervals: 0 }).build()],
-      /trackingConfig.batchIntervals \(seconds\) must be a positive integer/,
-    ],
-    [
-      'a fractional pool size',
-      () => ['env1', 'key1', base().withTrackingConfig({ poolMaxSize: 2.5 }).build()],
-      /trackingConfig.poolMaxSize must be a positive integer/,
-    ],
-    [
-      'an unknown batch strategy',
-      () => [
-        'env1',
-        'key1',
-        base()
-          .withTrackingConfig({ batchStrategy: 'X' as BatchCachingStrategy })
-          .build(),
-      ],
-      /batchStrategy "X" is unknown/,
-    ],
-    [
-      'a server URL that is not http(s)',
-      () => ['env1', 'key1', base().withServerUrl('ftp://x').build()],
-      /withServerUrl must be an absolute http\(s\) URL/,
-    ],
-    [
-      'a relative events URL',
-      () => ['env1', 'key1', base().withEventsUrl('/events').build()],
-      /withEventsUrl must be an absolute http\(s\) URL/,
-    ],
-    [
-      'a status listener that is not a function',
-      () => ['env1', 'key1', { ...base().build(), statusListener: 3 as never }],
-      /statusListener must be a function/,
-    ],
-    [
-      'a visitor cache without its methods',
-      () => [
-        'env1',
-        'key1',
-        base()
-          .withCacheVisitorManager({} as never)
-          .build(),
-      ],
-      /withCacheVisitorManager takes an object with the methods cacheVisitor, lookupVisitor, flushVisitor/,
-    ],
-    [
-      'a hit cache without its methods',
-      () => [
-        'env1',
-        'key1',
-        base()
-          .withCacheHitManager({ cacheHits: () => undefined } as never)
-          .build(),
-      ],
-      /withCacheHitManager takes an object with the methods cacheHits, lookupHits, flushHits, flushAllHits/,
-    ],
-    [
-      'a log manager without log()',
-      () => [
-        'env1',
-        'key1',
-        base()
-          .withLogManager({} as never)
-          .build(),
-      ],
-      /withLogManager takes an object with the methods log/,
-    ],
-  ];
-
-  for (const [what, args, message] of refused)
-    void test(`start throws with what to change for ${what}, and the status stays SDK_NOT_INITIALIZED`, async () => {
-      const statuses: string[] = [];
-      const instance = new FeatureInstance(nodePlatform);
-      instance.$status.listen((s) => statuses.push(s));
-      const [envId, apiKey, config] = args();
-      await assert.rejects(instance.start(envId, apiKey, config), message);
-      assert.equal(instance.getStatus(), FSSdkStatus.SDK_NOT_INITIALIZED);
-      assert.deepEqual(statuses, []);
-    });
-
-  void test('a failed start leaves a running instance running', async () => {
-    const instance = new FeatureInstance(nodePlatform);
-    await instance.start('env1', 'key1', base().build());
-    await assert.rejects(instance.start('', 'key1', base().build()), /envId is empty/);
-    assert.equal(instance.getStatus(), FSSdkStatus.SDK_INITIALIZED);
-    await instance.close();
-  });
-});
+// start validation (empty ids, negative timeout, …) is in the shared errors suite, run in Node and Chromium:
+// test/core/shared/errors.suite.ts.
 
 void describe('service URLs (PROTOCOL.md SDK configuration)', () => {
   void test('the base comes from FEATURE_API_URL in Node, is logged once at INFO, and the routes derive from it', async () => {
