@@ -47,7 +47,6 @@ export class Visitor implements FlagHost {
   #consent: boolean;
   #authenticated: boolean;
   #ctx: VisitorContext;
-  #campaigns: DecisionCampaign[] = [];
   #flagsFromCache = false;
   #fetchSeq = 0;
   #waiters: Array<() => void> = [];
@@ -316,7 +315,6 @@ export class Visitor implements FlagHost {
   }
 
   #setFlags(campaigns: DecisionCampaign[], fromCache: boolean): void {
-    this.#campaigns = campaigns;
     this.#flagsFromCache = fromCache;
     this.#flagsAtom.set(buildFlags(campaigns));
   }
@@ -395,7 +393,7 @@ export class Visitor implements FlagHost {
     if (pending !== null) this.#setState(FlagStatus.FETCH_REQUIRED, pending);
     else this.#setState(FlagStatus.FETCHED, Reason.NONE);
     if (!this.#consent) return;
-    await this.#cache.write_(input, this.#campaigns, newAssignments);
+    await this.#cache.write_(input, decision.campaigns, newAssignments);
     await this.#sendSegment(input.context);
   }
 
