@@ -1,7 +1,12 @@
 // A bucketing file checked and indexed once (PROTOCOL.md §6), so that each evaluation only hashes, reads
 // tables and calls precompiled targeting closures. Malformed parts are dropped here with a reason: a dropped
 // campaign or variation group is one that never matches, which is what §6 asks of them.
-import type { AccountSettings, DecisionCampaign, JsonValue } from '../protocol/index.js';
+import {
+  isJsonObject,
+  type AccountSettings,
+  type DecisionCampaign,
+  type JsonValue,
+} from '../protocol/index.js';
 import { allocationTable, type AllocationGroup } from './allocation.js';
 import { murmur3Prefix } from './murmur3.js';
 import { compileTargeting, type TargetingPredicate } from './targeting.js';
@@ -37,7 +42,6 @@ export interface CompiledCampaign {
 }
 
 type Obj = Record<string, unknown>;
-const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** A frozen deep copy of a JSON value, or undefined when `v` is not one. `__proto__` keys are left out. */
 const copyJson = (v: unknown): JsonValue | undefined => {
@@ -47,7 +51,7 @@ const copyJson = (v: unknown): JsonValue | undefined => {
     const items = v.map(copyJson);
     return items.includes(undefined) ? undefined : (Object.freeze(items as JsonValue[]) as JsonValue[]);
   }
-  if (!isObject(v)) return undefined;
+  if (!isJsonObject(v)) return undefined;
   const out: Record<string, JsonValue> = {};
   for (const [key, item] of Object.entries(v)) {
     const copy = copyJson(item);
@@ -91,7 +95,7 @@ const validId = (id: unknown): id is string => typeof id === 'string' && id !== 
 
 /** Compiles one variation group, or returns undefined (with a reason) when it is malformed. */
 const compileGroup = (c: Obj, g: unknown, reasons: string[], where: string): CompiledGroup | undefined => {
-  if (!isObject(g) || !validId(g.id) || typeof g.name !== 'string' || !Array.isArray(g.variations)) {
+  if (!isJsonObject(g) || !validId(g.id) || typeof g.name !== 'string' || !Array.isArray(g.variations)) {
     reasons.push(`${where}: a variation group needs an id, a name and a variations array; it does not match`);
     return undefined;
   }
@@ -99,14 +103,14 @@ const compileGroup = (c: Obj, g: unknown, reasons: string[], where: string): Com
   let total = 0;
   for (const [i, v] of g.variations.entries()) {
     const at = `${where}.variations[${i}]`;
-    const m = isObject(v) ? v.modifications : undefined;
-    const value = isObject(m) ? copyJson(m.value) : undefined;
-    const allocation = isObject(v) ? (v.allocation ?? 0) : 0;
+    const m = isJsonObject(v) ? v.modifications : undefined;
+    const value = isJsonObject(m) ? copyJson(m.value) : undefined;
+    const allocation = isJsonObject(v) ? (v.allocation ?? 0) : 0;
     if (
-      !isObject(v) ||
+      !isJsonObject(v) ||
       !validId(v.id) ||
       typeof v.name !== 'string' ||
-      !isObject(m) ||
+      !isJsonObject(m) ||
       typeof m.type !== 'string'
     ) {
       reasons.push(
@@ -114,7 +118,7 @@ const compileGroup = (c: Obj, g: unknown, reasons: string[], where: string): Com
       );
       return undefined;
     }
-    if (!isObject(value)) {
+    if (!isJsonObject(value)) {
       reasons.push(`${at}: modifications.value is not a JSON object; the group does not match`);
       return undefined;
     }
@@ -169,7 +173,7 @@ const compileRanges = (ranges: unknown, reasons: string[], where: string): numbe
   const flat: number[] = [];
   if (Array.isArray(ranges)) {
     for (const range of ranges) {
-      const r = isObject(range) ? range.r : undefined;
+      const r = isJsonObject(range) ? range.r : undefined;
       if (!Array.isArray(r) || r.length !== 2 || typeof r[0] !== 'number' || typeof r[1] !== 'number') break;
       flat.push(r[0], r[1]);
     }
@@ -184,7 +188,7 @@ const compileRanges = (ranges: unknown, reasons: string[], where: string): numbe
 /** Compiles one campaign, or returns undefined (with a reason) when it is malformed. */
 const compileCampaign = (c: unknown, reasons: string[], where: string): CompiledCampaign | undefined => {
   if (
-    !isObject(c) ||
+    !isJsonObject(c) ||
     !validId(c.id) ||
     typeof c.name !== 'string' ||
     typeof c.type !== 'string' ||
@@ -209,7 +213,7 @@ const compileCampaign = (c: unknown, reasons: string[], where: string): Compiled
 /** The account settings of a file: both false when absent; a malformed one is read as false, with a reason. */
 const readSettings = (settings: unknown, reasons: string[]): Readonly<AccountSettings> => {
   if (settings === undefined) return Object.freeze({ enabledXPC: false, enabled1V1T: false });
-  const s = isObject(settings) ? settings : {};
+  const s = isJsonObject(settings) ? settings : {};
   if (typeof s.enabledXPC !== 'boolean' || typeof s.enabled1V1T !== 'boolean') {
     reasons.push(
       'accountSettings: enabledXPC and enabled1V1T must be booleans; a missing or bad one is false',
@@ -235,7 +239,7 @@ export class CompiledFile {
   /** Compiles `file` (anything: a malformed file compiles to one that matches nothing, with reasons). */
   constructor(file: unknown) {
     const reasons: string[] = [];
-    const f = isObject(file) ? file : undefined;
+    const f = isJsonObject(file) ? file : undefined;
     if (f === undefined) reasons.push('the bucketing file is not a JSON object; nothing matches');
     if (f !== undefined && f.panic !== undefined && typeof f.panic !== 'boolean') {
       reasons.push('panic is not a boolean; the file is read as not in panic');

@@ -1,12 +1,13 @@
 // One decision (PROTOCOL.md §3, §8): the campaign walk over a compiled bucketing file, with sticky
 // assignments, experience continuity (§8.5) and one visitor, one test (§8.6). Pure: the same file, visitor
 // and options always give the same result, and nothing outside the result is written.
-import type {
-  AccountSettings,
-  AssignmentHistory,
-  Decision,
-  DecisionCampaign,
-  VisitorContext,
+import {
+  isJsonObject,
+  type AccountSettings,
+  type AssignmentHistory,
+  type Decision,
+  type DecisionCampaign,
+  type VisitorContext,
 } from '../protocol/index.js';
 import { assignVariation, inBucketRanges, stickyVariationId } from './allocation.js';
 import { CompiledFile, compileFile } from './compile.js';
@@ -51,9 +52,6 @@ interface AbCandidate {
   readonly sticky: boolean;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
-
 const isEmpty = (o: object): boolean => {
   for (const _ in o) return false;
   return true;
@@ -72,7 +70,7 @@ export const evaluate = (
   const compiled = file instanceof CompiledFile ? file : compileFile(file);
   const reasons = compiled.reasons.slice();
   const v: unknown = visitor;
-  if (!isObject(v) || typeof v.id !== 'string') {
+  if (!isJsonObject(v) || typeof v.id !== 'string') {
     reasons.push('the visitor has no string id; nothing matches');
     return { decision: { visitorId: '', campaigns: [] }, newAssignments: {}, reasons };
   }
@@ -80,12 +78,12 @@ export const evaluate = (
   if (compiled.panic)
     return { decision: { visitorId: id, campaigns: [], panic: true }, newAssignments: {}, reasons };
   let context = visitor.context;
-  if (!isObject(context)) {
+  if (!isJsonObject(context)) {
     reasons.push('the visitor context is not an object; it is read as empty');
     context = {};
   }
   let history = visitor.assignments;
-  if (!isObject(history)) {
+  if (!isJsonObject(history)) {
     reasons.push('the visitor assignments are not an object; they are read as empty');
     history = {};
   }

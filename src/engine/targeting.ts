@@ -1,6 +1,6 @@
 // Targeting (PROTOCOL.md §7), compiled: each rule becomes a closure specialised for its operator and target
 // once per bucketing file, so evaluating a visitor does no operator dispatch and no target parsing.
-import type { VisitorContext } from '../protocol/index.js';
+import { isJsonObject, type VisitorContext } from '../protocol/index.js';
 import { parseSemVer, semVerComparator } from './semver.js';
 
 /** A compiled rule or variation-group targeting: does it match this visitor? */
@@ -15,9 +15,6 @@ const NEVER_VALUE: ValueTest = () => false;
 
 /** Operators that match a list target when they hold for every element (the others: for some). */
 const NEGATIVE = new Set(['NOT_EQUALS', 'NOT_CONTAINS']);
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** A context value as the operators see it: `undefined` for a missing key or a value of another type. */
 const read = (context: VisitorContext, key: string): string | number | boolean | undefined => {
@@ -113,7 +110,7 @@ const targetTest = (operator: string, target: unknown): ValueTest | undefined =>
  * matches; why is pushed to `reasons`, prefixed with `where`.
  */
 export const compileRule = (rule: unknown, reasons: string[], where: string): TargetingPredicate => {
-  if (!isObject(rule) || typeof rule.operator !== 'string' || typeof rule.key !== 'string') {
+  if (!isJsonObject(rule) || typeof rule.operator !== 'string' || typeof rule.key !== 'string') {
     reasons.push(`${where}: a targeting is not {operator: string, key: string, value}; it does not match`);
     return NEVER;
   }
@@ -148,14 +145,14 @@ export const compileTargeting = (
   where: string,
 ): TargetingPredicate => {
   if (targeting === undefined || targeting === null) return NEVER;
-  if (!isObject(targeting) || !Array.isArray(targeting.targetingGroups)) {
+  if (!isJsonObject(targeting) || !Array.isArray(targeting.targetingGroups)) {
     reasons.push(`${where}: targeting has no targetingGroups array; the group does not match`);
     return NEVER;
   }
   const groups: TargetingPredicate[][] = [];
   targeting.targetingGroups.forEach((group: unknown, g) => {
     const at = `${where}.targetingGroups[${g}]`;
-    if (!isObject(group) || !Array.isArray(group.targetings)) {
+    if (!isJsonObject(group) || !Array.isArray(group.targetings)) {
       reasons.push(`${at}: not {targetings: []}; it does not match`);
       return;
     }
