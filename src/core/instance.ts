@@ -1,5 +1,5 @@
 import { atom, type ReadableAtom } from 'nanostores';
-import type { Decision } from '../protocol/index.js';
+import { CONTEXT_LIMITS, type Decision } from '../protocol/index.js';
 import type { FeatureConfig, SdkStatusChanged } from './config.js';
 import { loadDecisionSource } from './decision/load-source.js';
 import { Level, Logger } from './logger.js';
@@ -179,8 +179,10 @@ export class FeatureInstance {
     const problem =
       run === null
         ? 'await Feature.start(envId, apiKey) first'
-        : typeof visitorId !== 'string' || visitorId === '' || visitorId.length > 256
-          ? 'visitorId must be a string of 1 to 256 characters'
+        : typeof visitorId !== 'string' ||
+            visitorId === '' ||
+            visitorId.length > CONTEXT_LIMITS.maxVisitorIdLength
+          ? `visitorId must be a string of 1 to ${CONTEXT_LIMITS.maxVisitorIdLength} characters`
           : typeof hasConsented !== 'boolean'
             ? 'hasConsented must be true or false'
             : instanceType !== undefined && !Object.values<string>(Instance).includes(instanceType)
