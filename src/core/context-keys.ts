@@ -1,5 +1,3 @@
-import type { ContextValue } from '../protocol/index.js';
-
 /** The value type a predefined context key takes (SPEC.md: String, bool, int, double). */
 export type ContextKeyType = 'string' | 'boolean' | 'int' | 'double';
 
@@ -99,6 +97,3 @@ export const contextValueProblem = (value: unknown): string | null => {
   if (typeof value === 'number') return Number.isFinite(value) ? null : 'a number must be finite';
   return `a value must be a string, a boolean or a finite number, not ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value}`;
 };
-
-/** Narrows a context value that passed `contextValueProblem`. */
-export const isContextValue = (value: unknown): value is ContextValue => contextValueProblem(value) === null;
