@@ -2,7 +2,7 @@
 // Chromium from the shared suite test/core/shared/context.suite.ts.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { SDK_VERSION_FOR_TESTS } from './context-fixtures.js';
+import { nodeHarness } from './shared/node-harness.js';
 
 void describe('predefined context keys (FeatureContext)', () => {
   void test('the Node platform sets the auto keys of PROTOCOL.md §16.5', async () => {
@@ -18,6 +18,6 @@ void describe('predefined context keys (FeatureContext)', () => {
     assert.equal(device.sdk_deviceType, 'server');
     assert.equal(device.sdk_osName, names[os.type()] ?? os.type());
     assert.equal(device.sdk_osVersionCode, os.release());
-    assert.equal(device.sdk_fsVersion, SDK_VERSION_FOR_TESTS);
+    assert.equal(device.sdk_fsVersion, nodeHarness.sdkVersion);
   });
 });
