@@ -24,12 +24,12 @@ export const COMMON_FIELDS: readonly HitField[] = [
 ];
 
 /**
- * Each hit type's fields, in wire order. The one table drives validation, the cache content and the wire
- * conversion, so the three can never disagree on a name.
+ * Each hit type's fields, in wire order, the common ones last. The one table drives validation, the cache
+ * content and the wire conversion, so the three can never disagree on a name.
  */
 export const HIT_FIELDS: Readonly<Record<FieldHitType, readonly HitField[]>> = {
-  SCREENVIEW: [['location', 'dl', 'L']],
-  PAGEVIEW: [['location', 'dl', 'U']],
+  SCREENVIEW: [['location', 'dl', 'L'], ...COMMON_FIELDS],
+  PAGEVIEW: [['location', 'dl', 'U'], ...COMMON_FIELDS],
   TRANSACTION: [
     ['transactionId', 'tid', 'R'],
     ['affiliation', 'ta', 'R'],
@@ -41,6 +41,7 @@ export const HIT_FIELDS: Readonly<Record<FieldHitType, readonly HitField[]>> = {
     ['paymentMethod', 'pm', 'S'],
     ['itemCount', 'icn', 'N'],
     ['couponCode', 'tcc', 'S'],
+    ...COMMON_FIELDS,
   ],
   ITEM: [
     ['transactionId', 'tid', 'R'],
@@ -49,12 +50,14 @@ export const HIT_FIELDS: Readonly<Record<FieldHitType, readonly HitField[]>> = {
     ['price', 'ip', 'M'],
     ['category', 'iv', 'S'],
     ['quantity', 'iq', 'N'],
+    ...COMMON_FIELDS,
   ],
   EVENT: [
     ['category', 'ec', 'E'],
     ['action', 'ea', 'R'],
     ['label', 'el', 'S'],
     ['value', 'ev', 'P'],
+    ...COMMON_FIELDS,
   ],
 };
 
@@ -134,7 +137,7 @@ export const validateHitContent = (
     return isJsonObject(content.context)
       ? null
       : `Segment context must be an object, got ${show(content.context)}`;
-  for (const [name, , rule] of [...HIT_FIELDS[type], ...COMMON_FIELDS]) {
+  for (const [name, , rule] of HIT_FIELDS[type]) {
     const value = content[name];
     // Optional rules accept absence; R, L, U and E are the required ones.
     if (value === undefined && !'RLUE'.includes(rule)) continue;
@@ -150,7 +153,7 @@ export const pickHitContent = (
   source: Readonly<Record<string, unknown>>,
 ): Record<string, JsonValue> => {
   const content: Record<string, JsonValue> = {};
-  for (const [name] of [...HIT_FIELDS[type], ...COMMON_FIELDS]) {
+  for (const [name] of HIT_FIELDS[type]) {
     const value = source[name];
     if (value !== undefined) content[name] = value as JsonValue;
   }

@@ -1,5 +1,5 @@
 import type { ActivationItem, HitCacheRecord, JsonValue, WireHit } from '../../protocol/index.js';
-import { COMMON_FIELDS, HIT_FIELDS } from './hit-fields.js';
+import { HIT_FIELDS } from './hit-fields.js';
 
 /** Queue time (PROTOCOL.md §4, §5.1): send time minus creation time, never negative (clocks step back). */
 const queueTime = (record: HitCacheRecord, now: number): number =>
@@ -30,7 +30,7 @@ export const toWireHit = (record: HitCacheRecord, now: number): WireHit => {
         s[key] = typeof value === 'string' ? value : JSON.stringify(value);
     wire.s = s;
   } else if (type !== 'ACTIVATE') {
-    for (const [name, key] of [...HIT_FIELDS[type], ...COMMON_FIELDS]) {
+    for (const [name, key] of HIT_FIELDS[type]) {
       const value = content[name];
       // EventCategory's SDK names (`Action_Tracking`) become the wire's words (`Action Tracking`).
       if (value !== undefined)
