@@ -241,15 +241,18 @@ export const createTracker = (deps: TrackerDeps, tuning: TrackerTuning = {}): Tr
     }
   });
 
-  const addHit: Tracker['addHit'] = (visitor, hit) => {
-    const problem = validateHitContent(hit.type, hit.content);
-    if (problem !== null) {
-      logger.error(`Tracking: hit not sent: ${problem}`);
-      return Promise.resolve();
-    }
+  /** Pools a hit whose content has already been checked. */
+  const addChecked: Tracker['addHit'] = (visitor, hit) => {
     // Only this case needs the flag: the ids alone cannot tell it from an anonymous visitor (wire.ts).
     const flag = visitor.authenticated && visitor.anonymousId === null ? { authenticated: true } : {};
     return add(visitor, hit.type, { ...hit.content, ...flag });
+  };
+
+  const addHit: Tracker['addHit'] = (visitor, hit) => {
+    const problem = validateHitContent(hit.type, hit.content);
+    if (problem === null) return addChecked(visitor, hit);
+    logger.error(`Tracking: hit not sent: ${problem}`);
+    return Promise.resolve();
   };
 
   const addActivation: Tracker['addActivation'] = (visitor, a, onAcknowledged) =>
@@ -268,7 +271,8 @@ export const createTracker = (deps: TrackerDeps, tuning: TrackerTuning = {}): Tr
         logger.error('sendHit takes a Screen, Page, Transaction, Item or Event hit.');
       else {
         const problem = hit.validate();
-        if (problem === null) return addHit(visitor, hit.toTrackedHit());
+        // `validate()` ran the same checks on the same fields: no second pass through addHit's.
+        if (problem === null) return addChecked(visitor, hit.toTrackedHit());
         logger.error(`hit not sent: ${problem}`);
       }
       return Promise.resolve();
