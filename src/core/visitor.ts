@@ -1,6 +1,7 @@
 import { atom, type ReadableAtom } from 'nanostores';
 import { buildFlags } from '../engine/flags.js';
 import {
+  CONTEXT_LIMITS,
   SDK_NAME,
   SDK_VERSION,
   type AssignmentHistory,
@@ -47,6 +48,9 @@ export class Visitor implements FlagHost {
   #consent: boolean;
   #authenticated: boolean;
   #ctx: VisitorContext;
+  /** The frozen view `context` returns, rebuilt only after the context or the id changed: every exposing flag
+   * read hands the context to the tracker, so building a copy per read would tax the hot path. */
+  #contextView: Readonly<VisitorContext> | null = null;
   #flagsFromCache = false;
   #fetchSeq = 0;
   #waiters: Array<() => void> = [];
@@ -109,7 +113,12 @@ export class Visitor implements FlagHost {
 
   /** A read-only copy of the context as sent, `fs_client`, `fs_version` and `fs_users` included. */
   get context(): Readonly<VisitorContext> {
-    return Object.freeze({ ...this.#ctx, fs_client: SDK_NAME, fs_version: SDK_VERSION, fs_users: this.#id });
+    return (this.#contextView ??= Object.freeze({
+      ...this.#ctx,
+      fs_client: SDK_NAME,
+      fs_version: SDK_VERSION,
+      fs_users: this.#id,
+    }));
   }
 
   /** FETCHED, FETCHING, FETCH_REQUIRED or PANIC. */
@@ -153,6 +162,7 @@ export class Visitor implements FlagHost {
     const cleared: VisitorContext = { ...this.#runtime.device_ };
     if (sameContext(cleared, this.#ctx)) return;
     this.#ctx = cleared;
+    this.#contextView = null;
     this.#requireFetch(Reason.VISITOR_CONTEXT_UPDATED);
   }
 
@@ -213,8 +223,14 @@ export class Visitor implements FlagHost {
    */
   authenticate(visitorId: string): void {
     if (this.#ignoredInPanic('authenticate')) return;
-    if (typeof visitorId !== 'string' || visitorId === '') {
-      this.#runtime.logger_.error('authenticate takes a non-empty visitor id.');
+    if (
+      typeof visitorId !== 'string' ||
+      visitorId === '' ||
+      visitorId.length > CONTEXT_LIMITS.maxVisitorIdLength
+    ) {
+      this.#runtime.logger_.error(
+        `authenticate takes a visitor id of 1 to ${CONTEXT_LIMITS.maxVisitorIdLength} characters.`,
+      );
       return;
     }
     if (!this.#runtime.xpcEnabled_())
@@ -224,6 +240,7 @@ export class Visitor implements FlagHost {
       );
     if (!this.#authenticated) this.#anonymous = this.#id;
     this.#id = visitorId;
+    this.#contextView = null;
     this.#authenticated = true;
     this.#cache.lookupOnAuthenticate_(visitorId, this.#anonymous);
     this.#requireFetch(Reason.VISITOR_AUTHENTICATED);
@@ -239,6 +256,7 @@ export class Visitor implements FlagHost {
       return;
     }
     this.#id = this.#anonymous;
+    this.#contextView = null;
     this.#anonymous = null;
     this.#authenticated = false;
     this.#cache.lookupOnAuthenticate_(this.#id, null);
@@ -332,6 +350,7 @@ export class Visitor implements FlagHost {
 
   #applyContextEntries(entries: Array<[unknown, unknown]>): boolean {
     const { changed, refused } = applyContext(this.#ctx, entries);
+    if (changed) this.#contextView = null;
     for (const message of refused) this.#runtime.logger_.error(message);
     return changed;
   }

@@ -132,6 +132,16 @@ export const defineContextSuite = (h: CoreHarness): void => {
           /read only/,
         );
         assert.equal(visitor.context.a, 1);
+        // A snapshot taken earlier keeps its values; the context read after a change shows the change.
+        visitor.updateContext('a', 3);
+        assert.equal(visitor.context.a, 3);
+        assert.equal(context.a, 1);
+        visitor.clearContext();
+        assert.equal(visitor.context.a, undefined);
+        visitor.authenticate('user-2');
+        assert.equal(visitor.context.fs_users, 'user-2');
+        visitor.unauthenticate();
+        assert.equal(visitor.context.fs_users, 'v1');
       }));
 
     it('the context sent carries the auto-set keys, the application keys and fs_client, fs_version, fs_users', () =>

@@ -253,12 +253,15 @@ export const defineVisitorCacheSuite = (h: CoreHarness): void => {
         assert.equal(visitor.anonymousId, null);
         visitor.unauthenticate();
         visitor.authenticate('');
+        // PROTOCOL.md §3: a visitor id is 1-256 characters, after authenticate as at creation.
+        visitor.authenticate('u'.repeat(257));
         assert.equal(visitor.visitorId, 'user-1');
         assert.deepEqual(
           logs.filter((l) => l.level === 'ERROR').map((l) => l.message),
           [
             'unauthenticate needs a visitor that authenticate() turned from anonymous to authenticated.',
-            'authenticate takes a non-empty visitor id.',
+            'authenticate takes a visitor id of 1 to 256 characters.',
+            'authenticate takes a visitor id of 1 to 256 characters.',
           ],
         );
       }));
