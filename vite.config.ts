@@ -111,6 +111,7 @@ export default defineConfig({
         codeSplitting: {
           groups: [/[\\/]src[\\/]protocol[\\/]/, /[\\/]src[\\/]engine[\\/]/, /./].map((test, i) => ({
             name: lazy.sharedModuleChunk,
+            debugName: ['protocol', 'engine', 'other'][i] ?? 'other',
             test,
             priority: 3 - i,
           })),
