@@ -4,30 +4,38 @@
 import { num, text, type Queryable } from './sql.js';
 import type { ActivationRow, AssignmentRow, HitRow } from './store.js';
 
-type Db = Queryable & { transaction: <T>(fn: (tx: Queryable) => Promise<T>) => Promise<T> };
-
-/** Records "anonymous id → first authenticated id" pairs; the first one seen stays (§14.2). */
-const recordIdentities = async (
-  tx: Queryable,
-  envId: string,
-  pairs: Array<[anonymousId: string, personId: string]>,
-  now: number,
-): Promise<void> => {
-  if (pairs.length === 0) return;
-  await tx.query(
-    `INSERT INTO identities (env_id, anonymous_id, person_id, first_seen_ms)
-     SELECT DISTINCT ON (a) $1, a, p, $4::bigint FROM unnest($2::text[], $3::text[]) WITH ORDINALITY AS u(a, p, o)
-     ORDER BY a, o
-     ON CONFLICT (env_id, anonymous_id) DO NOTHING`,
-    [envId, pairs.map((p) => p[0]), pairs.map((p) => p[1]), now],
-  );
-};
-
 const insertedCount = (rows: Array<Record<string, unknown>>): number =>
   rows[0] === undefined ? 0 : num(rows[0], 'n');
 
+/**
+ * Runs `insert` (rows from unnest of `$5…`, `ON CONFLICT (env_id, hid) DO NOTHING RETURNING 1`) and records
+ * the "anonymous id → first authenticated id" pairs the rows carry (§14.2; the first one seen stays), in one
+ * statement: atomic without a transaction, so a request's rows and identities are durable together in a
+ * single round trip. Returns how many rows were new.
+ */
+const insertWithIdentities = async (
+  db: Queryable,
+  insert: string,
+  envId: string,
+  columns: readonly unknown[][],
+  pairs: ReadonlyArray<[anonymousId: string, personId: string]>,
+  now: number,
+): Promise<number> => {
+  const rows = await db.query(
+    `WITH identity AS (
+       INSERT INTO identities (env_id, anonymous_id, person_id, first_seen_ms)
+       SELECT DISTINCT ON (a) $1, a, p, $4::bigint FROM unnest($2::text[], $3::text[]) WITH ORDINALITY AS u(a, p, o)
+       ORDER BY a, o
+       ON CONFLICT (env_id, anonymous_id) DO NOTHING),
+     ins AS (${insert})
+     SELECT count(*)::int AS n FROM ins`,
+    [envId, pairs.map((p) => p[0]), pairs.map((p) => p[1]), now, ...columns],
+  );
+  return insertedCount(rows);
+};
+
 /** Collection operations of the store. */
-export const collectQueries = (db: Db) => ({
+export const collectQueries = (db: Queryable) => ({
   async getAssignments(envId: string, visitorIds: readonly string[]): Promise<AssignmentRow[]> {
     const rows = await db.query(
       'SELECT visitor_id, history, last_used_ms FROM assignments WHERE env_id = $1 AND visitor_id = ANY($2::text[])',
@@ -94,65 +102,57 @@ export const collectQueries = (db: Db) => ({
   },
   async insertActivations(envId: string, rows: readonly ActivationRow[]): Promise<number> {
     if (rows.length === 0) return 0;
-    return db.transaction(async (tx) => {
-      const result = await tx.query(
-        `WITH ins AS (
-           INSERT INTO activations (env_id, hid, visitor_id, anonymous_id, campaign_id, variation_group_id,
-             variation_id, created_ms, received_ms)
-           SELECT $1, h, v, a, c, g, x, t, r
-           FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::bigint[], $9::bigint[])
-             AS u(h, v, a, c, g, x, t, r)
-           ON CONFLICT (env_id, hid) DO NOTHING RETURNING 1)
-         SELECT count(*)::int AS n FROM ins`,
-        [
-          envId,
-          rows.map((r) => r.hid),
-          rows.map((r) => r.visitorId),
-          rows.map((r) => r.anonymousId),
-          rows.map((r) => r.campaignId),
-          rows.map((r) => r.variationGroupId),
-          rows.map((r) => r.variationId),
-          rows.map((r) => r.createdMs),
-          rows.map((r) => r.receivedMs),
-        ],
-      );
-      const pairs = rows.flatMap((r): Array<[string, string]> =>
+    return insertWithIdentities(
+      db,
+      `INSERT INTO activations (env_id, hid, visitor_id, anonymous_id, campaign_id, variation_group_id,
+         variation_id, created_ms, received_ms)
+       SELECT $1, h, v, a, c, g, x, t, r
+       FROM unnest($5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::bigint[], $12::bigint[])
+         AS u(h, v, a, c, g, x, t, r)
+       ON CONFLICT (env_id, hid) DO NOTHING RETURNING 1`,
+      envId,
+      [
+        rows.map((r) => r.hid),
+        rows.map((r) => r.visitorId),
+        rows.map((r) => r.anonymousId),
+        rows.map((r) => r.campaignId),
+        rows.map((r) => r.variationGroupId),
+        rows.map((r) => r.variationId),
+        rows.map((r) => r.createdMs),
+        rows.map((r) => r.receivedMs),
+      ],
+      rows.flatMap((r): Array<[string, string]> =>
         r.anonymousId !== null && r.anonymousId !== r.visitorId ? [[r.anonymousId, r.visitorId]] : [],
-      );
-      await recordIdentities(tx, envId, pairs, rows[0]?.receivedMs ?? Date.now());
-      return insertedCount(result);
-    });
+      ),
+      rows[0]?.receivedMs ?? Date.now(),
+    );
   },
   async insertHits(envId: string, rows: readonly HitRow[]): Promise<number> {
     if (rows.length === 0) return 0;
-    return db.transaction(async (tx) => {
-      const result = await tx.query(
-        `WITH ins AS (
-           INSERT INTO hits (env_id, hid, type, visitor_id, customer_id, goal, revenue, created_ms, received_ms, body)
-           SELECT $1, h, y, v, c, g, m, t, r, b::jsonb
-           FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::float8[], $8::bigint[],
-                       $9::bigint[], $10::text[]) AS u(h, y, v, c, g, m, t, r, b)
-           ON CONFLICT (env_id, hid) DO NOTHING RETURNING 1)
-         SELECT count(*)::int AS n FROM ins`,
-        [
-          envId,
-          rows.map((r) => r.hid),
-          rows.map((r) => r.type),
-          rows.map((r) => r.visitorId),
-          rows.map((r) => r.customerId),
-          rows.map((r) => r.goal),
-          rows.map((r) => r.revenue),
-          rows.map((r) => r.createdMs),
-          rows.map((r) => r.receivedMs),
-          rows.map((r) => JSON.stringify(r.body)),
-        ],
-      );
-      const pairs = rows.flatMap((r): Array<[string, string]> =>
+    return insertWithIdentities(
+      db,
+      `INSERT INTO hits (env_id, hid, type, visitor_id, customer_id, goal, revenue, created_ms, received_ms, body)
+       SELECT $1, h, y, v, c, g, m, t, r, b::jsonb
+       FROM unnest($5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::float8[], $11::bigint[],
+                   $12::bigint[], $13::text[]) AS u(h, y, v, c, g, m, t, r, b)
+       ON CONFLICT (env_id, hid) DO NOTHING RETURNING 1`,
+      envId,
+      [
+        rows.map((r) => r.hid),
+        rows.map((r) => r.type),
+        rows.map((r) => r.visitorId),
+        rows.map((r) => r.customerId),
+        rows.map((r) => r.goal),
+        rows.map((r) => r.revenue),
+        rows.map((r) => r.createdMs),
+        rows.map((r) => r.receivedMs),
+        rows.map((r) => JSON.stringify(r.body)),
+      ],
+      rows.flatMap((r): Array<[string, string]> =>
         r.customerId !== null && r.customerId !== r.visitorId ? [[r.visitorId, r.customerId]] : [],
-      );
-      await recordIdentities(tx, envId, pairs, rows[0]?.receivedMs ?? Date.now());
-      return insertedCount(result);
-    });
+      ),
+      rows[0]?.receivedMs ?? Date.now(),
+    );
   },
   async countHits(envId: string): Promise<Record<string, number>> {
     const rows = await db.query('SELECT type, count(*)::int AS n FROM hits WHERE env_id = $1 GROUP BY type', [
