@@ -13,12 +13,17 @@ const fail = (path: string, message: string): never => {
   throw new InputError(`${path} ${message}`);
 };
 
+/** Checks an object's id and claims it: ids are unique across the file's campaigns, groups and variations. */
+const claimId = (id: unknown, path: string, ids: Set<string>): void => {
+  if (!isValidId(id)) fail(path, 'must be an id of 1-64 characters from [A-Za-z0-9_-]');
+  if (ids.has(id as string)) fail(path, `"${String(id)}" is used twice in the file`);
+  ids.add(id as string);
+};
+
 const checkGroup = (group: unknown, path: string, ids: Set<string>): void => {
   if (!isJsonObject(group)) fail(path, 'must be an object');
   const g = group as Record<string, unknown>;
-  if (!isValidId(g.id)) fail(`${path}.id`, 'must be an id of 1-64 characters from [A-Za-z0-9_-]');
-  if (ids.has(g.id as string)) fail(`${path}.id`, `"${String(g.id)}" is used twice in the file`);
-  ids.add(g.id as string);
+  claimId(g.id, `${path}.id`, ids);
   if (typeof g.name !== 'string') fail(`${path}.name`, 'must be a string');
   if (g.targeting !== undefined) {
     const groups = isJsonObject(g.targeting) ? g.targeting.targetingGroups : undefined;
@@ -44,10 +49,7 @@ const checkGroup = (group: unknown, path: string, ids: Set<string>): void => {
     const at = `${path}.variations[${k}]`;
     if (!isJsonObject(v)) fail(at, 'must be an object');
     const variation = v as Record<string, unknown>;
-    if (!isValidId(variation.id)) fail(`${at}.id`, 'must be an id of 1-64 characters from [A-Za-z0-9_-]');
-    if (ids.has(variation.id as string))
-      fail(`${at}.id`, `"${String(variation.id)}" is used twice in the file`);
-    ids.add(variation.id as string);
+    claimId(variation.id, `${at}.id`, ids);
     if (typeof variation.name !== 'string') fail(`${at}.name`, 'must be a string');
     const allocation = variation.allocation ?? 0;
     if (
@@ -80,9 +82,7 @@ export const validateBucketingCampaigns = (file: unknown): BucketingCampaign[] =
     const path = `campaigns[${i}]`;
     if (!isJsonObject(campaign)) fail(path, 'must be an object');
     const c = campaign as Record<string, unknown>;
-    if (!isValidId(c.id)) fail(`${path}.id`, 'must be an id of 1-64 characters from [A-Za-z0-9_-]');
-    if (ids.has(c.id as string)) fail(`${path}.id`, `"${String(c.id)}" is used twice in the file`);
-    ids.add(c.id as string);
+    claimId(c.id, `${path}.id`, ids);
     if (typeof c.name !== 'string') fail(`${path}.name`, 'must be a string');
     if (!(CAMPAIGN_TYPES as readonly unknown[]).includes(c.type))
       fail(`${path}.type`, `must be one of ${CAMPAIGN_TYPES.join(', ')}`);
