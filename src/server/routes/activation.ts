@@ -13,6 +13,12 @@ import { checkActivation } from '../validation/activation.js';
 /** The body limit of activation, hit and usage routes (§2.1). */
 export const COLLECT_BODY_LIMIT = 3 * 1024 * 1024;
 
+/** The environment id (`cid`) of an activation or hit body; throws 400 when it is not a string. */
+export const environmentIdOf = (body: Record<string, unknown>): string => {
+  if (typeof body.cid !== 'string') throw errors.invalidBody('cid', 'must be the environment id (a string)');
+  return body.cid;
+};
+
 /** Registers the activation route. */
 export const registerActivationRoutes = (app: FastifyInstance, ctx: AppContext): void => {
   app.post(
@@ -29,14 +35,13 @@ export const registerActivationRoutes = (app: FastifyInstance, ctx: AppContext):
           'must be an array of activations (or send one activation with caid and vaid)',
         );
       }
-      if (typeof body.cid !== 'string')
-        throw errors.invalidBody('cid', 'must be the environment id (a string)');
+      const cid = environmentIdOf(body);
       const items: unknown[] = Array.isArray(body.batch) ? body.batch : [body];
       if (items.length > MAX_ACTIVATIONS_PER_BATCH) {
         throw errors.invalidBody('batch', `must hold at most ${MAX_ACTIVATIONS_PER_BATCH} activations`);
       }
-      const state = await ctx.environments.get(body.cid);
-      if (state === null) throw errors.unknownEnvironment(body.cid);
+      const state = await ctx.environments.get(cid);
+      if (state === null) throw errors.unknownEnvironment(cid);
       const key = apiKeyOf(request);
       // Optional here (some platform SDKs send none), but when present it must be right (§2.2).
       if (key !== undefined && !secretMatches(key, state.environment.apiKeyDigest))
@@ -47,7 +52,7 @@ export const registerActivationRoutes = (app: FastifyInstance, ctx: AppContext):
       items.forEach((item, index) => {
         const checked = checkActivation(
           item,
-          body.cid as string,
+          cid,
           batch ? `batch[${index}]` : '',
           now,
           state.variationOwners,

@@ -8,14 +8,9 @@ import { errors } from '../errors.js';
 import { JSON_OR_TEXT } from '../http/json-body.js';
 import type { HitRow } from '../store/store.js';
 import { checkHit } from '../validation/hit.js';
-import { COLLECT_BODY_LIMIT } from './activation.js';
+import { COLLECT_BODY_LIMIT, environmentIdOf } from './activation.js';
 
 const collect = { bodyLimit: COLLECT_BODY_LIMIT, config: { accepts: JSON_OR_TEXT } };
-
-const environmentIdOf = (body: Record<string, unknown>): string => {
-  if (typeof body.cid !== 'string') throw errors.invalidBody('cid', 'must be the environment id (a string)');
-  return body.cid;
-};
 
 /** Registers the hit, usage and troubleshooting routes. */
 export const registerEventRoutes = (app: FastifyInstance, ctx: AppContext): void => {
