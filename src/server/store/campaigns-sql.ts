@@ -3,10 +3,8 @@
 import type { BucketingCampaign } from '../../protocol/index.js';
 import { IdConflictError, InputError } from '../errors.js';
 import { publish, toEnvironment } from './environments-sql.js';
-import { num, numOrNull, text, textOrNull, type Queryable, type Row } from './sql.js';
+import { num, numOrNull, text, textOrNull, type Queryable, type Row, type Sql } from './sql.js';
 import type { CampaignRecord, CampaignState, EnvironmentConfiguration, VariationOwner } from './store.js';
-
-type Db = Queryable & { transaction: <T>(fn: (tx: Queryable) => Promise<T>) => Promise<T> };
 
 const isState = (value: string): value is CampaignState =>
   value === 'active' || value === 'paused' || value === 'interrupted';
@@ -64,7 +62,7 @@ const checkIds = async (tx: Queryable, envId: string, campaigns: BucketingCampai
 };
 
 /** Campaign operations of the store. */
-export const campaignQueries = (db: Db, channel: string) => ({
+export const campaignQueries = (db: Pick<Sql, 'query' | 'transaction'>, channel: string) => ({
   async replaceCampaigns(envId: string, campaigns: BucketingCampaign[]): Promise<number> {
     return db.transaction(async (tx) => {
       const env = await tx.query('SELECT id FROM environments WHERE id = $1 FOR UPDATE', [envId]);

@@ -4,7 +4,7 @@
 import type { AccountSettings } from '../../protocol/index.js';
 import { InputError } from '../errors.js';
 import { digest, newApiKey, newId } from '../ids.js';
-import { bool, bytes, num, text, type Queryable, type Row } from './sql.js';
+import { bool, bytes, num, text, type Queryable, type Row, type Sql } from './sql.js';
 import type { Account, ConfigurationStamp, EnvironmentRecord } from './store.js';
 
 /** The NOTIFY channel of configuration changes for a database/schema. */
@@ -39,10 +39,7 @@ export const toEnvironment = (row: Row): EnvironmentRecord => ({
 });
 
 /** Account and environment operations of the store. */
-export const environmentQueries = (
-  db: Queryable & { transaction: <T>(fn: (tx: Queryable) => Promise<T>) => Promise<T> },
-  channel: string,
-) => ({
+export const environmentQueries = (db: Pick<Sql, 'query' | 'transaction'>, channel: string) => ({
   async createAccount(name: string): Promise<Account> {
     if (name.trim() === '') throw new InputError('An account needs a name: pass --name NAME.');
     const rows = await db.query(
