@@ -99,13 +99,16 @@ export class AssignmentService {
     for (const id of ids) {
       const entry =
         this.#cache.get(`${envId}\u0000${id}`) ?? this.#remember(envId, id, { history: {}, lastUsedMs: now });
+      // Copy-on-write, once per id (not per group: that copied the history once per new group): the history
+      // object may be held by an evaluation in flight.
+      const history = { ...entry.history };
       for (const group of groups) {
         const variation = assigned[group];
         if (variation === undefined) continue;
-        // Copy-on-write: the history object may be held by an evaluation in flight.
-        entry.history = { ...entry.history, [group]: variation };
+        history[group] = variation;
         rows.push({ visitorId: id, variationGroupId: group, variationId: variation, lastUsedMs: now });
       }
+      entry.history = history;
     }
     this.#writer.enqueue(envId, rows);
   }
