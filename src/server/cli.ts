@@ -7,7 +7,7 @@ import { reportTable } from './cli/report-table.js';
 import { readServerConfig, type ServerConfig } from './config.js';
 import { demoCredentialsPath } from './demo-credentials.js';
 import { seedDemo, type SeededDemo } from './demo-seed.js';
-import { IdConflictError, InputError } from './errors.js';
+import { IdConflictError, InputError, unknownEnvironmentInput } from './errors.js';
 import { openStore, serve } from './main.js';
 import { buildCampaignReport } from './report/build-report.js';
 import { DataDirBusyError } from './store/data-dir-lock.js';
@@ -136,8 +136,7 @@ const runCommand = async (args: ParsedArgs, config: ServerConfig, print: Print):
       const envId = required(args, 'env', 'ENV_ID');
       const only = args.options.get('campaign');
       const reports = await withStore(config, async (store) => {
-        if ((await store.getEnvironment(envId)) === null)
-          throw new InputError(`No environment has the id "${envId}".`);
+        if ((await store.getEnvironment(envId)) === null) throw unknownEnvironmentInput(envId);
         const ids =
           only !== undefined
             ? [only]

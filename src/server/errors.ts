@@ -94,3 +94,9 @@ export class InputError extends Error {
     this.name = 'InputError';
   }
 }
+
+/** The InputError of a command or store call naming an environment that does not exist. */
+export const unknownEnvironmentInput = (envId: string): InputError =>
+  new InputError(
+    `No environment has the id "${envId.slice(0, 64)}": use an id that \`feature-server env create\` printed.`,
+  );

@@ -128,6 +128,19 @@ void describe('feature-server CLI (embedded store)', () => {
     const invalid = await runCliCommand(['import', bad, '--env', 'whatever'], env);
     assert.notEqual(invalid.code, 0);
     assert.match(invalid.stderr, /campaigns\[0\]\.variationGroups\[0\]\.variations\[0\]\.allocation/);
+    const good = join(dir, 'good.json');
+    writeFileSync(good, JSON.stringify({ panic: false, campaigns: [checkoutCampaign()] }));
+    for (const command of [
+      ['import', good, '--env', 'nosuchenv'],
+      ['report', '--env', 'nosuchenv'],
+    ]) {
+      const noEnv = await runCliCommand(command, env);
+      assert.notEqual(noEnv.code, 0);
+      assert.match(
+        noEnv.stderr,
+        /No environment has the id "nosuchenv": use an id that `feature-server env create` printed/,
+      );
+    }
     const unknown = await runCliCommand(['frobnicate'], env);
     assert.notEqual(unknown.code, 0);
     assert.match(unknown.stderr, /Unknown command/);

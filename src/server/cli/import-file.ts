@@ -1,7 +1,7 @@
 // `feature-server import FILE --env E` (PROTOCOL.md §13.9): a bucketing-format file (§6) becomes the
 // environment's campaigns. One function for the CLI and for tests that seed a server the way an operator does.
 import { readFile } from 'node:fs/promises';
-import { InputError } from '../errors.js';
+import { InputError, unknownEnvironmentInput } from '../errors.js';
 import type { Store } from '../store/store.js';
 import { validateBucketingCampaigns } from '../validation/bucketing-campaigns.js';
 
@@ -29,9 +29,7 @@ export const readJsonFile = async (path: string): Promise<unknown> => {
 export const importCampaignsFile = async (store: Store, envId: string, path: string): Promise<number> => {
   const campaigns = validateBucketingCampaigns(await readJsonFile(path));
   if ((await store.getEnvironment(envId)) === null) {
-    throw new InputError(
-      `No environment has the id "${envId}": create one with \`feature-server env create\`.`,
-    );
+    throw unknownEnvironmentInput(envId);
   }
   return store.replaceCampaigns(envId, campaigns);
 };

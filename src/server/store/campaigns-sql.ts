@@ -1,7 +1,7 @@
 // Campaigns over the shared SQL: import (replace in order, tombstoning the rest), state changes, listing,
 // and the configuration an instance builds its in-memory bucketing file from.
 import type { BucketingCampaign } from '../../protocol/index.js';
-import { IdConflictError, InputError } from '../errors.js';
+import { IdConflictError, InputError, unknownEnvironmentInput } from '../errors.js';
 import { publish, toEnvironment } from './environments-sql.js';
 import { num, numOrNull, text, textOrNull, type Queryable, type Row, type Sql } from './sql.js';
 import type { CampaignRecord, CampaignState, EnvironmentConfiguration, VariationOwner } from './store.js';
@@ -66,7 +66,7 @@ export const campaignQueries = (db: Pick<Sql, 'query' | 'transaction'>, channel:
   async replaceCampaigns(envId: string, campaigns: BucketingCampaign[]): Promise<number> {
     return db.transaction(async (tx) => {
       const env = await tx.query('SELECT id FROM environments WHERE id = $1 FOR UPDATE', [envId]);
-      if (env.length === 0) throw new InputError(`No environment has the id "${envId}".`);
+      if (env.length === 0) throw unknownEnvironmentInput(envId);
       await checkIds(tx, envId, campaigns);
       const now = Date.now();
       const ids = campaigns.map((c) => c.id);

@@ -2,7 +2,7 @@
 // alters what decisions or the bucketing file see raises config_time by at least one second and notifies
 // every instance listening on the database.
 import type { AccountSettings } from '../../protocol/index.js';
-import { InputError } from '../errors.js';
+import { InputError, unknownEnvironmentInput } from '../errors.js';
 import { digest, newApiKey, newId } from '../ids.js';
 import { bool, bytes, num, text, type Queryable, type Row, type Sql } from './sql.js';
 import type { Account, ConfigurationStamp, EnvironmentRecord } from './store.js';
@@ -114,7 +114,7 @@ export const environmentQueries = (db: Pick<Sql, 'query' | 'transaction'>, chann
         envId,
         digest(apiKey),
       ]);
-      if (rows.length === 0) throw new InputError(`No environment has the id "${envId}".`);
+      if (rows.length === 0) throw unknownEnvironmentInput(envId);
       // The key is part of what every instance holds in memory: tell them at once.
       await tx.query('SELECT pg_notify($1, $2)', [channel, envId]);
     });
@@ -126,7 +126,7 @@ export const environmentQueries = (db: Pick<Sql, 'query' | 'transaction'>, chann
         envId,
         panic,
       ]);
-      if (rows.length === 0) throw new InputError(`No environment has the id "${envId}".`);
+      if (rows.length === 0) throw unknownEnvironmentInput(envId);
       await publish(tx, channel, envId);
     });
   },
@@ -137,7 +137,7 @@ export const environmentQueries = (db: Pick<Sql, 'query' | 'transaction'>, chann
          WHERE id = $1 RETURNING id`,
         [envId, settings.enabledXPC ?? null, settings.enabled1V1T ?? null],
       );
-      if (rows.length === 0) throw new InputError(`No environment has the id "${envId}".`);
+      if (rows.length === 0) throw unknownEnvironmentInput(envId);
       await publish(tx, channel, envId);
     });
   },
