@@ -13,6 +13,7 @@ import {
   validateDecisionRequest,
   type DecisionInput,
 } from '../validation/decision-request.js';
+import { segmentValues } from '../validation/hit.js';
 import { decisionJson } from './decision-json.js';
 
 /** The decision route's body limit (§2.1). */
@@ -32,7 +33,7 @@ const segmentHit = (input: DecisionInput, now: number): HitRow => ({
     t: 'SEGMENT',
     vid: input.anonymousId ?? input.visitorId,
     cuid: input.anonymousId === null ? null : input.visitorId,
-    s: Object.fromEntries(Object.entries(input.context).map(([k, v]) => [k, String(v)])),
+    s: segmentValues(input.context),
   },
 });
 

@@ -98,6 +98,10 @@ const BY_TYPE: Record<string, Check[]> = {
 /** A validated hit, or why it was rejected. */
 export type HitCheck = { row: HitRow } | { message: string };
 
+/** A SEGMENT hit's `s`: every context value as text, as the collector stores it (§5). */
+export const segmentValues = (context: Readonly<Record<string, unknown>>): Record<string, string> =>
+  Object.fromEntries(Object.entries(context).map(([k, v]) => [k, String(v)]));
+
 /**
  * Validates one hit of environment `cid`. `path` prefixes messages (`h[3]`, or "" for the single form);
  * `receivedMs` is when the request arrived: created time = received − qt (§14.4).
@@ -118,7 +122,7 @@ export const checkHit = (raw: unknown, cid: string, path: string, receivedMs: nu
   const qt = typeof raw.qt === 'number' ? raw.qt : 0;
   const body: Record<string, unknown> = { ...raw };
   if (type === 'SEGMENT' && isJsonObject(raw.s)) {
-    body.s = Object.fromEntries(Object.entries(raw.s).map(([k, v]) => [k, String(v)]));
+    body.s = segmentValues(raw.s);
   }
   const goal = type === 'EVENT' ? (raw.ea as string) : type === 'TRANSACTION' ? (raw.ta as string) : null;
   return {
