@@ -1,7 +1,11 @@
-// The embedded store: PGlite in a data folder (or in memory for tests), behind the shared SQL surface.
+// The embedded store: PGlite in a data folder (or in memory for tests), behind the shared SQL surface. The
+// server's store runs PGlite on a worker thread (pglite-thread.ts), because PGlite runs each statement
+// synchronously and on the main thread stalled every request behind it; `pgliteSql` still wraps an
+// in-process instance for tests that share one database between the store and plain SQL.
 import { PGlite } from '@electric-sql/pglite';
 import { lockDataDir } from './data-dir-lock.js';
 import { migrate } from './migrate.js';
+import { openPgliteThread } from './pglite-thread.js';
 import { createSqlStore } from './sql-store.js';
 import type { Queryable, Row, Sql } from './sql.js';
 import type { Store } from './store.js';
@@ -55,19 +59,35 @@ export const pgliteSql = (db: PGlite, onClose: () => void = () => undefined): Sq
 };
 
 /**
- * Opens the embedded store in `dataDir` (created if missing), or in memory when `dataDir` is null, and
- * applies pending migrations. Throws DataDirBusyError when another process holds the folder.
+ * Opens the embedded store in `dataDir` (created if missing), or in memory when `dataDir` is null, on its
+ * own worker thread, and applies pending migrations. Throws DataDirBusyError when another process holds the
+ * folder.
  */
 export const openPgliteStore = async (dataDir: string | null): Promise<Store> => {
+  // The lock stays on this thread: it names this process, which owns the folder whatever thread writes it.
   const release = dataDir === null ? () => undefined : lockDataDir(dataDir);
+  let thread: Sql;
   try {
-    const db = dataDir === null ? new PGlite() : new PGlite(dataDir);
-    await db.waitReady;
-    const sql = pgliteSql(db, release);
-    await migrate(sql);
-    return createSqlStore(sql, 'pglite');
+    thread = await openPgliteThread(dataDir);
   } catch (error) {
     release();
     throw error;
   }
+  const sql: Sql = {
+    ...thread,
+    close: async () => {
+      try {
+        await thread.close();
+      } finally {
+        release();
+      }
+    },
+  };
+  try {
+    await migrate(sql);
+  } catch (error) {
+    await sql.close();
+    throw error;
+  }
+  return createSqlStore(sql, 'pglite');
 };
