@@ -3,115 +3,95 @@
 // (both per PROTOCOL.md §15), makes no decision request on fetchFlags, picks a campaign change up at its next
 // poll, and its exposures and hits land in the same report as the decision API's.
 import assert from 'node:assert/strict';
-import { after, afterEach, before, describe, it } from 'node:test';
+import { it } from 'node:test';
 import { Event, EventCategory, Mode } from '../../src/core/node.js';
-import type { Store } from '../../src/server/store/store.js';
 import { until } from '../core/support.js';
-import { storeKinds } from '../server/support.js';
 import {
   VECTORS,
   assigned,
   campaignsFile,
+  describeE2eOnEveryStore,
   report,
-  startE2eServer,
   startSdk,
   variationOf,
   visitsOf,
-  type E2eServer,
 } from './sdk-server-support.js';
 
 const [A, B, C] = VECTORS;
 
-for (const kind of storeKinds()) {
-  void describe(`SDK against the server, bucketing mode (${kind.name})`, () => {
-    let store: Store;
-    let server: E2eServer;
-    const closers: Array<() => Promise<void>> = [];
-    before(async () => {
-      store = await kind.open();
-      server = await startE2eServer(store);
-    });
-    afterEach(async () => {
-      for (const close of closers.splice(0).reverse()) await close();
-    });
-    after(async () => {
-      await server.close();
-      await store.close();
-      await kind.cleanup();
-    });
+describeE2eOnEveryStore('SDK against the server, bucketing mode', (fixture) => {
+  const requestsTo = (path: string): number =>
+    fixture.server.received.requests.filter((r) => r === path).length;
 
-    const requestsTo = (path: string): number => server.received.requests.filter((r) => r === path).length;
-
-    void it('assigns what the decision API assigns, from the downloaded file, with no decision request', async () => {
-      const env = await server.seed();
-      const decisionRoute = `POST /v2/${env.envId}/campaigns`;
-      const bucketing = await startSdk(server, env, Mode.BUCKETING, closers);
-      assert.equal(bucketing.instance.getStatus(), 'SDK_INITIALIZED');
-      assert.ok(requestsTo(`GET /cdn/${env.envId}/bucketing.json`) >= 1, 'the file came from the server');
-      const local = [];
-      for (const [i, v] of VECTORS.entries()) {
-        const visitor = await bucketing.fetched(v.id, { plan: i === 0 ? 'premium' : 'free' });
-        assert.equal(visitor.flagStatus, 'FETCHED');
-        local.push([...assigned(visitor), visitor.getFlag('discount').value(0, { visitorExposed: false })]);
-      }
-      assert.equal(requestsTo(decisionRoute), 0, 'fetchFlags evaluated locally');
-
-      const api = await startSdk(server, env, Mode.DECISION_API, closers);
-      const remote = [];
-      for (const [i, v] of VECTORS.entries()) {
-        const visitor = await api.fetched(v.id, { plan: i === 0 ? 'premium' : 'free' });
-        remote.push([...assigned(visitor), visitor.getFlag('discount').value(0, { visitorExposed: false })]);
-      }
-      assert.equal(requestsTo(decisionRoute), VECTORS.length);
-      const expected = VECTORS.map((v, i) => [v.q, v.h, i === 0 ? 10 : 0]);
-      assert.deepEqual(local, expected, 'bucketing mode: §15');
-      assert.deepEqual(remote, expected, 'decision API: §15');
-    });
-
-    void it('picks a campaign change up at the next poll, keeping the variations it assigned', async () => {
-      const env = await server.seed();
-      const sdk = await startSdk(server, env, Mode.BUCKETING, closers, 1);
-      const visitor = await sdk.fetched(A.id);
-      assert.deepEqual(assigned(visitor), [A.q, A.h]);
-      assert.equal(visitor.getFlag('banner').value<string>('off', { visitorExposed: false }), 'off');
-
-      // Everything of the quarters group to variation 1, and a new campaign for everyone.
-      await server.importFile(env.envId, campaignsFile({ quarters: [100, 0, 0, 0], extra: true }));
-      // Polling every second; the visitor is re-evaluated when the new file lands (PROTOCOL.md §16.2).
-      await until(
-        () => visitor.getFlag('banner').value<string>('off', { visitorExposed: false }) === 'on',
-        6000,
-      );
+  void it('assigns what the decision API assigns, from the downloaded file, with no decision request', async () => {
+    const env = await fixture.server.seed();
+    const decisionRoute = `POST /v2/${env.envId}/campaigns`;
+    const bucketing = await startSdk(fixture.server, env, Mode.BUCKETING, fixture.closers);
+    assert.equal(bucketing.instance.getStatus(), 'SDK_INITIALIZED');
+    assert.ok(requestsTo(`GET /cdn/${env.envId}/bucketing.json`) >= 1, 'the file came from the server');
+    const local = [];
+    for (const [i, v] of VECTORS.entries()) {
+      const visitor = await bucketing.fetched(v.id, { plan: i === 0 ? 'premium' : 'free' });
       assert.equal(visitor.flagStatus, 'FETCHED');
-      assert.deepEqual(assigned(visitor), [A.q, A.h], 'sticky: the SDK keeps what it assigned');
-      const newcomer = await sdk.fetched(C.id);
-      assert.deepEqual(assigned(newcomer), [1, C.h], `the new allocation (§15 gives ${C.q} before)`);
-      assert.equal(newcomer.getFlag('banner').value<string>('off', { visitorExposed: false }), 'on');
-      assert.equal(requestsTo(`POST /v2/${env.envId}/campaigns`), 0);
-    });
+      local.push([...assigned(visitor), visitor.getFlag('discount').value(0, { visitorExposed: false })]);
+    }
+    assert.equal(requestsTo(decisionRoute), 0, 'fetchFlags evaluated locally');
 
-    void it("lands its exposures and hits in the same report as the decision API's", async () => {
-      const env = await server.seed();
-      const bucketing = await startSdk(server, env, Mode.BUCKETING, closers);
-      const api = await startSdk(server, env, Mode.DECISION_API, closers);
-      const local = await bucketing.fetched(A.id);
-      const remote = await api.fetched(B.id);
-      for (const visitor of [local, remote]) {
-        visitor.getFlag('q').value(-1);
-        visitor.getFlag('q').value(-1);
-        await visitor.sendHit(new Event({ category: EventCategory.Action_Tracking, action: 'add_to_cart' }));
-      }
-      await bucketing.instance.close();
-      await api.instance.close();
-
-      assert.deepEqual(bucketing.exposures, [{ visitorId: A.id, key: 'q', variationId: `q-${A.q}` }]);
-      const quarters = await report(server, env.envId, 'quarters');
-      assert.deepEqual(visitsOf(quarters), { [`q-${A.q}`]: 1, [`q-${B.q}`]: 1 });
-      for (const id of [`q-${A.q}`, `q-${B.q}`]) {
-        const figures = variationOf(quarters, id);
-        assert.equal(figures.visitors, 1, id);
-        assert.equal(figures.events.add_to_cart?.conversions, 1, id);
-      }
-    });
+    const api = await startSdk(fixture.server, env, Mode.DECISION_API, fixture.closers);
+    const remote = [];
+    for (const [i, v] of VECTORS.entries()) {
+      const visitor = await api.fetched(v.id, { plan: i === 0 ? 'premium' : 'free' });
+      remote.push([...assigned(visitor), visitor.getFlag('discount').value(0, { visitorExposed: false })]);
+    }
+    assert.equal(requestsTo(decisionRoute), VECTORS.length);
+    const expected = VECTORS.map((v, i) => [v.q, v.h, i === 0 ? 10 : 0]);
+    assert.deepEqual(local, expected, 'bucketing mode: §15');
+    assert.deepEqual(remote, expected, 'decision API: §15');
   });
-}
+
+  void it('picks a campaign change up at the next poll, keeping the variations it assigned', async () => {
+    const env = await fixture.server.seed();
+    const sdk = await startSdk(fixture.server, env, Mode.BUCKETING, fixture.closers, 1);
+    const visitor = await sdk.fetched(A.id);
+    assert.deepEqual(assigned(visitor), [A.q, A.h]);
+    assert.equal(visitor.getFlag('banner').value<string>('off', { visitorExposed: false }), 'off');
+
+    // Everything of the quarters group to variation 1, and a new campaign for everyone.
+    await fixture.server.importFile(env.envId, campaignsFile({ quarters: [100, 0, 0, 0], extra: true }));
+    // Polling every second; the visitor is re-evaluated when the new file lands (PROTOCOL.md §16.2).
+    await until(
+      () => visitor.getFlag('banner').value<string>('off', { visitorExposed: false }) === 'on',
+      6000,
+    );
+    assert.equal(visitor.flagStatus, 'FETCHED');
+    assert.deepEqual(assigned(visitor), [A.q, A.h], 'sticky: the SDK keeps what it assigned');
+    const newcomer = await sdk.fetched(C.id);
+    assert.deepEqual(assigned(newcomer), [1, C.h], `the new allocation (§15 gives ${C.q} before)`);
+    assert.equal(newcomer.getFlag('banner').value<string>('off', { visitorExposed: false }), 'on');
+    assert.equal(requestsTo(`POST /v2/${env.envId}/campaigns`), 0);
+  });
+
+  void it("lands its exposures and hits in the same report as the decision API's", async () => {
+    const env = await fixture.server.seed();
+    const bucketing = await startSdk(fixture.server, env, Mode.BUCKETING, fixture.closers);
+    const api = await startSdk(fixture.server, env, Mode.DECISION_API, fixture.closers);
+    const local = await bucketing.fetched(A.id);
+    const remote = await api.fetched(B.id);
+    for (const visitor of [local, remote]) {
+      visitor.getFlag('q').value(-1);
+      visitor.getFlag('q').value(-1);
+      await visitor.sendHit(new Event({ category: EventCategory.Action_Tracking, action: 'add_to_cart' }));
+    }
+    await bucketing.instance.close();
+    await api.instance.close();
+
+    assert.deepEqual(bucketing.exposures, [{ visitorId: A.id, key: 'q', variationId: `q-${A.q}` }]);
+    const quarters = await report(fixture.server, env.envId, 'quarters');
+    assert.deepEqual(visitsOf(quarters), { [`q-${A.q}`]: 1, [`q-${B.q}`]: 1 });
+    for (const id of [`q-${A.q}`, `q-${B.q}`]) {
+      const figures = variationOf(quarters, id);
+      assert.equal(figures.visitors, 1, id);
+      assert.equal(figures.events.add_to_cart?.conversions, 1, id);
+    }
+  });
+});

@@ -5,6 +5,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterEach } from 'node:test';
 import type { AccountSettings, BucketingFile, BucketingVariation } from '../../src/protocol/index.js';
 import {
   ConfigBuilder,
@@ -22,7 +23,7 @@ import { buildCampaignReport } from '../../src/server/report/build-report.js';
 import type { ActivationRow, HitRow, Store } from '../../src/server/store/store.js';
 import type { CampaignReport, VariationReport } from '../../src/protocol/index.js';
 import { recordingLogs } from '../core/support.js';
-import { startApp, type Running } from '../server/support.js';
+import { describeOnEveryStoreWith, startApp, type Running, type StoreKind } from '../server/support.js';
 
 /** §15's groups: a reference without allocation then four variations of 25, and a reference then 50/50. */
 export const VG25 = 'bs8qvmo4nlr01fl9bbbb';
@@ -216,6 +217,37 @@ export const startE2eServer = async (store: Store): Promise<E2eServer> => {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+};
+
+/** What `describeE2eOnEveryStore` hands its suite; `server` is readable once `before` has run. */
+export interface E2eFixture {
+  /** The store backend this run of the suite uses. */
+  readonly kind: StoreKind;
+  /** The server over this run's store (its `store` field is that store). */
+  readonly server: E2eServer;
+  /** What a test started and must stop (SDK instances, for `startSdk`); run newest first after each test. */
+  readonly closers: Array<() => Promise<void>>;
+}
+
+/**
+ * Runs `suite` once per store kind (see `describeOnEveryStoreWith`) over a server started in `before` and
+ * closed in `after`; after each test, the test's closers run.
+ */
+export const describeE2eOnEveryStore = (title: string, suite: (fixture: E2eFixture) => void): void => {
+  const lifecycle = { start: startE2eServer, stop: (server: E2eServer) => server.close() };
+  describeOnEveryStoreWith(title, lifecycle, (kind, started) => {
+    const closers: Array<() => Promise<void>> = [];
+    afterEach(async () => {
+      for (const close of closers.splice(0).reverse()) await close();
+    });
+    suite({
+      kind,
+      closers,
+      get server() {
+        return started('server');
+      },
+    });
+  });
 };
 
 /** An SDK instance started against the server. */

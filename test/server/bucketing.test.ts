@@ -1,148 +1,121 @@
 // The CDN files (§6) and conditional requests (§2.5), and propagation of changes between instances.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { it } from 'node:test';
 import type { BucketingFile } from '../../src/protocol/index.js';
-import type { Store } from '../../src/server/store/store.js';
-import {
-  checkoutCampaign,
-  eventually,
-  premiumToggle,
-  seedEnvironment,
-  startApp,
-  storeKinds,
-  type Running,
-} from './support.js';
+import { checkoutCampaign, describeOnEveryStore, eventually, premiumToggle, startApp } from './support.js';
 
-for (const kind of storeKinds()) {
-  void describe(`bucketing file (${kind.name})`, () => {
-    let store: Store;
-    let server: Running;
-    let env: { envId: string; apiKey: string };
-    before(async () => {
-      store = await kind.open();
-      server = await startApp(store);
-      env = await seedEnvironment(store, [checkoutCampaign(), premiumToggle()]);
-    });
-    after(async () => {
-      await server.close();
-      await store.close();
-      await kind.cleanup();
-    });
+describeOnEveryStore('bucketing file', [checkoutCampaign(), premiumToggle()], (fixture) => {
+  void it('serves the file with ETag, Last-Modified, no-cache and CORS', async () => {
+    const res = await fetch(`${fixture.server.url}/cdn/${fixture.env.envId}/bucketing.json`);
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get('content-type'), 'application/json; charset=utf-8');
+    assert.equal(res.headers.get('cache-control'), 'no-cache');
+    assert.equal(res.headers.get('access-control-allow-origin'), '*');
+    assert.match(res.headers.get('etag') ?? '', /^"[A-Za-z0-9_-]+"$/);
+    const lastModified = Date.parse(res.headers.get('last-modified') ?? '');
+    assert.ok(lastModified <= Date.parse(res.headers.get('date') ?? ''));
+    const file = (await res.json()) as BucketingFile;
+    assert.equal(file.panic, false);
+    assert.deepEqual(
+      file.campaigns.map((c) => c.id),
+      ['c1', 'c2'],
+    );
+    assert.deepEqual(file.accountSettings, { enabledXPC: false, enabled1V1T: false });
+    const settings = await fetch(`${fixture.server.url}/cdn/${fixture.env.envId}/accountSettings.json`);
+    assert.deepEqual(await settings.json(), { accountSettings: { enabledXPC: false, enabled1V1T: false } });
+  });
 
-    void it('serves the file with ETag, Last-Modified, no-cache and CORS', async () => {
-      const res = await fetch(`${server.url}/cdn/${env.envId}/bucketing.json`);
-      assert.equal(res.status, 200);
-      assert.equal(res.headers.get('content-type'), 'application/json; charset=utf-8');
-      assert.equal(res.headers.get('cache-control'), 'no-cache');
-      assert.equal(res.headers.get('access-control-allow-origin'), '*');
-      assert.match(res.headers.get('etag') ?? '', /^"[A-Za-z0-9_-]+"$/);
-      const lastModified = Date.parse(res.headers.get('last-modified') ?? '');
-      assert.ok(lastModified <= Date.parse(res.headers.get('date') ?? ''));
-      const file = (await res.json()) as BucketingFile;
-      assert.equal(file.panic, false);
-      assert.deepEqual(
-        file.campaigns.map((c) => c.id),
-        ['c1', 'c2'],
-      );
-      assert.deepEqual(file.accountSettings, { enabledXPC: false, enabled1V1T: false });
-      const settings = await fetch(`${server.url}/cdn/${env.envId}/accountSettings.json`);
-      assert.deepEqual(await settings.json(), { accountSettings: { enabledXPC: false, enabled1V1T: false } });
+  void it('answers 304 on If-None-Match, and If-Modified-Since only without it', async () => {
+    const url = `${fixture.server.url}/cdn/${fixture.env.envId}/bucketing.json`;
+    const first = await fetch(url);
+    const etag = first.headers.get('etag') ?? '';
+    const lastModified = first.headers.get('last-modified') ?? '';
+    const byTag = await fetch(url, { headers: { 'if-none-match': etag } });
+    assert.equal(byTag.status, 304);
+    assert.equal(byTag.headers.get('access-control-allow-origin'), '*');
+    assert.equal(byTag.headers.get('etag'), etag);
+    assert.equal((await fetch(url, { headers: { 'if-modified-since': lastModified } })).status, 304);
+    const both = await fetch(url, {
+      headers: { 'if-none-match': '"other"', 'if-modified-since': lastModified },
     });
+    assert.equal(both.status, 200);
+    const old = await fetch(url, { headers: { 'if-modified-since': 'Mon, 01 Jan 2001 00:00:00 GMT' } });
+    assert.equal(old.status, 200);
+  });
 
-    void it('answers 304 on If-None-Match, and If-Modified-Since only without it', async () => {
-      const url = `${server.url}/cdn/${env.envId}/bucketing.json`;
-      const first = await fetch(url);
-      const etag = first.headers.get('etag') ?? '';
-      const lastModified = first.headers.get('last-modified') ?? '';
-      const byTag = await fetch(url, { headers: { 'if-none-match': etag } });
-      assert.equal(byTag.status, 304);
-      assert.equal(byTag.headers.get('access-control-allow-origin'), '*');
-      assert.equal(byTag.headers.get('etag'), etag);
-      assert.equal((await fetch(url, { headers: { 'if-modified-since': lastModified } })).status, 304);
-      const both = await fetch(url, {
-        headers: { 'if-none-match': '"other"', 'if-modified-since': lastModified },
-      });
-      assert.equal(both.status, 200);
-      const old = await fetch(url, { headers: { 'if-modified-since': 'Mon, 01 Jan 2001 00:00:00 GMT' } });
-      assert.equal(old.status, 200);
-    });
+  void it('publishes every change with a new ETag and a later Last-Modified, even within one second', async () => {
+    const url = `${fixture.server.url}/cdn/${fixture.env.envId}/bucketing.json`;
+    const before = await fetch(url);
+    const etag = before.headers.get('etag');
+    const lastModified = Date.parse(before.headers.get('last-modified') ?? '');
+    await fixture.store.setPanic(fixture.env.envId, true);
+    await eventually(
+      async () => (await fetch(url, { headers: { 'if-none-match': etag ?? '' } })).status === 200,
+    );
+    const after = await fetch(url);
+    assert.equal(((await after.json()) as BucketingFile).panic, true);
+    // The publication may carry the next second; Last-Modified shows it once that second has come.
+    await eventually(
+      async () => Date.parse((await fetch(url)).headers.get('last-modified') ?? '') > lastModified,
+      2500,
+    );
+    await fixture.store.setPanic(fixture.env.envId, false);
+    await fixture.store.replaceCampaigns(fixture.env.envId, [checkoutCampaign(), premiumToggle()]);
+  });
 
-    void it('publishes every change with a new ETag and a later Last-Modified, even within one second', async () => {
-      const url = `${server.url}/cdn/${env.envId}/bucketing.json`;
-      const before = await fetch(url);
-      const etag = before.headers.get('etag');
-      const lastModified = Date.parse(before.headers.get('last-modified') ?? '');
-      await store.setPanic(env.envId, true);
-      await eventually(
-        async () => (await fetch(url, { headers: { 'if-none-match': etag ?? '' } })).status === 200,
-      );
-      const after = await fetch(url);
-      assert.equal(((await after.json()) as BucketingFile).panic, true);
-      // The publication may carry the next second; Last-Modified shows it once that second has come.
-      await eventually(
-        async () => Date.parse((await fetch(url)).headers.get('last-modified') ?? '') > lastModified,
-        2500,
-      );
-      await store.setPanic(env.envId, false);
-      await store.replaceCampaigns(env.envId, [checkoutCampaign(), premiumToggle()]);
-    });
+  void it('leaves paused campaigns out', async () => {
+    await fixture.store.setCampaignState(fixture.env.envId, 'c2', 'paused');
+    const url = `${fixture.server.url}/cdn/${fixture.env.envId}/bucketing.json`;
+    await eventually(async () => ((await (await fetch(url)).json()) as BucketingFile).campaigns.length === 1);
+    await fixture.store.setCampaignState(fixture.env.envId, 'c2', 'active');
+  });
 
-    void it('leaves paused campaigns out', async () => {
-      await store.setCampaignState(env.envId, 'c2', 'paused');
-      const url = `${server.url}/cdn/${env.envId}/bucketing.json`;
+  void it('answers 404 for an unknown environment, with CORS', async () => {
+    const res = await fetch(`${fixture.server.url}/cdn/unknown-env/bucketing.json`);
+    assert.equal(res.status, 404);
+    assert.equal(res.headers.get('access-control-allow-origin'), '*');
+    assert.equal(((await res.json()) as { code: string }).code, 'unknown_environment');
+    const route = await fetch(`${fixture.server.url}/cdn/${fixture.env.envId}/other.json`);
+    assert.equal(route.status, 404);
+    assert.equal(route.headers.get('access-control-allow-origin'), '*');
+  });
+
+  void it('propagates a change to a second instance on the same database', async () => {
+    const sibling = fixture.kind.openSibling === undefined ? fixture.store : await fixture.kind.openSibling();
+    const second = await startApp(sibling);
+    try {
+      const url = `${second.url}/cdn/${fixture.env.envId}/bucketing.json`;
+      assert.equal(((await (await fetch(url)).json()) as BucketingFile).campaigns.length, 2);
+      // The change is made through the first instance's store; the second learns it by NOTIFY.
+      await fixture.store.replaceCampaigns(fixture.env.envId, [premiumToggle()]);
+      const started = Date.now();
       await eventually(
         async () => ((await (await fetch(url)).json()) as BucketingFile).campaigns.length === 1,
+        1000,
       );
-      await store.setCampaignState(env.envId, 'c2', 'active');
-    });
-
-    void it('answers 404 for an unknown environment, with CORS', async () => {
-      const res = await fetch(`${server.url}/cdn/unknown-env/bucketing.json`);
-      assert.equal(res.status, 404);
-      assert.equal(res.headers.get('access-control-allow-origin'), '*');
-      assert.equal(((await res.json()) as { code: string }).code, 'unknown_environment');
-      const route = await fetch(`${server.url}/cdn/${env.envId}/other.json`);
-      assert.equal(route.status, 404);
-      assert.equal(route.headers.get('access-control-allow-origin'), '*');
-    });
-
-    void it('propagates a change to a second instance on the same database', async () => {
-      const sibling = kind.openSibling === undefined ? store : await kind.openSibling();
-      const second = await startApp(sibling);
-      try {
-        const url = `${second.url}/cdn/${env.envId}/bucketing.json`;
-        assert.equal(((await (await fetch(url)).json()) as BucketingFile).campaigns.length, 2);
-        // The change is made through the first instance's store; the second learns it by NOTIFY.
-        await store.replaceCampaigns(env.envId, [premiumToggle()]);
-        const started = Date.now();
-        await eventually(
-          async () => ((await (await fetch(url)).json()) as BucketingFile).campaigns.length === 1,
-          1000,
-        );
-        assert.ok(Date.now() - started < 1000);
-        const decision = await fetch(`${second.url}/v2/${env.envId}/campaigns`, {
+      assert.ok(Date.now() - started < 1000);
+      const decision = await fetch(`${second.url}/v2/${fixture.env.envId}/campaigns`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': fixture.env.apiKey },
+        body: JSON.stringify({ visitorId: 'v', context: { plan: 'premium' } }),
+      });
+      assert.deepEqual(
+        ((await decision.json()) as { campaigns: Array<{ id: string }> }).campaigns.map((c) => c.id),
+        ['c2'],
+      );
+      // A rotated key stops working at once on every instance.
+      await fixture.store.rotateApiKey(fixture.env.envId);
+      await eventually(async () => {
+        const res = await fetch(`${second.url}/v2/${fixture.env.envId}/campaigns`, {
           method: 'POST',
-          headers: { 'content-type': 'application/json', 'x-api-key': env.apiKey },
-          body: JSON.stringify({ visitorId: 'v', context: { plan: 'premium' } }),
+          headers: { 'content-type': 'application/json', 'x-api-key': fixture.env.apiKey },
+          body: JSON.stringify({ visitorId: 'v' }),
         });
-        assert.deepEqual(
-          ((await decision.json()) as { campaigns: Array<{ id: string }> }).campaigns.map((c) => c.id),
-          ['c2'],
-        );
-        // A rotated key stops working at once on every instance.
-        await store.rotateApiKey(env.envId);
-        await eventually(async () => {
-          const res = await fetch(`${second.url}/v2/${env.envId}/campaigns`, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json', 'x-api-key': env.apiKey },
-            body: JSON.stringify({ visitorId: 'v' }),
-          });
-          return res.status === 403;
-        }, 1000);
-      } finally {
-        await second.close();
-        if (sibling !== store) await sibling.close();
-      }
-    });
+        return res.status === 403;
+      }, 1000);
+    } finally {
+      await second.close();
+      if (sibling !== fixture.store) await sibling.close();
+    }
   });
-}
+});

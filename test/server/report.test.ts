@@ -2,12 +2,11 @@
 // the 1 s slack (§14.4), and the comparison figures. Expected figures come from the specification's own
 // example and from Python's math.erfc (see the constants' comments), never from the code under test.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { CampaignReport } from '../../src/protocol/index.js';
 import { buildCampaignReport } from '../../src/server/report/build-report.js';
 import { twoProportionPValue, uplift, waldInterval95 } from '../../src/server/report/statistics.js';
-import type { Store } from '../../src/server/store/store.js';
-import { checkoutCampaign, post, seedEnvironment, startApp, storeKinds, type Running } from './support.js';
+import { checkoutCampaign, describeOnEveryStore, post, seedEnvironment } from './support.js';
 
 const close = (actual: number | null | undefined, expected: number): void => {
   assert.ok(typeof actual === 'number', `expected a number, got ${String(actual)}`);
@@ -34,152 +33,136 @@ void describe('report statistics (§14.5 example)', () => {
   });
 });
 
-for (const kind of storeKinds()) {
-  void describe(`campaign report (${kind.name})`, () => {
-    let store: Store;
-    let server: Running;
-    let env: { envId: string; apiKey: string };
-    before(async () => {
-      store = await kind.open();
-      server = await startApp(store);
-      env = await seedEnvironment(store, [checkoutCampaign()]);
+describeOnEveryStore('campaign report', [checkoutCampaign()], (fixture) => {
+  void it('counts visits, persons, conversions and revenue exactly', async () => {
+    let n = 0;
+    const hid = (): string => `hid-${++n}`;
+    const activation = (vid: string, vaid: string, aid: string | null = null) => ({
+      vid,
+      aid,
+      caid: 'vg1',
+      vaid,
+      qt: 0,
+      hid: hid(),
     });
-    after(async () => {
-      await server.close();
-      await store.close();
-      await kind.cleanup();
+    const activations = {
+      cid: fixture.env.envId,
+      batch: [
+        activation('a1', 'v1'),
+        activation('u2', 'v2', 'a2'), // authenticated: person u2, and a2's person becomes u2
+        activation('a3', 'v2'),
+        activation('a3', 'v2'), // a second visit of the same person
+        activation('a4', 'v1'),
+        activation('a4', 'v2'), // a second variation of the same group: counts for v1 only
+      ],
+    };
+    assert.equal((await post(`${fixture.server.url}/v2/activate`, activations)).status, 204);
+    const event = (vid: string, ea: string, qt = 0) => ({
+      t: 'EVENT',
+      vid,
+      cuid: null,
+      qt,
+      hid: hid(),
+      ec: 'Action Tracking',
+      ea,
     });
-
-    void it('counts visits, persons, conversions and revenue exactly', async () => {
-      let n = 0;
-      const hid = (): string => `hid-${++n}`;
-      const activation = (vid: string, vaid: string, aid: string | null = null) => ({
-        vid,
-        aid,
-        caid: 'vg1',
-        vaid,
-        qt: 0,
-        hid: hid(),
-      });
-      const activations = {
-        cid: env.envId,
-        batch: [
-          activation('a1', 'v1'),
-          activation('u2', 'v2', 'a2'), // authenticated: person u2, and a2's person becomes u2
-          activation('a3', 'v2'),
-          activation('a3', 'v2'), // a second visit of the same person
-          activation('a4', 'v1'),
-          activation('a4', 'v2'), // a second variation of the same group: counts for v1 only
-        ],
-      };
-      assert.equal((await post(`${server.url}/v2/activate`, activations)).status, 204);
-      const event = (vid: string, ea: string, qt = 0) => ({
-        t: 'EVENT',
-        vid,
-        cuid: null,
-        qt,
-        hid: hid(),
-        ec: 'Action Tracking',
-        ea,
-      });
-      const hits = {
-        cid: env.envId,
-        t: 'BATCH',
-        h: [
-          event('a1', 'add_to_cart'),
-          event('a1', 'add_to_cart', 500), // created 0.5 s before the exposure: within the slack
-          event('a1', 'add_to_cart', 5000), // created 5 s before: not attributed
-          event('a2', 'add_to_cart'), // anonymous id of u2
-          {
-            t: 'TRANSACTION',
-            vid: 'a3',
-            cuid: null,
-            qt: 0,
-            hid: hid(),
-            tid: 'T1',
-            ta: 'Purchase',
-            tr: 20,
-            tc: 'EUR',
-          },
-          {
-            t: 'EVENT',
-            vid: 'a3',
-            cuid: null,
-            qt: 0,
-            hid: hid(),
-            ec: 'User Engagement',
-            ea: 'fs_consent',
-            el: 'feature-ts:true',
-          },
-          event('a4', 'add_to_cart'),
-          event('a5', 'add_to_cart'), // never exposed
-        ],
-      };
-      const answer = await post(`${server.url}/events`, hits);
-      assert.deepEqual(answer.body, { accepted: 8, duplicates: 0, rejected: [] });
-
-      const report: CampaignReport = await buildCampaignReport(store, env.envId, 'c1');
-      assert.equal(report.campaign_id, 'c1');
-      const [group] = report.variation_groups;
-      assert.equal(group?.id, 'vg1');
-      const [v1, v2] = group.variations;
-      assert.ok(v1 !== undefined && v2 !== undefined);
-      assert.deepEqual(
-        { id: v1.id, name: v1.name, reference: v1.reference, visits: v1.visits, visitors: v1.visitors },
-        { id: 'v1', name: 'Original', reference: true, visits: 2, visitors: 2 },
-      );
-      assert.deepEqual(v1.events, {
-        add_to_cart: { conversions: 3, visitors: 2, rate: 1, uplift: null, p_value: null, ci95: null },
-      });
-      assert.deepEqual(v1.transactions, {
-        Purchase: {
-          conversions: 0,
-          visitors: 0,
-          rate: 0,
-          revenue: 0,
-          uplift: null,
-          p_value: null,
-          ci95: null,
-        },
-      });
-      assert.deepEqual({ visits: v2.visits, visitors: v2.visitors }, { visits: 4, visitors: 2 });
-      const cart = v2.events.add_to_cart;
-      assert.deepEqual(
-        { c: cart?.conversions, v: cart?.visitors, r: cart?.rate, u: cart?.uplift },
-        { c: 1, v: 1, r: 0.5, u: -0.5 },
-      );
-      // Python: math.erfc(abs(z)/sqrt(2)) with pooled SE for 2/2 vs 1/2; Wald bounds with z = 1.959963984540054.
-      close(cart?.p_value, 0.24821307898992362);
-      close(cart?.ci95?.[0], -1.192951912174839);
-      close(cart?.ci95?.[1], 0.19295191217483898);
-      const purchase = v2.transactions.Purchase;
-      assert.deepEqual(
+    const hits = {
+      cid: fixture.env.envId,
+      t: 'BATCH',
+      h: [
+        event('a1', 'add_to_cart'),
+        event('a1', 'add_to_cart', 500), // created 0.5 s before the exposure: within the slack
+        event('a1', 'add_to_cart', 5000), // created 5 s before: not attributed
+        event('a2', 'add_to_cart'), // anonymous id of u2
         {
-          c: purchase?.conversions,
-          v: purchase?.visitors,
-          r: purchase?.rate,
-          rev: purchase?.revenue,
-          u: purchase?.uplift,
+          t: 'TRANSACTION',
+          vid: 'a3',
+          cuid: null,
+          qt: 0,
+          hid: hid(),
+          tid: 'T1',
+          ta: 'Purchase',
+          tr: 20,
+          tc: 'EUR',
         },
-        { c: 1, v: 1, r: 0.5, rev: 20, u: null },
-      );
-      close(purchase?.p_value, 0.24821307898992362);
-      close(purchase?.ci95?.[0], -0.19295191217483898);
-      close(purchase?.ci95?.[1], 1.192951912174839);
-      assert.equal(Object.keys(v2.events).includes('fs_consent'), false);
-    });
+        {
+          t: 'EVENT',
+          vid: 'a3',
+          cuid: null,
+          qt: 0,
+          hid: hid(),
+          ec: 'User Engagement',
+          ea: 'fs_consent',
+          el: 'feature-ts:true',
+        },
+        event('a4', 'add_to_cart'),
+        event('a5', 'add_to_cart'), // never exposed
+      ],
+    };
+    const answer = await post(`${fixture.server.url}/events`, hits);
+    assert.deepEqual(answer.body, { accepted: 8, duplicates: 0, rejected: [] });
 
-    void it('keeps reporting a deleted campaign and accepts its cached activations', async () => {
-      const other = await seedEnvironment(store, [checkoutCampaign()]);
-      await store.replaceCampaigns(other.envId, []);
-      const late = {
-        cid: other.envId,
-        batch: [{ vid: 'late', caid: 'vg1', vaid: 'v2', qt: 3_600_000, hid: 'late-1' }],
-      };
-      assert.equal((await post(`${server.url}/v2/activate`, late)).status, 204);
-      const report = await buildCampaignReport(store, other.envId, 'c1');
-      assert.equal(report.variation_groups[0]?.variations[1]?.visits, 1);
-      await assert.rejects(buildCampaignReport(store, other.envId, 'nope'), /No campaign "nope"/);
+    const report: CampaignReport = await buildCampaignReport(fixture.store, fixture.env.envId, 'c1');
+    assert.equal(report.campaign_id, 'c1');
+    const [group] = report.variation_groups;
+    assert.equal(group?.id, 'vg1');
+    const [v1, v2] = group.variations;
+    assert.ok(v1 !== undefined && v2 !== undefined);
+    assert.deepEqual(
+      { id: v1.id, name: v1.name, reference: v1.reference, visits: v1.visits, visitors: v1.visitors },
+      { id: 'v1', name: 'Original', reference: true, visits: 2, visitors: 2 },
+    );
+    assert.deepEqual(v1.events, {
+      add_to_cart: { conversions: 3, visitors: 2, rate: 1, uplift: null, p_value: null, ci95: null },
     });
+    assert.deepEqual(v1.transactions, {
+      Purchase: {
+        conversions: 0,
+        visitors: 0,
+        rate: 0,
+        revenue: 0,
+        uplift: null,
+        p_value: null,
+        ci95: null,
+      },
+    });
+    assert.deepEqual({ visits: v2.visits, visitors: v2.visitors }, { visits: 4, visitors: 2 });
+    const cart = v2.events.add_to_cart;
+    assert.deepEqual(
+      { c: cart?.conversions, v: cart?.visitors, r: cart?.rate, u: cart?.uplift },
+      { c: 1, v: 1, r: 0.5, u: -0.5 },
+    );
+    // Python: math.erfc(abs(z)/sqrt(2)) with pooled SE for 2/2 vs 1/2; Wald bounds with z = 1.959963984540054.
+    close(cart?.p_value, 0.24821307898992362);
+    close(cart?.ci95?.[0], -1.192951912174839);
+    close(cart?.ci95?.[1], 0.19295191217483898);
+    const purchase = v2.transactions.Purchase;
+    assert.deepEqual(
+      {
+        c: purchase?.conversions,
+        v: purchase?.visitors,
+        r: purchase?.rate,
+        rev: purchase?.revenue,
+        u: purchase?.uplift,
+      },
+      { c: 1, v: 1, r: 0.5, rev: 20, u: null },
+    );
+    close(purchase?.p_value, 0.24821307898992362);
+    close(purchase?.ci95?.[0], -0.19295191217483898);
+    close(purchase?.ci95?.[1], 1.192951912174839);
+    assert.equal(Object.keys(v2.events).includes('fs_consent'), false);
   });
-}
+
+  void it('keeps reporting a deleted campaign and accepts its cached activations', async () => {
+    const other = await seedEnvironment(fixture.store, [checkoutCampaign()]);
+    await fixture.store.replaceCampaigns(other.envId, []);
+    const late = {
+      cid: other.envId,
+      batch: [{ vid: 'late', caid: 'vg1', vaid: 'v2', qt: 3_600_000, hid: 'late-1' }],
+    };
+    assert.equal((await post(`${fixture.server.url}/v2/activate`, late)).status, 204);
+    const report = await buildCampaignReport(fixture.store, other.envId, 'c1');
+    assert.equal(report.variation_groups[0]?.variations[1]?.visits, 1);
+    await assert.rejects(buildCampaignReport(fixture.store, other.envId, 'nope'), /No campaign "nope"/);
+  });
+});

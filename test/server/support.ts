@@ -1,7 +1,9 @@
 // Test support for the server: the stores to run against (PGlite always, PostgreSQL when DATABASE_URL is
-// set, each run in its own random schema), an app on 127.0.0.1:0, and a seeded environment.
+// set, each run in its own random schema), an app on 127.0.0.1:0, a seeded environment, and the `describe`
+// that runs a suite once on each store with all three opened in `before` and closed in `after`.
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
+import { after, before, describe } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { createApp, type AppDeps } from '../../src/server/app.js';
@@ -122,12 +124,19 @@ export const premiumToggle = (prefix = ''): BucketingCampaign => ({
   ],
 });
 
+/** An environment made by `seedEnvironment`. */
+export interface SeededEnvironment {
+  envId: string;
+  apiKey: string;
+  accountId: string;
+}
+
 /** Creates an account and environment with `campaigns`; returns its id and API key. */
 export const seedEnvironment = async (
   store: Store,
   campaigns: BucketingCampaign[],
   accountSettings: Partial<AccountSettings> = {},
-): Promise<{ envId: string; apiKey: string; accountId: string }> => {
+): Promise<SeededEnvironment> => {
   const account = await store.createAccount('Test account');
   const { environment, apiKey } = await store.createEnvironment({
     accountId: account.id,
@@ -136,6 +145,92 @@ export const seedEnvironment = async (
   });
   await store.replaceCampaigns(environment.id, campaigns);
   return { envId: environment.id, apiKey, accountId: account.id };
+};
+
+/**
+ * Runs `suite` once per store kind, inside a `describe` named "title (kind name)": its `before` opens the
+ * store and hands it to `start`; its `after` hands what `start` returned to `stop`, closes the store and
+ * removes the run's data. The suite's own hooks run after these. It reads what `start` returned through
+ * `started(field)`, which throws until `before` has run, so that a read at definition time (outside `it`,
+ * `before` or `after`) fails with a message naming `field` instead of passing `undefined` along.
+ */
+export const describeOnEveryStoreWith = <T>(
+  title: string,
+  lifecycle: { start: (store: Store) => Promise<T>; stop: (started: T) => Promise<void> },
+  suite: (kind: StoreKind, started: (field: string) => T) => void,
+): void => {
+  for (const kind of storeKinds()) {
+    const name = `${title} (${kind.name})`;
+    void describe(name, () => {
+      let store: Store | undefined;
+      // Boxed, so that "not started yet" never depends on what `start` returns.
+      let box: { value: T } | undefined;
+      before(async () => {
+        store = await kind.open();
+        box = { value: await lifecycle.start(store) };
+      });
+      after(async () => {
+        // A `before` that failed half-way leaves less to close.
+        if (box !== undefined) await lifecycle.stop(box.value);
+        await store?.close();
+        await kind.cleanup();
+      });
+      suite(kind, (field) => {
+        if (box === undefined)
+          throw new Error(
+            `"${name}": \`${field}\` is read before the suite's before() hook has opened it; read it inside it(), before() or after()`,
+          );
+        return box.value;
+      });
+    });
+  }
+};
+
+/** What `describeOnEveryStore` hands its suite; every field but `kind` is readable once `before` has run. */
+export interface StoreFixture {
+  /** The store backend this run of the suite uses. */
+  readonly kind: StoreKind;
+  /** The open store, the same one the app serves from. */
+  readonly store: Store;
+  /** The app over `store`, on 127.0.0.1:0. */
+  readonly server: Running;
+  /** The environment seeded with the suite's campaigns. */
+  readonly env: SeededEnvironment;
+}
+
+/**
+ * Runs `suite` once per store kind (see `describeOnEveryStoreWith`) over an app on the store and an
+ * environment seeded with `campaigns`, all opened in `before` and closed in `after`.
+ */
+export const describeOnEveryStore = (
+  title: string,
+  campaigns: readonly BucketingCampaign[],
+  suite: (fixture: StoreFixture) => void,
+): void => {
+  const start = async (store: Store): Promise<Omit<StoreFixture, 'kind'>> => {
+    const server = await startApp(store);
+    try {
+      return { store, server, env: await seedEnvironment(store, [...campaigns]) };
+    } catch (error) {
+      // `after` only stops what `start` returned: a listening app left here would keep the run alive.
+      await server.close();
+      throw error;
+    }
+  };
+  describeOnEveryStoreWith(title, { start, stop: ({ server }) => server.close() }, (kind, started) => {
+    suite({
+      kind,
+      get store() {
+        return started('store').store;
+      },
+      get server() {
+        return started('server').server;
+      },
+      get env() {
+        return started('env').env;
+      },
+    });
+  });
 };
 
 /** POSTs a JSON body (or raw text) and returns status, headers and parsed body. */
