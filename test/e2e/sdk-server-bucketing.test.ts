@@ -7,15 +7,14 @@ import { it } from 'node:test';
 import { Event, EventCategory, Mode } from '../../src/core/node.js';
 import { until } from '../core/support.js';
 import {
-  VECTORS,
   assigned,
-  campaignsFile,
   describeE2eOnEveryStore,
   report,
   startSdk,
   variationOf,
   visitsOf,
 } from './sdk-server-support.js';
+import { VECTORS, campaignsFile } from './sdk-server-campaigns.js';
 
 const [A, B, C] = VECTORS;
 
@@ -44,7 +43,7 @@ describeE2eOnEveryStore('SDK against the server, bucketing mode', (fixture) => {
       remote.push([...assigned(visitor), visitor.getFlag('discount').value(0, { visitorExposed: false })]);
     }
     assert.equal(requestsTo(decisionRoute), VECTORS.length);
-    const expected = VECTORS.map((v, i) => [v.q, v.h, i === 0 ? 10 : 0]);
+    const expected = VECTORS.map((v, i) => [v.variation, v.variation50, i === 0 ? 10 : 0]);
     assert.deepEqual(local, expected, 'bucketing mode: §15');
     assert.deepEqual(remote, expected, 'decision API: §15');
   });
@@ -53,7 +52,7 @@ describeE2eOnEveryStore('SDK against the server, bucketing mode', (fixture) => {
     const env = await fixture.server.seed();
     const sdk = await startSdk(fixture.server, env, Mode.BUCKETING, fixture.closers, 1);
     const visitor = await sdk.fetched(A.id);
-    assert.deepEqual(assigned(visitor), [A.q, A.h]);
+    assert.deepEqual(assigned(visitor), [A.variation, A.variation50]);
     assert.equal(visitor.getFlag('banner').value<string>('off', { visitorExposed: false }), 'off');
 
     // Everything of the quarters group to variation 1, and a new campaign for everyone.
@@ -64,9 +63,17 @@ describeE2eOnEveryStore('SDK against the server, bucketing mode', (fixture) => {
       6000,
     );
     assert.equal(visitor.flagStatus, 'FETCHED');
-    assert.deepEqual(assigned(visitor), [A.q, A.h], 'sticky: the SDK keeps what it assigned');
+    assert.deepEqual(
+      assigned(visitor),
+      [A.variation, A.variation50],
+      'sticky: the SDK keeps what it assigned',
+    );
     const newcomer = await sdk.fetched(C.id);
-    assert.deepEqual(assigned(newcomer), [1, C.h], `the new allocation (§15 gives ${C.q} before)`);
+    assert.deepEqual(
+      assigned(newcomer),
+      [1, C.variation50],
+      `the new allocation (§15 gives ${C.variation} before)`,
+    );
     assert.equal(newcomer.getFlag('banner').value<string>('off', { visitorExposed: false }), 'on');
     assert.equal(requestsTo(`POST /v2/${env.envId}/campaigns`), 0);
   });
@@ -85,10 +92,10 @@ describeE2eOnEveryStore('SDK against the server, bucketing mode', (fixture) => {
     await bucketing.instance.close();
     await api.instance.close();
 
-    assert.deepEqual(bucketing.exposures, [{ visitorId: A.id, key: 'q', variationId: `q-${A.q}` }]);
+    assert.deepEqual(bucketing.exposures, [{ visitorId: A.id, key: 'q', variationId: `q-${A.variation}` }]);
     const quarters = await report(fixture.server, env.envId, 'quarters');
-    assert.deepEqual(visitsOf(quarters), { [`q-${A.q}`]: 1, [`q-${B.q}`]: 1 });
-    for (const id of [`q-${A.q}`, `q-${B.q}`]) {
+    assert.deepEqual(visitsOf(quarters), { [`q-${A.variation}`]: 1, [`q-${B.variation}`]: 1 });
+    for (const id of [`q-${A.variation}`, `q-${B.variation}`]) {
       const figures = variationOf(quarters, id);
       assert.equal(figures.visitors, 1, id);
       assert.equal(figures.events.add_to_cart?.conversions, 1, id);

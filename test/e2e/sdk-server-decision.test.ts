@@ -7,16 +7,14 @@ import { it } from 'node:test';
 import { Event, EventCategory, Mode, Transaction } from '../../src/core/node.js';
 import { eventually } from '../server/support.js';
 import {
-  VECTORS,
-  VG25,
   assigned,
-  campaignsFile,
   describeE2eOnEveryStore,
   report,
   startSdk,
   variationOf,
   visitsOf,
 } from './sdk-server-support.js';
+import { VECTORS, VG25, campaignsFile } from './sdk-server-campaigns.js';
 
 const [A, B, C, D] = VECTORS;
 
@@ -35,12 +33,12 @@ describeE2eOnEveryStore('SDK against the server, decision-API mode', (fixture) =
     for (const [i, v] of VECTORS.entries()) {
       const visitor = await sdk.fetched(v.id, { plan: i === 0 ? 'premium' : 'free' });
       assert.equal(visitor.flagStatus, 'FETCHED');
-      assert.deepEqual(assigned(visitor), [v.q, v.h], v.id);
+      assert.deepEqual(assigned(visitor), [v.variation, v.variation50], v.id);
       assert.equal(visitor.getFlag('discount').value(0, { visitorExposed: false }), i === 0 ? 10 : 0);
       const metadata = visitor.getFlag('q').metadata();
       assert.equal(metadata.campaignId, 'quarters');
       assert.equal(metadata.variationGroupId, VG25);
-      assert.equal(metadata.variationId, `q-${v.q}`);
+      assert.equal(metadata.variationId, `q-${v.variation}`);
       assert.equal(metadata.isReference, false);
     }
     await sdk.instance.close();
@@ -94,7 +92,7 @@ describeE2eOnEveryStore('SDK against the server, decision-API mode', (fixture) =
     const env = await fixture.server.seed();
     const first = await startSdk(fixture.server, env, Mode.DECISION_API, fixture.closers);
     const a = await first.fetched(A.id);
-    assert.deepEqual(assigned(a), [A.q, A.h]);
+    assert.deepEqual(assigned(a), [A.variation, A.variation50]);
     // Assignments are written behind, within a second (§3).
     await eventually(async () => (await storedVariation(env.envId, A.id)) === 'q-4');
 
@@ -103,11 +101,23 @@ describeE2eOnEveryStore('SDK against the server, decision-API mode', (fixture) =
     await eventually(async () => (await fixture.server.bucketingEtag(env.envId)) !== before);
 
     await a.fetchFlags();
-    assert.deepEqual(assigned(a), [4, A.h], 'the same visitor object');
+    assert.deepEqual(assigned(a), [4, A.variation50], 'the same visitor object');
     const second = await startSdk(fixture.server, env, Mode.DECISION_API, fixture.closers);
-    assert.deepEqual(assigned(await second.fetched(A.id)), [4, A.h], 'a new SDK with an empty cache');
-    assert.deepEqual(assigned(await second.fetched(C.id)), [1, C.h], `§15 gives ${C.q} before the change`);
-    assert.deepEqual(assigned(await second.fetched(D.id)), [1, D.h], `§15 gives ${D.q} before the change`);
+    assert.deepEqual(
+      assigned(await second.fetched(A.id)),
+      [4, A.variation50],
+      'a new SDK with an empty cache',
+    );
+    assert.deepEqual(
+      assigned(await second.fetched(C.id)),
+      [1, C.variation50],
+      `§15 gives ${C.variation} before the change`,
+    );
+    assert.deepEqual(
+      assigned(await second.fetched(D.id)),
+      [1, D.variation50],
+      `§15 gives ${D.variation} before the change`,
+    );
   });
 
   void it('with continuity on, authenticate keeps the anonymous variation, stored under both ids', async () => {
@@ -119,7 +129,7 @@ describeE2eOnEveryStore('SDK against the server, decision-API mode', (fixture) =
     assert.equal(visitor.fetchReasons, 'VISITOR_AUTHENTICATED');
     await visitor.fetchFlags();
     assert.deepEqual([visitor.visitorId, visitor.anonymousId], [B.id, A.id]);
-    assert.deepEqual(assigned(visitor), [A.q, A.h]);
+    assert.deepEqual(assigned(visitor), [A.variation, A.variation50]);
     assert.equal(visitor.getFlag('q').value(-1), 4);
     await visitor.sendHit(new Event({ category: EventCategory.Action_Tracking, action: 'signed_in' }));
     await eventually(async () => (await storedVariation(env.envId, B.id)) === 'q-4');
@@ -127,7 +137,7 @@ describeE2eOnEveryStore('SDK against the server, decision-API mode', (fixture) =
     const other = await startSdk(fixture.server, env, Mode.DECISION_API, fixture.closers);
     assert.deepEqual(
       assigned(await other.fetched(B.id)),
-      [A.q, A.h],
+      [A.variation, A.variation50],
       'B alone now has the stored variations',
     );
     await sdk.instance.close();

@@ -6,7 +6,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach } from 'node:test';
-import type { AccountSettings, BucketingFile, BucketingVariation } from '../../src/protocol/index.js';
+import type { AccountSettings, BucketingFile } from '../../src/protocol/index.js';
+import { campaignsFile } from './sdk-server-campaigns.js';
 import {
   ConfigBuilder,
   FeatureInstance,
@@ -24,121 +25,6 @@ import type { ActivationRow, HitRow, Store } from '../../src/server/store/store.
 import type { CampaignReport, VariationReport } from '../../src/protocol/index.js';
 import { recordingLogs } from '../core/support.js';
 import { describeOnEveryStoreWith, startApp, type Running, type StoreKind } from '../server/support.js';
-
-/** §15's groups: a reference without allocation then four variations of 25, and a reference then 50/50. */
-export const VG25 = 'bs8qvmo4nlr01fl9bbbb';
-export const VG50 = 'bs8r119sbs4016meiiii';
-
-/** §15's visitors with their variation (1-based) in VG25 and VG50, copied from the table. */
-export const VECTORS = [
-  { id: '202072017183814142', q: 4, h: 1 },
-  { id: '202072017233690230', q: 1, h: 2 },
-  { id: '202072017183842202', q: 3, h: 1 },
-  { id: '202072017183823773', q: 2, h: 2 },
-  { id: '202072017183972690', q: 1, h: 2 },
-] as const;
-
-const everyone = {
-  targetingGroups: [{ targetings: [{ operator: 'EQUALS', key: 'fs_all_users', value: '' }] }],
-};
-
-const variations = (prefix: string, flag: string, allocations: number[]): BucketingVariation[] => [
-  {
-    id: `${prefix}-ref`,
-    name: 'Reference',
-    reference: true,
-    modifications: { type: 'FLAG', value: { [flag]: 0 } },
-  },
-  ...allocations.map((allocation, i) => ({
-    id: `${prefix}-${i + 1}`,
-    name: `Variation ${i + 1}`,
-    reference: false,
-    allocation,
-    modifications: { type: 'FLAG', value: { [flag]: i + 1 } },
-  })),
-];
-
-/**
- * The file the tests import: `quarters` (VG25, flag `q` = 1..4, allocations `quarters`), `halves` (VG50,
- * flag `h` = 1..2) and a toggle for premium visitors (flag `discount`); `extra` adds a toggle for everyone
- * (flag `banner`), the kind of change a poll must bring to a running SDK.
- */
-export const campaignsFile = (
-  options: { quarters?: number[]; extra?: boolean } = {},
-): Pick<BucketingFile, 'campaigns'> => ({
-  campaigns: [
-    {
-      id: 'quarters',
-      name: 'Quarters',
-      type: 'ab',
-      slug: 'quarters',
-      variationGroups: [
-        {
-          id: VG25,
-          name: 'All',
-          targeting: everyone,
-          variations: variations('q', 'q', options.quarters ?? [25, 25, 25, 25]),
-        },
-      ],
-    },
-    {
-      id: 'halves',
-      name: 'Halves',
-      type: 'ab',
-      variationGroups: [
-        { id: VG50, name: 'All', targeting: everyone, variations: variations('h', 'h', [50, 50]) },
-      ],
-    },
-    {
-      id: 'premium',
-      name: 'Premium discount',
-      type: 'toggle',
-      variationGroups: [
-        {
-          id: 'premium-members',
-          name: 'Premium',
-          targeting: {
-            targetingGroups: [{ targetings: [{ operator: 'EQUALS', key: 'plan', value: 'premium' }] }],
-          },
-          variations: [
-            {
-              id: 'premium-on',
-              name: 'On',
-              reference: true,
-              allocation: 100,
-              modifications: { type: 'FLAG', value: { discount: 10 } },
-            },
-          ],
-        },
-      ],
-    },
-    ...(options.extra === true
-      ? [
-          {
-            id: 'banner',
-            name: 'Banner',
-            type: 'toggle' as const,
-            variationGroups: [
-              {
-                id: 'banner-all',
-                name: 'All',
-                targeting: everyone,
-                variations: [
-                  {
-                    id: 'banner-on',
-                    name: 'On',
-                    reference: true,
-                    allocation: 100,
-                    modifications: { type: 'FLAG', value: { banner: 'on' } },
-                  },
-                ],
-              },
-            ],
-          },
-        ]
-      : []),
-  ],
-});
 
 /** What reached the store through the app: the server's view of what the SDK sent. */
 export interface Received {
