@@ -8,8 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, describe, it } from 'node:test';
-import { PGlite } from '@electric-sql/pglite';
-import { pgliteSql } from '../../src/server/store/pglite.js';
+import { openPgliteThread } from '../../src/server/store/pglite-thread.js';
 import type { Sql } from '../../src/server/store/sql.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
@@ -40,7 +39,7 @@ void describe('migrations in the compiled server', () => {
 
     const compiled: unknown = await import(pathToFileURL(join(out, 'migrate.js')).href);
     assert.ok(isMigrateModule(compiled));
-    const sql = pgliteSql(new PGlite());
+    const sql = await openPgliteThread(null);
     try {
       await compiled.migrate(sql);
       await compiled.migrate(sql); // applied once: the second run finds it recorded

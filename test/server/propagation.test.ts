@@ -3,12 +3,11 @@
 // connection killed by the database reconnects, reloads what it may have missed, and hears NOTIFY again.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { BucketingFile } from '../../src/protocol/index.js';
 import { digest } from '../../src/server/ids.js';
 import { migrate } from '../../src/server/store/migrate.js';
-import { pgliteSql } from '../../src/server/store/pglite.js';
+import { openPgliteThread } from '../../src/server/store/pglite-thread.js';
 import { openPostgresStore } from '../../src/server/store/postgres.js';
 import { createSqlStore } from '../../src/server/store/sql-store.js';
 import type { Row } from '../../src/server/store/sql.js';
@@ -42,7 +41,7 @@ for (const kind of storeKinds()) {
       const postgres = kind.postgres;
       if (postgres === undefined) {
         // The store and the plain SQL share one in-memory database.
-        const sql = pgliteSql(new PGlite());
+        const sql = await openPgliteThread(null);
         await migrate(sql);
         store = createSqlStore(sql, 'pglite');
         behind = { query: (text, params) => sql.query(text, params), close: () => Promise.resolve() };
