@@ -37,29 +37,11 @@ export const reportTable = (reports: readonly CampaignReport[]): string => {
             f.revenue.toFixed(2),
           ]),
         ];
-        if (goals.length === 0)
-          rows.push([
-            report.campaign_id,
-            group.id,
-            name,
-            String(v.visits),
-            String(v.visitors),
-            '-',
-            '',
-            '',
-            '',
-            '',
-            '',
-            '',
-            '',
-          ]);
+        const variation = [report.campaign_id, group.id, name, String(v.visits), String(v.visitors)];
+        if (goals.length === 0) rows.push([...variation, '-', '', '', '', '', '', '', '']);
         for (const [goal, f, revenue] of goals) {
           rows.push([
-            report.campaign_id,
-            group.id,
-            name,
-            String(v.visits),
-            String(v.visitors),
+            ...variation,
             goal,
             String(f.conversions),
             String(f.visitors),
