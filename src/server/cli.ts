@@ -24,8 +24,16 @@ const USAGE = `Usage: feature-server <command> [--json]
 
 type Print = (value: Record<string, unknown>, human: string) => void;
 
+/** Opens the configured store, saying on stderr (stdout may be --json) when the first run creates it. */
+const openConfiguredStore = (config: ServerConfig): Promise<Store> =>
+  openStore(config, (dataDir) => {
+    process.stderr.write(
+      `feature-server: creating the embedded database in ${dataDir} (first run only, a few seconds)…\n`,
+    );
+  });
+
 const withStore = async <T>(config: ServerConfig, fn: (store: Store) => Promise<T>): Promise<T> => {
-  const store = await openStore(config);
+  const store = await openConfiguredStore(config);
   try {
     return await fn(store);
   } finally {
@@ -77,12 +85,14 @@ const runCommand = async (args: ParsedArgs, config: ServerConfig, print: Print):
   const json = args.flags.has('json');
   switch (`${command} ${sub}`.trim() === '' ? 'help' : command) {
     case 'serve': {
-      const running = await serve(config, await openStore(config), undefined, { logToStderr: json });
+      const running = await serve(config, await openConfiguredStore(config), undefined, {
+        logToStderr: json,
+      });
       print({ url: running.url }, `feature-server listening on ${running.url}`);
       return;
     }
     case 'start': {
-      const store = await openStore(config);
+      const store = await openConfiguredStore(config);
       const demo = await seedDemoAndTell(store, config, json);
       const running = await serve(
         config,

@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { pino, type Logger } from 'pino';
 import { createApp } from './app.js';
 import type { ServerConfig } from './config.js';
+import { InputError } from './errors.js';
 import { createLogger } from './logger.js';
 import { openPgliteStore } from './store/pglite.js';
 import { openPostgresStore } from './store/postgres.js';
@@ -19,11 +20,33 @@ export const projectRoot = (): string => {
   return dir;
 };
 
-/** Opens the store the configuration names: PostgreSQL with DATABASE_URL, else the embedded folder. */
-export const openStore = (config: ServerConfig): Promise<Store> =>
-  config.databaseUrl === null
-    ? openPgliteStore(config.dataDir)
-    : openPostgresStore({ connectionString: config.databaseUrl });
+/**
+ * Opens the store the configuration names: PostgreSQL with DATABASE_URL, else the embedded folder. Creating
+ * the embedded database takes seconds, so `onFirstRun` hears of it first (the CLI says so on stderr).
+ */
+export const openStore = (config: ServerConfig, onFirstRun?: (dataDir: string) => void): Promise<Store> => {
+  if (config.databaseUrl !== null) return openPostgresStore({ connectionString: config.databaseUrl });
+  // PG_VERSION is the last thing an initialised PostgreSQL data folder lacks.
+  if (!existsSync(join(config.dataDir, 'PG_VERSION'))) onFirstRun?.(config.dataDir);
+  return openPgliteStore(config.dataDir);
+};
+
+/** What to do when the server cannot listen where the configuration says. */
+const listenError = (error: unknown, config: ServerConfig): Error => {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  const where = `${config.host}:${config.port}`;
+  if (code === 'EADDRINUSE')
+    return new InputError(
+      `${where} is already in use (another feature-server?): stop it, or set PORT to a free port.`,
+    );
+  if (code === 'EACCES')
+    return new InputError(`Not allowed to listen on ${where}: set PORT to a port above 1023.`);
+  if (code === 'EADDRNOTAVAIL')
+    return new InputError(
+      `${config.host} is not an address of this machine: set HOST to one (e.g. 127.0.0.1).`,
+    );
+  return error instanceof Error ? error : new Error(String(error));
+};
 
 /** A running server. */
 export interface RunningServer {
@@ -54,7 +77,14 @@ export const serve = async (
       ...(demo === undefined ? {} : { demo }),
     },
   });
-  await app.listen({ port: config.port, host: config.host });
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    // The store is the caller's, but nothing else will close it: a folder left locked would stop the next run.
+    await app.close();
+    await store.close();
+    throw listenError(error, config);
+  }
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : config.port;
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;

@@ -2,6 +2,7 @@
 // folder's single-process lock, and a demo API key that stays the same across runs.
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
+import { createServer } from 'node:net';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,6 +21,11 @@ void describe('feature-server CLI (embedded store)', () => {
   void it('creates an account and an environment, imports campaigns and reports', async () => {
     const account = await runCliCommand(['account', 'create', '--name', 'Shop', '--json'], env);
     assert.equal(account.code, 0, account.stderr);
+    // The first command creates the folder and says why it takes seconds, on stderr: stdout stays JSON.
+    assert.match(
+      account.stderr,
+      /creating the embedded database in .*data \(first run only, a few seconds\)/,
+    );
     const { accountId } = JSON.parse(account.stdout) as { accountId: string };
     assert.match(accountId, /^[a-z2-7]{20}$/);
     const created = await runCliCommand(
@@ -28,6 +34,7 @@ void describe('feature-server CLI (embedded store)', () => {
     );
     const { envId, apiKey } = JSON.parse(created.stdout) as { envId: string; apiKey: string };
     assert.match(apiKey, /^fk_/);
+    assert.equal(created.stderr, '', 'the folder exists now: nothing to announce');
     const file = join(dir, 'campaigns.json');
     writeFileSync(file, JSON.stringify({ panic: false, campaigns: [checkoutCampaign(), premiumToggle()] }));
     const imported = await runCliCommand(['import', file, '--env', envId, '--json'], env);
@@ -144,6 +151,29 @@ void describe('feature-server CLI (embedded store)', () => {
     const unknown = await runCliCommand(['frobnicate'], env);
     assert.notEqual(unknown.code, 0);
     assert.match(unknown.stderr, /Unknown command/);
+  });
+
+  void it('says which port is taken, and leaves the folder free for the next command', async () => {
+    const taken = createServer();
+    taken.listen(0, '127.0.0.1');
+    await once(taken, 'listening');
+    const address = taken.address();
+    const port = typeof address === 'object' && address !== null ? address.port : 0;
+    try {
+      const serve = await runCliCommand(['serve', '--json'], { ...env, PORT: String(port) });
+      assert.equal(serve.code, 2, serve.stderr);
+      assert.equal(serve.stdout, '');
+      assert.match(
+        serve.stderr,
+        new RegExp(
+          `127\\.0\\.0\\.1:${port} is already in use \\(another feature-server\\?\\): stop it, or set PORT`,
+        ),
+      );
+    } finally {
+      taken.close();
+    }
+    const next = await runCliCommand(['account', 'create', '--name', 'After', '--json'], env);
+    assert.equal(next.code, 0, next.stderr);
   });
 
   void it('stops at once when another process holds the embedded folder', async () => {
