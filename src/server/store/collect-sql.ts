@@ -1,7 +1,8 @@
 // Writes of the hot paths over the shared SQL: assignments (write-behind batches), activations and hits
-// (one statement per request, idempotent on (env, hid)), identities (§14.2) and usage counts (§12). Rows go
-// in as arrays through unnest(), so a batch of any size is one round trip.
-import { num, text, type Queryable } from './sql.js';
+// (one statement per batch, idempotent on (env, hid); group-commit.ts gathers concurrent requests into one
+// batch), identities (§14.2) and usage counts (§12). Rows go in as arrays through unnest(), so a batch of any
+// size is one round trip.
+import { num, text, textOrNull, type Queryable } from './sql.js';
 import type { ActivationRow, AssignmentRow, HitRow } from './store.js';
 
 /** Visitors per assignment upsert statement. */
@@ -11,10 +12,10 @@ const insertedCount = (rows: Array<Record<string, unknown>>): number =>
   rows[0] === undefined ? 0 : num(rows[0], 'n');
 
 /**
- * Runs `insert` (rows from unnest of `$5…`, `ON CONFLICT (env_id, hid) DO NOTHING RETURNING 1`) and records
- * the "anonymous id → first authenticated id" pairs the rows carry (§14.2; the first one seen stays), in one
- * statement: atomic without a transaction, so a request's rows and identities are durable together in a
- * single round trip. Returns how many rows were new.
+ * Runs `insert` (rows from unnest of `$5…`, `ON CONFLICT (env_id, hid) DO NOTHING RETURNING hid`) and
+ * records the "anonymous id → first authenticated id" pairs the rows carry (§14.2; the first one seen stays),
+ * in one statement: atomic without a transaction, so a batch's rows and identities are durable together in a
+ * single round trip. Returns the idempotency id of each row stored (null for a row without one).
  */
 const insertWithIdentities = async (
   db: Queryable,
@@ -23,7 +24,7 @@ const insertWithIdentities = async (
   columns: readonly unknown[][],
   pairs: ReadonlyArray<[anonymousId: string, personId: string]>,
   now: number,
-): Promise<number> => {
+): Promise<Array<string | null>> => {
   const rows = await db.query(
     `WITH identity AS (
        INSERT INTO identities (env_id, anonymous_id, person_id, first_seen_ms)
@@ -31,10 +32,10 @@ const insertWithIdentities = async (
        ORDER BY a, o
        ON CONFLICT (env_id, anonymous_id) DO NOTHING),
      ins AS (${insert})
-     SELECT count(*)::int AS n FROM ins`,
+     SELECT hid FROM ins`,
     [envId, pairs.map((p) => p[0]), pairs.map((p) => p[1]), now, ...columns],
   );
-  return insertedCount(rows);
+  return rows.map((row) => textOrNull(row, 'hid'));
 };
 
 /** Collection operations of the store. */
@@ -104,8 +105,9 @@ export const collectQueries = (db: Queryable) => ({
     );
     return insertedCount(rows);
   },
-  async insertActivations(envId: string, rows: readonly ActivationRow[]): Promise<number> {
-    if (rows.length === 0) return 0;
+  /** Stores activations, skipping known idempotency ids; returns the ids stored (null for rows without). */
+  storeActivations: async (envId: string, rows: readonly ActivationRow[]): Promise<Array<string | null>> => {
+    if (rows.length === 0) return [];
     return insertWithIdentities(
       db,
       `INSERT INTO activations (env_id, hid, visitor_id, anonymous_id, campaign_id, variation_group_id,
@@ -113,7 +115,7 @@ export const collectQueries = (db: Queryable) => ({
        SELECT $1, h, v, a, c, g, x, t, r
        FROM unnest($5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::bigint[], $12::bigint[])
          AS u(h, v, a, c, g, x, t, r)
-       ON CONFLICT (env_id, hid) DO NOTHING RETURNING 1`,
+       ON CONFLICT (env_id, hid) DO NOTHING RETURNING hid`,
       envId,
       [
         rows.map((r) => r.hid),
@@ -131,15 +133,16 @@ export const collectQueries = (db: Queryable) => ({
       rows[0]?.receivedMs ?? Date.now(),
     );
   },
-  async insertHits(envId: string, rows: readonly HitRow[]): Promise<number> {
-    if (rows.length === 0) return 0;
+  /** Stores hits, skipping known idempotency ids; returns the ids stored (null for rows without). */
+  storeHits: async (envId: string, rows: readonly HitRow[]): Promise<Array<string | null>> => {
+    if (rows.length === 0) return [];
     return insertWithIdentities(
       db,
       `INSERT INTO hits (env_id, hid, type, visitor_id, customer_id, goal, revenue, created_ms, received_ms, body)
        SELECT $1, h, y, v, c, g, m, t, r, b::jsonb
        FROM unnest($5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::float8[], $11::bigint[],
                    $12::bigint[], $13::text[]) AS u(h, y, v, c, g, m, t, r, b)
-       ON CONFLICT (env_id, hid) DO NOTHING RETURNING 1`,
+       ON CONFLICT (env_id, hid) DO NOTHING RETURNING hid`,
       envId,
       [
         rows.map((r) => r.hid),

@@ -2,6 +2,7 @@
 import { campaignQueries } from './campaigns-sql.js';
 import { collectQueries } from './collect-sql.js';
 import { configChannel, environmentQueries } from './environments-sql.js';
+import { groupCommit } from './group-commit.js';
 import { reportQueries } from './report-sql.js';
 import type { Sql } from './sql.js';
 import type { Store } from './store.js';
@@ -9,11 +10,14 @@ import type { Store } from './store.js';
 /** Builds the store over an open, migrated database. */
 export const createSqlStore = (sql: Sql, kind: Store['kind']): Store => {
   const channel = configChannel(sql.channelPrefix);
+  const { storeActivations, storeHits, ...collect } = collectQueries(sql);
   return {
     kind,
     ...environmentQueries(sql, channel),
     ...campaignQueries(sql, channel),
-    ...collectQueries(sql),
+    ...collect,
+    insertActivations: groupCommit(storeActivations),
+    insertHits: groupCommit(storeHits),
     ...reportQueries(sql),
     onConfigurationChange: (listener, onInterruption) => sql.listen(channel, listener, onInterruption),
     close: () => sql.close(),

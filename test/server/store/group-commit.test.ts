@@ -1,0 +1,195 @@
+// Group commit of hits and activations. First the merging on its own, over a recording function (which
+// statements ran, with which rows); then on every store kind, concurrent requests carrying the same
+// idempotency ids: each id is stored once and counted as accepted by exactly one caller.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { groupCommit, type IdempotentRow } from '../../../src/server/store/group-commit.js';
+import type { HitRow, Store } from '../../../src/server/store/store.js';
+import { storeKinds } from '../support.js';
+
+interface Row extends IdempotentRow {
+  bad?: boolean;
+}
+
+/** An idempotent store over a Set of (environment, id), recording each statement's ids; a row marked bad fails its statement. */
+const recordingStore = () => {
+  const known = new Set<string>();
+  const statements: Array<Array<string | null>> = [];
+  let release: (() => void) | null = null;
+  let hold: Promise<void> | null = null;
+  const store = async (envId: string, rows: readonly Row[]): Promise<Array<string | null>> => {
+    statements.push(rows.map((r) => r.hid));
+    if (hold !== null) await hold;
+    if (rows.some((r) => r.bad === true)) throw new Error('constraint violated');
+    return rows
+      .filter((r) => r.hid === null || !known.has(`${envId}/${r.hid}`))
+      .map((r) => {
+        if (r.hid !== null) known.add(`${envId}/${r.hid}`);
+        return r.hid;
+      });
+  };
+  return {
+    store,
+    statements,
+    /** Makes the next statements wait until `open` is called. */
+    block: () => {
+      hold = new Promise((resolve) => (release = resolve));
+    },
+    open: () => {
+      hold = null;
+      release?.();
+    },
+  };
+};
+
+const rows = (...hids: Array<string | null>): Row[] => hids.map((hid) => ({ hid }));
+
+void describe('group commit', () => {
+  void it('sends a lone call at once, then merges the calls that arrive while a statement runs', async () => {
+    const db = recordingStore();
+    const insert = groupCommit(db.store);
+    db.block();
+    const first = insert('env', rows('a'));
+    assert.deepEqual(db.statements, [['a']], 'nothing in flight: the first call did not wait');
+    const second = insert('env', rows('b', 'c'));
+    const third = insert('env', rows('d'));
+    db.open();
+    assert.deepEqual(await Promise.all([first, second, third]), [1, 2, 1]);
+    assert.deepEqual(db.statements, [['a'], ['b', 'c', 'd']]);
+  });
+
+  void it('counts an id carried by several calls once, for the first of them', async () => {
+    const db = recordingStore();
+    const insert = groupCommit(db.store);
+    db.block();
+    const first = insert('env', rows('x'));
+    const second = insert('env', rows('k', 'y', 'k'));
+    const third = insert('env', rows('y', 'z', null));
+    const fourth = insert('env', rows('x', null));
+    db.open();
+    // 'x' was stored by the first statement: the fourth call's copy is a duplicate like any later resend.
+    assert.deepEqual(await Promise.all([first, second, third, fourth]), [1, 2, 2, 1]);
+    assert.deepEqual(db.statements[1], ['k', 'y', 'z', null, 'x', null]);
+  });
+
+  void it('keeps environments apart', async () => {
+    const db = recordingStore();
+    const insert = groupCommit(db.store);
+    db.block();
+    const one = insert('env-1', rows('a'));
+    const other = insert('env-2', rows('a'));
+    db.open();
+    // Neither waited for the other's statement: each environment has its own queue.
+    assert.deepEqual(db.statements, [['a'], ['a']]);
+    assert.deepEqual(await Promise.all([one, other]), [1, 1]);
+  });
+
+  void it("does not let one call's failing rows fail the others", async () => {
+    const db = recordingStore();
+    const insert = groupCommit(db.store);
+    db.block();
+    const first = insert('env', rows('a'));
+    const good = insert('env', rows('b'));
+    const bad = insert('env', [{ hid: 'c', bad: true }]);
+    const later = insert('env', rows('d'));
+    db.open();
+    assert.equal(await first, 1);
+    assert.equal(await good, 1);
+    await assert.rejects(bad, /constraint violated/);
+    assert.equal(await later, 1);
+    // The merged statement failed whole, so each of its calls went again on its own.
+    assert.deepEqual(db.statements, [['a'], ['b', 'c', 'd'], ['b'], ['c'], ['d']]);
+  });
+
+  void it('splits a queue longer than the row limit into several statements, keeping each call whole', async () => {
+    const db = recordingStore();
+    const insert = groupCommit(db.store, 3);
+    db.block();
+    const calls = [insert('env', rows('a')), insert('env', rows('b', 'c')), insert('env', rows('d', 'e'))];
+    calls.push(insert('env', rows('f', 'g', 'h', 'i')));
+    db.open();
+    assert.deepEqual(await Promise.all(calls), [1, 2, 2, 4]);
+    assert.deepEqual(db.statements, [['a'], ['b', 'c'], ['d', 'e'], ['f', 'g', 'h', 'i']]);
+  });
+
+  void it('answers 0 for no rows without a statement', async () => {
+    const db = recordingStore();
+    assert.equal(await groupCommit(db.store)('env', []), 0);
+    assert.deepEqual(db.statements, []);
+  });
+});
+
+const hit = (hid: string | null, visitorId: string): HitRow => ({
+  hid,
+  type: 'EVENT',
+  visitorId,
+  customerId: null,
+  goal: 'add_to_cart',
+  revenue: null,
+  createdMs: 1_000,
+  receivedMs: 1_000,
+  body: { t: 'EVENT', ea: 'add_to_cart' },
+});
+
+for (const kind of storeKinds()) {
+  void describe(`group commit on ${kind.name}`, () => {
+    let store: Store;
+    let envId: string;
+    before(async () => {
+      store = await kind.open();
+      const account = await store.createAccount('group');
+      envId = (await store.createEnvironment({ accountId: account.id, name: 'group' })).environment.id;
+    });
+    after(async () => {
+      await store.close();
+      await kind.cleanup();
+    });
+
+    void it('stores each id once across 40 concurrent calls and counts it for one caller', async () => {
+      // Call i carries ids i and i+1 (so each id but the ends is in two calls) and one hit without an id.
+      const calls = Array.from({ length: 40 }, (_, i) =>
+        store.insertHits(envId, [hit(`h-${i}`, `v${i}`), hit(`h-${i + 1}`, `v${i}`), hit(null, `v${i}`)]),
+      );
+      const accepted = await Promise.all(calls);
+      // 41 distinct ids and 40 hits without one.
+      assert.equal(
+        accepted.reduce((a, b) => a + b, 0),
+        81,
+      );
+      assert.ok(accepted.every((n) => n >= 1 && n <= 3));
+      assert.deepEqual(await store.countHits(envId), { EVENT: 81 });
+      // Sent again, all at once: every id is known now, only the id-less hits are new.
+      const again = await Promise.all(
+        Array.from({ length: 40 }, (_, i) =>
+          store.insertHits(envId, [hit(`h-${i}`, `v${i}`), hit(null, `v${i}`)]),
+        ),
+      );
+      assert.deepEqual(
+        again,
+        Array.from({ length: 40 }, () => 1),
+      );
+    });
+
+    void it('stores concurrent activations once per id', async () => {
+      const activation = (hid: string) => ({
+        hid,
+        visitorId: 'v',
+        anonymousId: null,
+        campaignId: 'c',
+        variationGroupId: 'g',
+        variationId: 'x',
+        createdMs: 1_000,
+        receivedMs: 1_000,
+      });
+      const accepted = await Promise.all(
+        Array.from({ length: 10 }, () =>
+          store.insertActivations(envId, [activation('a-1'), activation('a-2')]),
+        ),
+      );
+      assert.equal(
+        accepted.reduce((a, b) => a + b, 0),
+        2,
+      );
+    });
+  });
+}
