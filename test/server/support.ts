@@ -186,6 +186,24 @@ export const describeOnEveryStoreWith = <T>(
   }
 };
 
+/**
+ * Runs a store-level `suite` (no app) once per store kind, with an empty environment seeded; `opened()`
+ * gives the store and the environment inside `it`, `before` or `after`.
+ */
+export const describeStoreOnEveryKind = (
+  title: string,
+  suite: (opened: () => SeededEnvironment & { store: Store }) => void,
+): void => {
+  describeOnEveryStoreWith(
+    title,
+    {
+      start: async (store) => ({ store, ...(await seedEnvironment(store, [])) }),
+      stop: () => Promise.resolve(),
+    },
+    (_kind, started) => suite(() => started('store')),
+  );
+};
+
 /** What `describeOnEveryStore` hands its suite; every field but `kind` is readable once `before` has run. */
 export interface StoreFixture {
   /** The store backend this run of the suite uses. */

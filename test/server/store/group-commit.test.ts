@@ -2,10 +2,10 @@
 // statements ran, with which rows); then on every store kind, concurrent requests carrying the same
 // idempotency ids: each id is stored once and counted as accepted by exactly one caller.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { groupCommit, type IdempotentRow } from '../../../src/server/store/group-commit.js';
-import type { HitRow, Store } from '../../../src/server/store/store.js';
-import { storeKinds } from '../support.js';
+import type { HitRow } from '../../../src/server/store/store.js';
+import { describeStoreOnEveryKind } from '../support.js';
 
 interface Row extends IdempotentRow {
   bad?: boolean;
@@ -131,65 +131,53 @@ const hit = (hid: string | null, visitorId: string): HitRow => ({
   body: { t: 'EVENT', ea: 'add_to_cart' },
 });
 
-for (const kind of storeKinds()) {
-  void describe(`group commit on ${kind.name}`, () => {
-    let store: Store;
-    let envId: string;
-    before(async () => {
-      store = await kind.open();
-      const account = await store.createAccount('group');
-      envId = (await store.createEnvironment({ accountId: account.id, name: 'group' })).environment.id;
-    });
-    after(async () => {
-      await store.close();
-      await kind.cleanup();
-    });
-
-    void it('stores each id once across 40 concurrent calls and counts it for one caller', async () => {
-      // Call i carries ids i and i+1 (so each id but the ends is in two calls) and one hit without an id.
-      const calls = Array.from({ length: 40 }, (_, i) =>
-        store.insertHits(envId, [hit(`h-${i}`, `v${i}`), hit(`h-${i + 1}`, `v${i}`), hit(null, `v${i}`)]),
-      );
-      const accepted = await Promise.all(calls);
-      // 41 distinct ids and 40 hits without one.
-      assert.equal(
-        accepted.reduce((a, b) => a + b, 0),
-        81,
-      );
-      assert.ok(accepted.every((n) => n >= 1 && n <= 3));
-      assert.deepEqual(await store.countHits(envId), { EVENT: 81 });
-      // Sent again, all at once: every id is known now, only the id-less hits are new.
-      const again = await Promise.all(
-        Array.from({ length: 40 }, (_, i) =>
-          store.insertHits(envId, [hit(`h-${i}`, `v${i}`), hit(null, `v${i}`)]),
-        ),
-      );
-      assert.deepEqual(
-        again,
-        Array.from({ length: 40 }, () => 1),
-      );
-    });
-
-    void it('stores concurrent activations once per id', async () => {
-      const activation = (hid: string) => ({
-        hid,
-        visitorId: 'v',
-        anonymousId: null,
-        campaignId: 'c',
-        variationGroupId: 'g',
-        variationId: 'x',
-        createdMs: 1_000,
-        receivedMs: 1_000,
-      });
-      const accepted = await Promise.all(
-        Array.from({ length: 10 }, () =>
-          store.insertActivations(envId, [activation('a-1'), activation('a-2')]),
-        ),
-      );
-      assert.equal(
-        accepted.reduce((a, b) => a + b, 0),
-        2,
-      );
-    });
+describeStoreOnEveryKind('group commit', (opened) => {
+  void it('stores each id once across 40 concurrent calls and counts it for one caller', async () => {
+    const { store, envId } = opened();
+    // Call i carries ids i and i+1 (so each id but the ends is in two calls) and one hit without an id.
+    const calls = Array.from({ length: 40 }, (_, i) =>
+      store.insertHits(envId, [hit(`h-${i}`, `v${i}`), hit(`h-${i + 1}`, `v${i}`), hit(null, `v${i}`)]),
+    );
+    const accepted = await Promise.all(calls);
+    // 41 distinct ids and 40 hits without one.
+    assert.equal(
+      accepted.reduce((a, b) => a + b, 0),
+      81,
+    );
+    assert.ok(accepted.every((n) => n >= 1 && n <= 3));
+    assert.deepEqual(await store.countHits(envId), { EVENT: 81 });
+    // Sent again, all at once: every id is known now, only the id-less hits are new.
+    const again = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        store.insertHits(envId, [hit(`h-${i}`, `v${i}`), hit(null, `v${i}`)]),
+      ),
+    );
+    assert.deepEqual(
+      again,
+      Array.from({ length: 40 }, () => 1),
+    );
   });
-}
+
+  void it('stores concurrent activations once per id', async () => {
+    const { store, envId } = opened();
+    const activation = (hid: string) => ({
+      hid,
+      visitorId: 'v',
+      anonymousId: null,
+      campaignId: 'c',
+      variationGroupId: 'g',
+      variationId: 'x',
+      createdMs: 1_000,
+      receivedMs: 1_000,
+    });
+    const accepted = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        store.insertActivations(envId, [activation('a-1'), activation('a-2')]),
+      ),
+    );
+    assert.equal(
+      accepted.reduce((a, b) => a + b, 0),
+      2,
+    );
+  });
+});
