@@ -39,11 +39,12 @@ export const requireEnvironment =
   };
 
 /** onRequest hook: the path's environment must exist (404) and x-api-key must be its key (401, 403). */
-export const requireEnvironmentAndKey =
-  (environments: EnvironmentCache) =>
-  async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
-    await requireEnvironment(environments)(request, reply);
+export const requireEnvironmentAndKey = (environments: EnvironmentCache) => {
+  const environmentHook = requireEnvironment(environments);
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    await environmentHook(request, reply);
     const key = apiKeyOf(request);
     if (key === undefined || key === '') throw errors.missingApiKey();
     if (!secretMatches(key, environmentOf(request).environment.apiKeyDigest)) throw errors.invalidApiKey();
   };
+};
