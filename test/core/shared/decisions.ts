@@ -1,6 +1,20 @@
 // Decision answers in PROTOCOL.md §3's shape, written by hand. Pure data builders with no runtime imports, so
 // Node tests and Chromium tests (through the shared suites) build the same answers.
+import type { FlagMetadata } from '../../../src/core/public.js';
 import type { Decision, DecisionCampaign, JsonValue } from '../../../src/protocol/index.js';
+
+/** §9.3: "Empty metadata is all nine fields at their defaults, never {}", written from the spec. */
+export const EMPTY_METADATA: FlagMetadata = {
+  campaignId: '',
+  campaignName: '',
+  variationGroupId: '',
+  variationGroupName: '',
+  variationId: '',
+  variationName: '',
+  isReference: false,
+  campaignType: '',
+  slug: '',
+};
 
 /** One campaign of a decision answer. */
 export const campaign = (

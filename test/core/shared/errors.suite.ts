@@ -7,21 +7,9 @@ import type {
   Level,
   Mode,
 } from '../../../src/core/public.js';
-import { campaign, decision, panicDecision } from './decisions.js';
+import { EMPTY_METADATA, campaign, decision, panicDecision } from './decisions.js';
 import type { CoreHarness, DoubleHandle } from './harness.js';
 import { activationsReceived, assertRejects, freshEnvId, withSession } from './session.js';
-
-const EMPTY_METADATA = {
-  campaignId: '',
-  campaignName: '',
-  variationGroupId: '',
-  variationGroupName: '',
-  variationId: '',
-  variationName: '',
-  isReference: false,
-  campaignType: '',
-  slug: '',
-};
 
 const green = decision('*', [campaign('c1', 'vg1', 'v2', { btn: 'green', size: 2 })]);
 

@@ -1,22 +1,9 @@
 // Flag (SPEC.md Flag operations; PROTOCOL.md §9.1, §9.2, §9.3 and its type table, §16.3 flag status and
 // liveness), against the double.
 import type { FlagMetadata } from '../../../src/core/public.js';
-import { campaign, decision, panicDecision } from './decisions.js';
+import { EMPTY_METADATA, campaign, decision, panicDecision } from './decisions.js';
 import type { CoreHarness } from './harness.js';
 import { activationsReceived, until, withSession, type SessionOptions } from './session.js';
-
-/** §9.3: "Empty metadata is all nine fields at their defaults, never {}". */
-const EMPTY: FlagMetadata = {
-  campaignId: '',
-  campaignName: '',
-  variationGroupId: '',
-  variationGroupName: '',
-  variationId: '',
-  variationName: '',
-  isReference: false,
-  campaignType: '',
-  slug: '',
-};
 
 const FLAGS = { str: 'green', num: 3, float: 2.5, bool: false, arr: [1, 2], obj: { a: 1 }, nul: null };
 
@@ -74,7 +61,7 @@ export const defineFlagSuite = (h: CoreHarness): void => {
         await visitor.fetchFlags();
         const missing = visitor.getFlag('missing');
         assert.equal(missing.value('d', quiet), 'd');
-        assert.deepEqual(missing.metadata(), EMPTY);
+        assert.deepEqual(missing.metadata(), EMPTY_METADATA);
         const nul = visitor.getFlag('nul');
         assert.equal(nul.value('d', quiet), 'd');
         assert.deepEqual(nul.metadata(), METADATA, 'a null value keeps its metadata (§9.2)');
@@ -90,7 +77,7 @@ export const defineFlagSuite = (h: CoreHarness): void => {
         for (const [key, d] of mismatches) {
           const flag = visitor.getFlag(key);
           assert.deepEqual(flag.value(d, quiet), d, key);
-          assert.deepEqual(flag.metadata(), EMPTY, `${key}: metadata empty on type mismatch`);
+          assert.deepEqual(flag.metadata(), EMPTY_METADATA, `${key}: metadata empty on type mismatch`);
         }
       }));
 
@@ -158,7 +145,7 @@ export const defineFlagSuite = (h: CoreHarness): void => {
         await double.queue('decision', [{ status: 200, body: panicDecision('v1') }]);
         await visitor.fetchFlags();
         assert.equal(flag.value('red'), 'red');
-        assert.deepEqual(flag.metadata(), EMPTY);
+        assert.deepEqual(flag.metadata(), EMPTY_METADATA);
         assert.equal(flag.getFlagStatus(), 'PANIC');
         assert.equal(flag.exists(), false);
         await flag.visitorExposed();
