@@ -17,6 +17,7 @@ export { VisitorBuilder, type NewVisitorOptions } from './visitor-builder.js';
 export { Flag, type FlagValueOptions } from './flag.js';
 export { FlagCollection } from './flag-collection.js';
 export type { FlagEntry, FlagsSnapshot } from './flag-entry.js';
+export { flagsOfDecision } from './decision-flags.js';
 export { ExposedFlag, VisitorExposed } from './exposure.js';
 export {
   FeatureContext,
@@ -42,6 +43,8 @@ export type { TrackingManagerConfig } from './tracking/tracker.js';
 export { MemoryHitCache, MemoryVisitorCache } from './caches/memory.js';
 export type {
   ContextValue,
+  Decision,
+  DecisionCampaign,
   FlagMetadata,
   HitCacheRecord,
   IHitCacheImplementation,

@@ -1,4 +1,4 @@
-import type { ContextValue } from '../protocol/index.js';
+import type { ContextValue, Decision } from '../protocol/index.js';
 import { Instance } from './status.js';
 import type { Visitor, VisitorInit } from './visitor.js';
 
@@ -34,6 +34,18 @@ export class VisitorBuilder {
   /** The initial context; values string, boolean or finite number (others are refused and logged). */
   withContext(context: Readonly<Record<string, ContextValue>>): this {
     this.#init.context = { ...context };
+    return this;
+  }
+
+  /**
+   * Flags decided earlier for this visitor, readable from `build()` on, before any request: a decision body
+   * (PROTOCOL.md §3) that the page's server obtained with one decision call and rendered into the page, or one
+   * the page kept. The visitor starts FETCH_REQUIRED / FLAGS_FETCHED_FROM_CACHE and the visitor cache's record
+   * does not replace these flags; the next `fetchFlags` does. A decision for another visitor id, in panic, or
+   * not a decision at all is ignored (logged).
+   */
+  withInitialFlags(decision: Decision): this {
+    this.#init.initialDecision = decision;
     return this;
   }
 

@@ -11,6 +11,7 @@ import {
   type VisitorContext,
 } from '../protocol/index.js';
 import { predefinedValueProblem, type FeatureContextKey, type FeatureContextValue } from './context-keys.js';
+import { parseDecision } from './decision/api.js';
 import type { DecisionInput } from './decision/source.js';
 import { FlagCollection } from './flag-collection.js';
 import type { FlagEntry, FlagHost, FlagsSnapshot } from './flag-entry.js';
@@ -35,6 +36,8 @@ export interface VisitorInit {
   hasConsented: boolean;
   isAuthenticated: boolean;
   context: Readonly<Record<string, unknown>>;
+  /** `VisitorBuilder.withInitialFlags`: a decision to read before any fetch (unchecked: parsed here). */
+  initialDecision?: unknown;
 }
 
 /**
@@ -80,9 +83,11 @@ export class Visitor implements FlagHost {
     this.#authenticated = init.isAuthenticated;
     this.#ctx = { ...runtime.device_ };
     this.#applyContextEntries(Object.entries(init.context));
+    const initial = init.initialDecision === undefined ? null : this.#initialFlags(init.initialDecision);
     this.#cache = new runtime.cacheLink_(runtime, (data) => {
-      // PROTOCOL.md §16.2: flags from the creation lookup apply only while nothing was fetched.
-      if (this.#fetchStarted || this.#id !== data.visitorId) return;
+      // PROTOCOL.md §16.2: flags from the creation lookup apply only while nothing was fetched, and never
+      // over initial flags, which a server decided for this page view.
+      if (initial !== null || this.#fetchStarted || this.#id !== data.visitorId) return;
       this.#setFlags(data.campaigns, true);
       this.#setState(FlagStatus.FETCH_REQUIRED, Reason.FLAGS_FETCHED_FROM_CACHE);
     });
@@ -305,6 +310,26 @@ export class Visitor implements FlagHost {
   /** @internal FlagHost. */
   warnOnce_(message: string, onceKey: string): void {
     this.#runtime.logger_.warning(message, onceKey);
+  }
+
+  /** The campaigns of an initial decision, applied now; null (logged) when it cannot be used. */
+  #initialFlags(given: unknown): DecisionCampaign[] | null {
+    const decision = parseDecision(given);
+    const problem =
+      decision === null
+        ? 'it is not a decision body (PROTOCOL.md §3)'
+        : decision.panic === true
+          ? 'it is in panic'
+          : decision.visitorId !== '' && decision.visitorId !== this.#id
+            ? `it is for visitor "${decision.visitorId}", not "${this.#id}"`
+            : null;
+    if (problem !== null || decision === null) {
+      this.#runtime.logger_.warning(`initial flags ignored: ${problem ?? ''}.`, `initial:${this.#id}`);
+      return null;
+    }
+    this.#setFlags(decision.campaigns, true);
+    this.#setState(FlagStatus.FETCH_REQUIRED, Reason.FLAGS_FETCHED_FROM_CACHE);
+    return decision.campaigns;
   }
 
   #flagEntries(): FlagsSnapshot {

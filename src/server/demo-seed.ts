@@ -38,7 +38,11 @@ export const demoCampaigns = (): BucketingCampaign[] => [
           targetingGroups: [{ targetings: [{ operator: 'EQUALS', key: 'fs_all_users', value: '' }] }],
         },
         variations: [
-          flag('demo-checkout-original', 'Original', true, 50, { btnColor: null, btnText: null }),
+          // Both arms set their values, so the reference arm is visible as itself, not as whatever default a page has.
+          flag('demo-checkout-original', 'Original', true, 50, {
+            btnColor: '#57606a',
+            btnText: 'Add to cart',
+          }),
           flag('demo-checkout-green', 'Green', false, 50, { btnColor: '#1a7f37', btnText: 'Buy now' }),
         ],
       },

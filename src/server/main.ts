@@ -73,7 +73,7 @@ export const serve = async (
     assignmentRetentionDays: config.assignmentRetentionDays,
     static: {
       demoDir: join(root, 'demo'),
-      sdkDir: join(root, 'dist', 'browser'),
+      sdkDir: join(root, 'dist', 'sdk'),
       ...(demo === undefined ? {} : { demo }),
     },
   });

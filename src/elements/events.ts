@@ -1,0 +1,82 @@
+// The elements' events: typed, bubbling and composed, so a listener on `document` hears every provider and flag.
+import type { FSSdkStatus } from '../core/index.js';
+import type { ExposureDetail } from './client-context.js';
+
+/** Why a `feature-error` was sent. */
+export type FeatureErrorReason =
+  | 'missing-attribute'
+  | 'invalid-attribute'
+  | 'invalid-bootstrap'
+  | 'start-failed'
+  | 'no-provider'
+  | 'invalid-hit';
+
+/** `feature-error` detail: a reason code and a message that says what to change. */
+export interface FeatureErrorDetail {
+  reason: FeatureErrorReason;
+  message: string;
+}
+
+/** `feature-ready` detail: the visitor whose flags are now settled. */
+export interface FeatureReadyDetail {
+  visitorId: string;
+  /** Where the flags came from: `bootstrap`, `cache`, `fetch`, or `timeout` (defaults shown). */
+  source: 'bootstrap' | 'cache' | 'fetch' | 'timeout';
+}
+
+/** `feature-status` detail. */
+export interface FeatureStatusDetail {
+  status: FSSdkStatus;
+}
+
+/** `feature-change` detail: what a `<feature-flag>` now shows. */
+export interface FeatureChangeDetail {
+  key: string;
+  value: unknown;
+  /** The variation shown, or null when the default is shown. */
+  variationId: string | null;
+}
+
+/** Every event the elements send, by name. */
+export interface FeatureEventMap {
+  'feature-ready': CustomEvent<FeatureReadyDetail>;
+  'feature-status': CustomEvent<FeatureStatusDetail>;
+  'feature-error': CustomEvent<FeatureErrorDetail>;
+  'feature-change': CustomEvent<FeatureChangeDetail>;
+  'feature-exposed': CustomEvent<ExposureDetail>;
+}
+
+declare global {
+  interface HTMLElementEventMap {
+    'feature-ready': CustomEvent<FeatureReadyDetail>;
+    'feature-status': CustomEvent<FeatureStatusDetail>;
+    'feature-error': CustomEvent<FeatureErrorDetail>;
+    'feature-change': CustomEvent<FeatureChangeDetail>;
+    'feature-exposed': CustomEvent<ExposureDetail>;
+  }
+}
+
+/** Dispatches a bubbling, composed event from `target`. */
+export const emit = <K extends keyof FeatureEventMap>(
+  target: EventTarget,
+  name: K,
+  detail: FeatureEventMap[K]['detail'],
+): void => {
+  target.dispatchEvent(new CustomEvent(name, { detail, bubbles: true, composed: true }));
+};
+
+/**
+ * Reports a configuration problem once per element and reason: on the console (where developers look) and as
+ * `feature-error` (where code listens). A page keeps working with defaults.
+ */
+export const reportOnce = (
+  target: Element,
+  reported: Set<string>,
+  reason: FeatureErrorReason,
+  message: string,
+): void => {
+  if (reported.has(reason + message)) return;
+  reported.add(reason + message);
+  console.error(`<${target.localName}>: ${message}`);
+  emit(target, 'feature-error', { reason, message });
+};

@@ -1,0 +1,251 @@
+import { ContextConsumer } from '@lit/context';
+import type { FlagsSnapshot } from '../core/index.js';
+import { featureClientContext, type ExposureDetail, type FeatureClient } from './client-context.js';
+import { emit, reportOnce, type FeatureErrorReason } from './events.js';
+import { FeatureElement } from './feature-element.js';
+import {
+  FLAG_TYPES,
+  inferType,
+  parseDefault,
+  shownValue,
+  textOf,
+  type FlagType,
+  type ShownValue,
+} from './flag-value.js';
+import { StoreController } from './store-controller.js';
+import { watchUntilSeen } from './visibility.js';
+
+/** When a flag reports its exposure. */
+export type ExposureMode = 'visible' | 'render' | 'manual';
+
+/** True when a provider is above `node`, across shadow roots: the flag then waits for it to upgrade. */
+const hasProviderAbove = (node: Node): boolean => {
+  for (let n: Node | null = node.parentNode; n !== null; n = n instanceof ShadowRoot ? n.host : n.parentNode)
+    if (n instanceof Element && n.localName === 'feature-provider') return true;
+  return false;
+};
+
+/**
+ * Shows a flag's value for the provider's visitor: as text, or the matching `<template>` child, stamped into
+ * light DOM so the page's CSS styles it. A template matches by variation (`variation="Green"`, id or name),
+ * else by value (`value="green"`, the value's text), else `<template fallback>` applies; with no template
+ * child the value is shown as text.
+ *
+ * While flags are unknown (no bootstrap, no kept copy, fetch under way) it shows its `slot="loading"` child, or
+ * keeps the default's space invisible, with `aria-busy="true"`: never a wrong variation. After the provider's
+ * timeout the default is shown. The exposure is reported once per page view and variation, only after at least
+ * half of the element has been in view for `exposure-delay` ms in a visible tab.
+ *
+ * @summary Renders a flag's variation and reports its exposure when seen.
+ * @attr key - The flag key.
+ * @attr default - The value shown when the flag is missing, its type differs, or the SDK is in panic.
+ * @attr type - `string`, `boolean`, `number` or `json`; absent: inferred from `default` (true/false → boolean, a number → number, `{…}`/`[…]` → json, else string).
+ * @attr exposure - `visible` (default: once seen), `render` (once shown) or `manual` (`reportExposure()`).
+ * @attr exposure-delay - Milliseconds at least half of the element must stay in view; default 1000.
+ * @slot loading - Shown while the flags are unknown.
+ * @fires {CustomEvent<FeatureChangeDetail>} feature-change - The value shown changed.
+ * @fires {CustomEvent<ExposureDetail>} feature-exposed - The exposure of the variation shown was reported.
+ * @fires {CustomEvent<FeatureErrorDetail>} feature-error - A wrong attribute, or no provider around the flag.
+ */
+export class FeatureFlag extends FeatureElement {
+  static readonly observedAttributes = ['key', 'default', 'type', 'exposure', 'exposure-delay'];
+
+  /** The flag key (`key`). */
+  get key(): string {
+    return this.getAttribute('key') ?? '';
+  }
+  set key(value: string) {
+    this.setText('key', value);
+  }
+
+  /** The default, as the `default` attribute's text. */
+  get default(): string | null {
+    return this.getAttribute('default');
+  }
+  set default(value: string | null) {
+    this.setText('default', value);
+  }
+
+  /** The declared type (`type`); null: inferred from `default`. */
+  get type(): string | null {
+    return this.getAttribute('type');
+  }
+  set type(value: string | null) {
+    this.setText('type', value);
+  }
+
+  /** `visible` (default), `render` or `manual` (`exposure`). */
+  get exposure(): string | null {
+    return this.getAttribute('exposure');
+  }
+  set exposure(value: string | null) {
+    this.setText('exposure', value);
+  }
+
+  /** Milliseconds in view before the exposure is reported (`exposure-delay`, default 1000). */
+  get exposureDelay(): number | undefined {
+    return this.numberOf('exposure-delay');
+  }
+  set exposureDelay(value: number | undefined) {
+    this.setText('exposure-delay', value);
+  }
+
+  readonly #flags = new StoreController<FlagsSnapshot>(this);
+  readonly #ready = new StoreController<boolean>(this);
+  readonly #reported = new Set<string>();
+  #client: FeatureClient | undefined;
+  #shown: ShownValue | null = null;
+  #choice: Element | null | undefined;
+  #rendered: Node[] = [];
+  #exposed = new Set<string>();
+  #stopWatching: (() => void) | undefined;
+
+  constructor() {
+    super();
+    new ContextConsumer(this, {
+      context: featureClientContext,
+      subscribe: true,
+      callback: (client) => {
+        this.#client = client;
+        this.#flags.bind(client?.$flags);
+        this.#ready.bind(client?.$ready);
+      },
+    });
+  }
+
+  /** The value shown now (the variation's, or the default). */
+  get value(): unknown {
+    return this.#shown?.value ?? this.#typed().value;
+  }
+
+  /**
+   * Reports the exposure of the variation shown now (for `exposure="manual"`, or a conversion inside the flag);
+   * resolves once it is queued. Nothing is reported for a default, or twice for one variation.
+   */
+  async reportExposure(): Promise<void> {
+    const shown = this.#shown;
+    const client = this.#client;
+    if (shown?.variationId == null || client === undefined || this.#exposed.has(shown.variationId)) return;
+    this.#exposed.add(shown.variationId);
+    const { type, value } = this.#typed();
+    const detail: ExposureDetail | null = await client.expose(
+      this.key,
+      type === 'json' ? null : value,
+      shown.variationId,
+    );
+    if (detail === null) this.#exposed.delete(shown.variationId);
+    else emit(this, 'feature-exposed', detail);
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    if (!hasProviderAbove(this)) {
+      this.#problem(
+        'no-provider',
+        `key="${this.key}" has no <feature-provider> around it: the default is shown.`,
+      );
+    }
+    // Moved in the page: a variation shown but not yet seen is watched again.
+    if (this.#shown !== null && this.#stopWatching === undefined) this.#watchExposure();
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.#stopWatching?.();
+    this.#stopWatching = undefined;
+  }
+
+  protected update(): void {
+    const loading = this.#client === undefined ? hasProviderAbove(this) : this.#ready.value !== true;
+    const typed = this.#typed();
+    const shown = loading ? null : shownValue(this.#flags.value, this.key, typed.type, typed.value);
+    this.toggleAttribute('aria-busy', loading);
+    if (loading) this.setAttribute('aria-busy', 'true');
+    const loadingContent = this.querySelector(':scope > [slot="loading"]');
+    if (loadingContent instanceof HTMLElement) loadingContent.hidden = !loading;
+    // No loading content: the default keeps the flag's space, invisible, so nothing around it moves.
+    this.style.visibility = loading && loadingContent === null ? 'hidden' : '';
+    this.#render(
+      shown ?? { value: typed.value, variationId: null, variationName: null },
+      loading && loadingContent !== null,
+    );
+    if (loading) return;
+    const before = this.#shown;
+    this.#shown = shown;
+    if (
+      shown !== null &&
+      (before === null || before.variationId !== shown.variationId || before.value !== shown.value)
+    ) {
+      emit(this, 'feature-change', { key: this.key, value: shown.value, variationId: shown.variationId });
+      this.#watchExposure();
+    }
+  }
+
+  /** The declared (or inferred) type and the parsed default; a wrong attribute is reported once. */
+  #typed(): { type: FlagType; value: unknown } {
+    let type = inferType(this.default);
+    if (this.type !== null) {
+      if ((FLAG_TYPES as readonly string[]).includes(this.type)) type = this.type as FlagType;
+      else this.#problem('invalid-attribute', `type="${this.type}" is not one of ${FLAG_TYPES.join(', ')}.`);
+    }
+    const { value, problem } = parseDefault(this.default, type);
+    if (problem !== null) this.#problem('invalid-attribute', `key="${this.key}": ${problem}.`);
+    return { type, value };
+  }
+
+  /** Puts the content for `shown` in place, keeping the nodes when the choice did not change (focus survives). */
+  #render(shown: ShownValue, hide: boolean): void {
+    const templates = [...this.querySelectorAll(':scope > template')];
+    const text = textOf(shown.value);
+    const choice = hide
+      ? null
+      : templates.length === 0
+        ? undefined
+        : (templates.find((t) => {
+            const v = t.getAttribute('variation');
+            return (
+              v !== null &&
+              shown.variationId !== null &&
+              (v === shown.variationId || v === shown.variationName)
+            );
+          }) ??
+          templates.find((t) => t.getAttribute('value') === text) ??
+          templates.find((t) => t.hasAttribute('fallback')) ??
+          null);
+    if (choice === undefined && this.#choice === undefined && this.#rendered[0] instanceof Text) {
+      if (this.#rendered[0].data !== text) this.#rendered[0].data = text;
+      return;
+    }
+    if (choice !== undefined && choice === this.#choice) return;
+    for (const node of this.#rendered) node.parentNode?.removeChild(node);
+    this.#choice = choice;
+    this.#rendered =
+      choice === undefined
+        ? [document.createTextNode(text)]
+        : choice instanceof HTMLTemplateElement
+          ? [...document.importNode(choice.content, true).childNodes]
+          : [];
+    this.append(...this.#rendered);
+  }
+
+  #watchExposure(): void {
+    this.#stopWatching?.();
+    this.#stopWatching = undefined;
+    const shown = this.#shown;
+    if (shown?.variationId == null || this.#exposed.has(shown.variationId)) return;
+    const mode = this.exposure ?? 'visible';
+    if (mode === 'render') void this.reportExposure();
+    else if (mode === 'visible') {
+      const delay = this.exposureDelay ?? 1000;
+      this.#stopWatching = watchUntilSeen(this, Number.isFinite(delay) && delay >= 0 ? delay : 1000, () => {
+        this.#stopWatching = undefined;
+        void this.reportExposure();
+      });
+    } else if (mode !== 'manual')
+      this.#problem('invalid-attribute', `exposure="${mode}" is not visible, render or manual.`);
+  }
+
+  #problem(reason: FeatureErrorReason, message: string): void {
+    reportOnce(this, this.#reported, reason, message);
+  }
+}

@@ -1,0 +1,302 @@
+import { ContextProvider } from '@lit/context';
+import { Level, Mode, type Decision, type FSSdkStatus } from '../core/index.js';
+import { featureClientContext, type FeatureClient } from './client-context.js';
+import { emit, reportOnce, type FeatureErrorReason } from './events.js';
+import { FeatureElement } from './feature-element.js';
+import { pageVisitorId } from './page-storage.js';
+import { ProviderClient, type SdkSettings, type VisitorSettings } from './provider-client.js';
+
+/** Attributes whose change restarts the SDK (the others update the visitor). */
+const SDK_ATTRIBUTES = ['env-id', 'api-key', 'api-url', 'mode', 'timeout', 'polling-interval', 'log-level'];
+
+const LEVELS: Record<string, Level> = {
+  none: Level.NONE,
+  error: Level.ERROR,
+  warning: Level.WARNING,
+  info: Level.INFO,
+  debug: Level.DEBUG,
+  all: Level.ALL,
+};
+
+/**
+ * Where this module was loaded from, when the server's `/sdk/` folder served it: its origin is then the default
+ * server, so a page on any origin (or a file opened from disk) reaches the server that gave it the tags.
+ */
+const sdkOrigin = (): string | undefined => {
+  try {
+    const url = new URL(import.meta.url);
+    return url.pathname.includes('/sdk/') && url.protocol.startsWith('http') ? url.origin : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * Starts an SDK instance of its own for its subtree: builds the visitor, fetches its flags and provides them to
+ * the `<feature-flag>` and `<feature-hit>` elements inside it (through `@lit/context`). Nested providers are
+ * independent. A `<script type="application/json">` child holding a decision body (PROTOCOL.md §3) is shown at
+ * once, before any request: a server renders it into the page with one decision call.
+ *
+ * @summary Runs the SDK for the flags and hits inside it.
+ * @attr env-id - The environment id (required).
+ * @attr api-key - The environment's API key (required).
+ * @attr api-url - The server's base URL; default: the origin `/sdk/` was loaded from, else the page's origin.
+ * @attr mode - `api` (default: one decision request per fetch) or `bucketing` (local assignment from the bucketing file).
+ * @attr visitor-id - The visitor id; absent: a random id kept in the page's storage, so a reload is the same visitor.
+ * @attr consent - Present when the visitor consented to tracking; without it no exposure or hit is sent.
+ * @attr authenticated - Present when `visitor-id` is a signed-in id: setting both follows `authenticate`, removing both `unauthenticate`.
+ * @attr context - The visitor context as a JSON object of strings, numbers and booleans (the `context` property takes an object).
+ * @attr timeout - Milliseconds to wait for flags before showing defaults; default 2000.
+ * @attr polling-interval - Bucketing mode: seconds between bucketing file checks; default 60.
+ * @attr log-level - SDK log level: `none`, `error`, `warning` (default), `info`, `debug` or `all`.
+ * @slot - The page content that uses the flags.
+ * @fires {CustomEvent<FeatureReadyDetail>} feature-ready - The visitor's flags are settled (from the bootstrap, a cache, a fetch, or the timeout).
+ * @fires {CustomEvent<FeatureStatusDetail>} feature-status - The SDK status changed.
+ * @fires {CustomEvent<FeatureErrorDetail>} feature-error - A missing or wrong attribute, or the SDK could not start; the page keeps its defaults.
+ */
+export class FeatureProvider extends FeatureElement {
+  static readonly observedAttributes = [
+    'env-id',
+    'api-key',
+    'api-url',
+    'mode',
+    'visitor-id',
+    'consent',
+    'authenticated',
+    'context',
+    'timeout',
+    'polling-interval',
+    'log-level',
+  ];
+
+  #context: unknown = undefined;
+
+  /** The environment id (`env-id`). */
+  get envId(): string | null {
+    return this.getAttribute('env-id');
+  }
+  set envId(value: string | null) {
+    this.setText('env-id', value);
+  }
+
+  /** The environment's API key (`api-key`). */
+  get apiKey(): string | null {
+    return this.getAttribute('api-key');
+  }
+  set apiKey(value: string | null) {
+    this.setText('api-key', value);
+  }
+
+  /** The server's base URL (`api-url`). */
+  get apiUrl(): string | null {
+    return this.getAttribute('api-url');
+  }
+  set apiUrl(value: string | null) {
+    this.setText('api-url', value);
+  }
+
+  /** `api` or `bucketing`. */
+  get mode(): string | null {
+    return this.getAttribute('mode');
+  }
+  set mode(value: string | null) {
+    this.setText('mode', value);
+  }
+
+  /** The visitor id (`visitor-id`; null: a random id kept in the page's storage). */
+  get visitorId(): string | null {
+    return this.getAttribute('visitor-id');
+  }
+  set visitorId(value: string | null) {
+    this.setText('visitor-id', value);
+  }
+
+  /** Whether the visitor consented to tracking (`consent`). */
+  get consent(): boolean {
+    return this.hasAttribute('consent');
+  }
+  set consent(value: boolean) {
+    this.toggleAttribute('consent', value);
+  }
+
+  /** Whether `visitorId` is a signed-in id (`authenticated`). */
+  get authenticated(): boolean {
+    return this.hasAttribute('authenticated');
+  }
+  set authenticated(value: boolean) {
+    this.toggleAttribute('authenticated', value);
+  }
+
+  /** The visitor context: an object (the `context` attribute holds it as JSON). */
+  get context(): unknown {
+    if (this.#context !== undefined) return this.#context;
+    const text = this.getAttribute('context');
+    return text === null ? {} : parseJson(text);
+  }
+  set context(value: unknown) {
+    this.#context = value;
+    this.requestUpdate('context');
+  }
+
+  /** Milliseconds to wait for flags before showing defaults (`timeout`). */
+  get timeout(): number | undefined {
+    return this.numberOf('timeout');
+  }
+  set timeout(value: number | undefined) {
+    this.setText('timeout', value);
+  }
+
+  /** Bucketing mode: seconds between bucketing file checks (`polling-interval`). */
+  get pollingInterval(): number | undefined {
+    return this.numberOf('polling-interval');
+  }
+  set pollingInterval(value: number | undefined) {
+    this.setText('polling-interval', value);
+  }
+
+  /** SDK log level name (`log-level`). */
+  get logLevel(): string | null {
+    return this.getAttribute('log-level');
+  }
+  set logLevel(value: string | null) {
+    this.setText('log-level', value);
+  }
+
+  readonly #reported = new Set<string>();
+  readonly #client = new ProviderClient({
+    ready: (detail) => emit(this, 'feature-ready', detail),
+    status: (status: FSSdkStatus) => emit(this, 'feature-status', { status }),
+    failed: (message) => this.#problem('start-failed', message),
+  });
+  #started = false;
+  #closing: ReturnType<typeof setTimeout> | undefined;
+
+  constructor() {
+    super();
+    // Provided from construction on, so flags inside that upgrade in the same task find it.
+    new ContextProvider(this, { context: featureClientContext, initialValue: this.#client });
+  }
+
+  /** The client the subtree uses: the visitor's atoms (`$flags`, `$flagStatus`, `$status`, `$ready`). */
+  get client(): FeatureClient {
+    return this.#client;
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    // Moving the element (disconnect then connect in one task) keeps its SDK running.
+    clearTimeout(this.#closing);
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.#closing = setTimeout(() => {
+      this.#started = false;
+      void this.#client.close();
+    });
+  }
+
+  protected update(changed: ReadonlySet<string>): void {
+    const restart = !this.#started || SDK_ATTRIBUTES.some((name) => changed.has(name));
+    const sdk = this.#sdkSettings();
+    if (sdk === null) return;
+    const who = this.#visitorSettings(sdk.envId);
+    if (restart) {
+      this.#started = true;
+      void this.#client.start(sdk, who, this.#bootstrap());
+    } else void this.#client.update(who);
+  }
+
+  #sdkSettings(): SdkSettings | null {
+    const { envId, apiKey } = this;
+    if (!envId || !apiKey) {
+      this.#problem(
+        'missing-attribute',
+        `${envId ? 'api-key' : 'env-id'} is missing: copy the environment id and API key from the server ` +
+          '(npm start prints them) into env-id and api-key. Flags show their defaults.',
+      );
+      this.#client.$ready.set(true);
+      return null;
+    }
+    const mode = this.mode ?? 'api';
+    if (mode !== 'api' && mode !== 'bucketing')
+      this.#problem('invalid-attribute', `mode="${mode}" is not api or bucketing: api is used.`);
+    const level = LEVELS[this.logLevel ?? 'warning'];
+    if (level === undefined)
+      this.#problem(
+        'invalid-attribute',
+        `log-level="${this.logLevel ?? ''}" is not one of ${Object.keys(LEVELS).join(', ')}.`,
+      );
+    return {
+      envId,
+      apiKey,
+      apiUrl: this.apiUrl ?? sdkOrigin(),
+      mode: mode === 'bucketing' ? Mode.BUCKETING : Mode.DECISION_API,
+      timeout: this.#positive('timeout', this.timeout, 2000),
+      pollingInterval: this.#positive('polling-interval', this.pollingInterval, 60),
+      logLevel: level ?? Level.WARNING,
+    };
+  }
+
+  #visitorSettings(envId: string): VisitorSettings {
+    const context: Record<string, string | number | boolean> = {};
+    const given = this.context;
+    if (typeof given !== 'object' || given === null || Array.isArray(given))
+      this.#problem(
+        'invalid-attribute',
+        'context must be a JSON object such as {"plan":"premium"}: it is ignored.',
+      );
+    else
+      for (const [key, value] of Object.entries(given))
+        if (typeof value === 'string' || typeof value === 'boolean' || Number.isFinite(value))
+          context[key] = value as string | number | boolean;
+        else
+          this.#problem(
+            'invalid-attribute',
+            `context.${key} must be a string, a finite number or a boolean.`,
+          );
+    return {
+      visitorId: this.visitorId || pageVisitorId(envId),
+      consent: this.consent,
+      authenticated: this.authenticated,
+      context,
+    };
+  }
+
+  /** The decision in a `<script type="application/json">` child, or null. */
+  #bootstrap(): Decision | null {
+    const script = this.querySelector(':scope > script[type="application/json"]');
+    if (script === null) return null;
+    const body = parseJson(script.textContent);
+    if (typeof body === 'object' && body !== null && Array.isArray((body as Decision).campaigns))
+      return body as Decision;
+    this.#problem(
+      'invalid-bootstrap',
+      'the <script type="application/json"> child is not a decision body ({"visitorId":…,"campaigns":[…]}): it is ignored.',
+    );
+    return null;
+  }
+
+  #positive(name: string, value: number | undefined, fallback: number): number {
+    if (value === undefined) return fallback;
+    if (Number.isFinite(value) && value > 0) return value;
+    this.#problem(
+      'invalid-attribute',
+      `${name}="${String(value)}" is not a positive number: ${fallback} is used.`,
+    );
+    return fallback;
+  }
+
+  #problem(reason: FeatureErrorReason, message: string): void {
+    reportOnce(this, this.#reported, reason, message);
+  }
+}
+
+/** JSON text as a value, or undefined when it does not parse. */
+const parseJson = (text: string): unknown => {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+};

@@ -1,0 +1,282 @@
+// The working part of <feature-provider>: one SDK instance of its own (never the global `Feature`), the visitor
+// it builds, and the atoms its subtree binds to. The element only turns attributes into the two settings
+// objects below and forwards its events.
+import { atom } from 'nanostores';
+import {
+  ConfigBuilder,
+  FeatureInstance,
+  FetchFlagsRequiredStatusReason as Reason,
+  FlagStatus,
+  FSSdkStatus,
+  Instance,
+  Level,
+  Mode,
+  Screen,
+  flagsOfDecision,
+  type Decision,
+  type FlagsSnapshot,
+  type HitProtocol,
+  type Visitor,
+  type VisitorFlagState,
+} from '../core/index.js';
+import type { ExposureDetail, FeatureClient } from './client-context.js';
+import type { FeatureReadyDetail } from './events.js';
+import { forgetFlags, keepFlags, keptDecision } from './page-storage.js';
+
+/** What starts an SDK instance: a change restarts it. */
+export interface SdkSettings {
+  envId: string;
+  apiKey: string;
+  /** Server base URL; undefined: the SDK's default (the page's origin). */
+  apiUrl: string | undefined;
+  mode: Mode;
+  /** Decision timeout in ms, also how long flags may show their loading content. */
+  timeout: number;
+  /** Bucketing file polling in seconds. */
+  pollingInterval: number;
+  logLevel: Level;
+}
+
+/** Who the visitor is: a change updates the visitor (SPEC.md calls), or builds another one. */
+export interface VisitorSettings {
+  visitorId: string;
+  consent: boolean;
+  authenticated: boolean;
+  context: Readonly<Record<string, string | number | boolean>>;
+}
+
+/** What the client tells its element. */
+export interface ClientEvents {
+  ready(detail: FeatureReadyDetail): void;
+  status(status: FSSdkStatus): void;
+  failed(message: string): void;
+}
+
+const INITIAL_STATE: VisitorFlagState = {
+  status: FlagStatus.FETCH_REQUIRED,
+  reason: Reason.FLAGS_NEVER_FETCHED,
+};
+
+/** True when a visitor's state means its flags are settled: fetched, from a cache, or failed (defaults). */
+const settled = ({ status, reason }: VisitorFlagState): boolean =>
+  status === FlagStatus.FETCHED ||
+  status === FlagStatus.PANIC ||
+  reason === Reason.FLAGS_FETCHED_FROM_CACHE ||
+  reason === Reason.FLAGS_FETCHING_ERROR;
+
+const sameContext = (a: VisitorSettings['context'], b: VisitorSettings['context']): boolean => {
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((k) => Object.is(a[k], b[k]));
+};
+
+/** One provider's SDK, visitor and atoms. */
+export class ProviderClient implements FeatureClient {
+  readonly $flags = atom<FlagsSnapshot>(new Map());
+  readonly $ready = atom(false);
+  readonly $flagStatus = atom<VisitorFlagState>(INITIAL_STATE);
+  readonly $status = atom<FSSdkStatus>(FSSdkStatus.SDK_NOT_INITIALIZED);
+
+  #instance: FeatureInstance | null = null;
+  #sdk: SdkSettings | null = null;
+  #who: VisitorSettings | null = null;
+  #visitor: Visitor | null = null;
+  #visitorWaiters: Array<(visitor: Visitor | null) => void> = [];
+  #stops: Array<() => void> = [];
+  #readyTimer: ReturnType<typeof setTimeout> | undefined;
+  #readySent = false;
+  #screens = new Set<string>();
+  #generation = 0;
+
+  constructor(private readonly events: ClientEvents) {}
+
+  /**
+   * Starts (or restarts, when `sdk` changed) with `who` as the visitor; `initial` is a decision to show before
+   * any request (a bootstrap script), else the page's kept copy of this visitor's flags is used.
+   */
+  async start(sdk: SdkSettings, who: VisitorSettings, initial: Decision | null): Promise<void> {
+    await this.close();
+    const generation = ++this.#generation;
+    this.#sdk = sdk;
+    this.#who = who;
+    this.#readySent = false;
+    this.$ready.set(false);
+    this.$flagStatus.set(INITIAL_STATE);
+    const first = initial ?? keptDecision(sdk.envId, who.visitorId);
+    const firstFlags = first === null ? null : flagsOfDecision(first);
+    this.$flags.set(firstFlags ?? new Map());
+    if (firstFlags !== null) this.#settle(who.visitorId, initial === null ? 'cache' : 'bootstrap');
+    // After the timeout, flags still unknown show their defaults (the decision request has the same limit).
+    this.#readyTimer = setTimeout(() => this.#settle(who.visitorId, 'timeout'), sdk.timeout);
+
+    const instance = new FeatureInstance();
+    this.#instance = instance;
+    this.#stops.push(
+      instance.$status.subscribe((status) => {
+        this.$status.set(status);
+        this.events.status(status);
+      }),
+    );
+    let config = new ConfigBuilder()
+      .withMode(sdk.mode)
+      .withTimeout(sdk.timeout)
+      .withLogLevel(sdk.logLevel)
+      .withBucketingPollingIntervals(sdk.pollingInterval);
+    if (sdk.apiUrl !== undefined) config = config.withServerUrl(sdk.apiUrl);
+    try {
+      await instance.start(sdk.envId, sdk.apiKey, config.build());
+    } catch (error) {
+      this.events.failed(error instanceof Error ? error.message : String(error));
+      this.#settle(who.visitorId, 'timeout');
+      this.#resolveVisitor(null);
+      return;
+    }
+    if (generation !== this.#generation) return;
+    this.#buildVisitor(who, firstFlags === null ? null : first);
+  }
+
+  /** Applies a change of the visitor's settings (SPEC.md calls, or a new visitor for another person). */
+  async update(who: VisitorSettings): Promise<void> {
+    const before = this.#who;
+    const visitor = this.#visitor;
+    this.#who = who;
+    if (before === null || visitor === null) return; // not started yet: `start` reads `#who`
+    const sdk = this.#sdk;
+    if (sdk === null) return;
+    if (before.consent !== who.consent) {
+      if (!who.consent) forgetFlags(sdk.envId, visitor.visitorId);
+      await visitor.setConsent(who.consent);
+    }
+    const idChanged = before.visitorId !== who.visitorId;
+    let refetch = false;
+    if (who.authenticated && (!before.authenticated || idChanged)) {
+      visitor.authenticate(who.visitorId);
+      refetch = true;
+    } else if (!who.authenticated && before.authenticated) {
+      if (visitor.anonymousId === who.visitorId) {
+        visitor.unauthenticate();
+        refetch = true;
+      } else {
+        // Signed out to an id that is not the one the visitor signed in from: another person.
+        this.#rebuild(who);
+        return;
+      }
+    } else if (idChanged) {
+      this.#rebuild(who);
+      return;
+    }
+    if (!sameContext(before.context, who.context)) {
+      visitor.clearContext();
+      visitor.updateContextWithMap(who.context);
+      refetch = true;
+    }
+    if (refetch) await this.#fetch(visitor);
+  }
+
+  async expose(key: string, defaultValue: unknown, variationId: string): Promise<ExposureDetail | null> {
+    const visitor = await this.#visitorReady();
+    if (visitor === null) return null;
+    const flag = visitor.getFlag(key);
+    flag.value(defaultValue, { visitorExposed: false });
+    const m = flag.metadata();
+    // What the element showed must still be the visitor's variation: else the visitor saw something gone.
+    if (m.variationId !== variationId || !visitor.hasConsented) return null;
+    await flag.visitorExposed();
+    return {
+      key,
+      campaignId: m.campaignId,
+      variationGroupId: m.variationGroupId,
+      variationId: m.variationId,
+      variationName: m.variationName,
+    };
+  }
+
+  async sendHit(hit: HitProtocol): Promise<void> {
+    const visitor = await this.#visitorReady();
+    await visitor?.sendHit(hit);
+  }
+
+  async sendScreenOnce(location: string): Promise<void> {
+    if (this.#screens.has(location)) return;
+    this.#screens.add(location);
+    await this.sendHit(new Screen({ location }));
+  }
+
+  /** Sends what is pooled and stops the instance; the atoms keep their last values. */
+  async close(): Promise<void> {
+    this.#generation++;
+    clearTimeout(this.#readyTimer);
+    for (const stop of this.#stops.splice(0)) stop();
+    const instance = this.#instance;
+    this.#instance = null;
+    this.#visitor = null;
+    this.#resolveVisitor(null);
+    await instance?.close();
+  }
+
+  #buildVisitor(who: VisitorSettings, initial: Decision | null): void {
+    const instance = this.#instance;
+    const sdk = this.#sdk;
+    if (instance === null || sdk === null) return;
+    for (const stop of this.#stops.splice(1)) stop(); // keep the status subscription, drop the old visitor's
+    let builder = instance
+      .newVisitor({
+        visitorId: who.visitorId,
+        hasConsented: who.consent,
+        instanceType: Instance.NEW_INSTANCE,
+      })
+      .withContext(who.context)
+      .isAuthenticated(who.authenticated);
+    if (initial !== null) builder = builder.withInitialFlags(initial);
+    const visitor = builder.build();
+    this.#visitor = visitor;
+    this.#stops.push(
+      visitor.$flags.subscribe((flags) => this.$flags.set(flags)),
+      visitor.$flagStatus.subscribe((state) => {
+        this.$flagStatus.set(state);
+        if (settled(state))
+          this.#settle(visitor.visitorId, state.status === FlagStatus.FETCHED ? 'fetch' : 'cache');
+        if (state.status === FlagStatus.FETCHED && visitor.hasConsented)
+          keepFlags(sdk.envId, visitor.visitorId, visitor.$flags.get());
+      }),
+    );
+    this.#resolveVisitor(visitor);
+    void this.#fetch(visitor);
+  }
+
+  #rebuild(who: VisitorSettings): void {
+    this.#screens.clear();
+    this.$ready.set(false);
+    this.#readySent = false;
+    const sdk = this.#sdk;
+    const kept = sdk === null ? null : keptDecision(sdk.envId, who.visitorId);
+    const keptFlags = kept === null ? null : flagsOfDecision(kept);
+    this.$flags.set(keptFlags ?? new Map());
+    if (keptFlags !== null) this.#settle(who.visitorId, 'cache');
+    clearTimeout(this.#readyTimer);
+    this.#readyTimer = setTimeout(() => this.#settle(who.visitorId, 'timeout'), sdk?.timeout ?? 2000);
+    this.#buildVisitor(who, keptFlags === null ? null : kept);
+  }
+
+  async #fetch(visitor: Visitor): Promise<void> {
+    await visitor.fetchFlags();
+    // A failed fetch still settles (defaults or known flags); panic too.
+    if (this.#visitor === visitor) this.#settle(visitor.visitorId, 'fetch');
+  }
+
+  #settle(visitorId: string, source: FeatureReadyDetail['source']): void {
+    if (!this.$ready.get()) this.$ready.set(true);
+    if (this.#readySent) return;
+    this.#readySent = true;
+    clearTimeout(this.#readyTimer);
+    this.events.ready({ visitorId, source });
+  }
+
+  #visitorReady(): Promise<Visitor | null> {
+    if (this.#visitor !== null || this.#instance === null) return Promise.resolve(this.#visitor);
+    return new Promise((resolve) => this.#visitorWaiters.push(resolve));
+  }
+
+  #resolveVisitor(visitor: Visitor | null): void {
+    for (const resolve of this.#visitorWaiters.splice(0)) resolve(visitor);
+  }
+}
