@@ -87,13 +87,16 @@ const lazyChunks = () => {
 
 const lazy = lazyChunks();
 
+/** The minifier's options, shared with vite.sdk.config.ts so both builds rename internal members alike. */
+export const minifyOptions = { mangleProps: INTERNAL_MEMBER, mangleCache: internalMemberNames() };
+
 export default defineConfig({
   define: { 'process.env.NODE_ENV': JSON.stringify('production') },
   plugins: [lazy.plugin],
   // `build.minify: 'esbuild'` reads these options. Vite 8 marks `esbuild` deprecated in favour of `oxc`, whose
   // minifier has no fixed property mapping; until it has, this is the one place that renames internal members.
   // eslint-disable-next-line @typescript-eslint/no-deprecated
-  esbuild: { mangleProps: INTERNAL_MEMBER, mangleCache: internalMemberNames() },
+  esbuild: minifyOptions,
   build: {
     outDir: 'dist/browser',
     emptyOutDir: true,

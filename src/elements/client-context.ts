@@ -37,6 +37,8 @@ export interface FeatureClient {
   readonly $flagStatus: ReadableAtom<VisitorFlagState>;
   /** The SDK status of the provider's own instance. */
   readonly $status: ReadableAtom<FSSdkStatus>;
+  /** Whether the visitor consented: exposures and hits wait for it (nothing is sent without). */
+  readonly $consent: ReadableAtom<boolean>;
   /**
    * Reports that the visitor saw `variationId` of flag `key` (read with `defaultValue`'s type). Waits for the
    * visitor when the SDK is still starting; reports nothing when the visitor's flag now holds another

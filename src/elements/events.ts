@@ -46,8 +46,16 @@ export interface FeatureEventMap {
   'feature-exposed': CustomEvent<ExposureDetail>;
 }
 
+// The events bubble and are composed: typed on elements and on the document, where a page listens to all.
 declare global {
   interface HTMLElementEventMap {
+    'feature-ready': CustomEvent<FeatureReadyDetail>;
+    'feature-status': CustomEvent<FeatureStatusDetail>;
+    'feature-error': CustomEvent<FeatureErrorDetail>;
+    'feature-change': CustomEvent<FeatureChangeDetail>;
+    'feature-exposed': CustomEvent<ExposureDetail>;
+  }
+  interface DocumentEventMap {
     'feature-ready': CustomEvent<FeatureReadyDetail>;
     'feature-status': CustomEvent<FeatureStatusDetail>;
     'feature-error': CustomEvent<FeatureErrorDetail>;

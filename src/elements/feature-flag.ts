@@ -2,7 +2,7 @@ import { ContextConsumer } from '@lit/context';
 import type { FlagsSnapshot } from '../core/index.js';
 import { featureClientContext, type ExposureDetail, type FeatureClient } from './client-context.js';
 import { emit, reportOnce, type FeatureErrorReason } from './events.js';
-import { FeatureElement } from './feature-element.js';
+import { attributeProperties, FeatureElement } from './feature-element.js';
 import {
   FLAG_TYPES,
   inferType,
@@ -37,61 +37,49 @@ const hasProviderAbove = (node: Node): boolean => {
  * half of the element has been in view for `exposure-delay` ms in a visible tab.
  *
  * @summary Renders a flag's variation and reports its exposure when seen.
- * @attr key - The flag key.
- * @attr default - The value shown when the flag is missing, its type differs, or the SDK is in panic.
- * @attr type - `string`, `boolean`, `number` or `json`; absent: inferred from `default` (true/false → boolean, a number → number, `{…}`/`[…]` → json, else string).
- * @attr exposure - `visible` (default: once seen), `render` (once shown) or `manual` (`reportExposure()`).
- * @attr exposure-delay - Milliseconds at least half of the element must stay in view; default 1000.
+ * @attr {string} key - The flag key.
+ * @attr {string} flag - The flag key, where a framework keeps `key` for itself (React).
+ * @attr {string} default - The value shown when the flag is missing, its type differs, or the SDK is in panic.
+ * @attr {'string' | 'boolean' | 'number' | 'json'} type - `string`, `boolean`, `number` or `json`; absent: inferred from `default` (true/false → boolean, a number → number, `{…}`/`[…]` → json, else string).
+ * @attr {'visible' | 'render' | 'manual'} exposure - `visible` (default: once seen), `render` (once shown) or `manual` (`reportExposure()`).
+ * @attr {number} exposure-delay - Milliseconds at least half of the element must stay in view; default 1000.
  * @slot loading - Shown while the flags are unknown.
  * @fires {CustomEvent<FeatureChangeDetail>} feature-change - The value shown changed.
  * @fires {CustomEvent<ExposureDetail>} feature-exposed - The exposure of the variation shown was reported.
  * @fires {CustomEvent<FeatureErrorDetail>} feature-error - A wrong attribute, or no provider around the flag.
  */
 export class FeatureFlag extends FeatureElement {
-  static readonly observedAttributes = ['key', 'default', 'type', 'exposure', 'exposure-delay'];
-
-  /** The flag key (`key`). */
-  get key(): string {
-    return this.getAttribute('key') ?? '';
-  }
-  set key(value: string) {
-    this.setText('key', value);
-  }
+  static readonly observedAttributes = [
+    ...attributeProperties(FeatureFlag, {
+      default: 'text',
+      type: 'text',
+      exposure: 'text',
+      exposureDelay: 'number',
+    }),
+    'key',
+    'flag',
+  ];
 
   /** The default, as the `default` attribute's text. */
-  get default(): string | null {
-    return this.getAttribute('default');
-  }
-  set default(value: string | null) {
-    this.setText('default', value);
-  }
-
+  declare default: string | null;
   /** The declared type (`type`); null: inferred from `default`. */
-  get type(): string | null {
-    return this.getAttribute('type');
-  }
-  set type(value: string | null) {
-    this.setText('type', value);
-  }
-
+  declare type: string | null;
   /** `visible` (default), `render` or `manual` (`exposure`). */
-  get exposure(): string | null {
-    return this.getAttribute('exposure');
-  }
-  set exposure(value: string | null) {
-    this.setText('exposure', value);
-  }
-
+  declare exposure: string | null;
   /** Milliseconds in view before the exposure is reported (`exposure-delay`, default 1000). */
-  get exposureDelay(): number | undefined {
-    return this.numberOf('exposure-delay');
+  declare exposureDelay: number | undefined;
+
+  /** The flag key (`key`, or `flag` where a framework keeps `key` for itself, as React does). */
+  get key(): string {
+    return this.getAttribute('key') ?? this.getAttribute('flag') ?? '';
   }
-  set exposureDelay(value: number | undefined) {
-    this.setText('exposure-delay', value);
+  set key(value: string) {
+    this.setAttribute('key', value);
   }
 
   readonly #flags = new StoreController<FlagsSnapshot>(this);
   readonly #ready = new StoreController<boolean>(this);
+  readonly #consent = new StoreController<boolean>(this);
   readonly #reported = new Set<string>();
   #client: FeatureClient | undefined;
   #shown: ShownValue | null = null;
@@ -99,6 +87,8 @@ export class FeatureFlag extends FeatureElement {
   #rendered: Node[] = [];
   #exposed = new Set<string>();
   #stopWatching: (() => void) | undefined;
+  /** The variation whose exposure is watched for (or being reported), so a re-render does not restart it. */
+  #watching: string | null = null;
 
   constructor() {
     super();
@@ -109,6 +99,7 @@ export class FeatureFlag extends FeatureElement {
         this.#client = client;
         this.#flags.bind(client?.$flags);
         this.#ready.bind(client?.$ready);
+        this.#consent.bind(client?.$consent);
       },
     });
   }
@@ -133,8 +124,12 @@ export class FeatureFlag extends FeatureElement {
       type === 'json' ? null : value,
       shown.variationId,
     );
-    if (detail === null) this.#exposed.delete(shown.variationId);
-    else emit(this, 'feature-exposed', detail);
+    if (detail !== null) emit(this, 'feature-exposed', detail);
+    else {
+      // Not reported (no consent yet, or the variation changed): the next update watches again.
+      this.#exposed.delete(shown.variationId);
+      if (this.#watching === shown.variationId) this.#watching = null;
+    }
   }
 
   override connectedCallback(): void {
@@ -145,14 +140,14 @@ export class FeatureFlag extends FeatureElement {
         `key="${this.key}" has no <feature-provider> around it: the default is shown.`,
       );
     }
-    // Moved in the page: a variation shown but not yet seen is watched again.
-    if (this.#shown !== null && this.#stopWatching === undefined) this.#watchExposure();
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     this.#stopWatching?.();
     this.#stopWatching = undefined;
+    // Moved in the page: a variation shown but not yet seen is watched again once reconnected.
+    this.#watching = null;
   }
 
   protected update(): void {
@@ -177,8 +172,8 @@ export class FeatureFlag extends FeatureElement {
       (before === null || before.variationId !== shown.variationId || before.value !== shown.value)
     ) {
       emit(this, 'feature-change', { key: this.key, value: shown.value, variationId: shown.variationId });
-      this.#watchExposure();
     }
+    this.#watchExposure();
   }
 
   /** The declared (or inferred) type and the parsed default; a wrong attribute is reported once. */
@@ -223,16 +218,27 @@ export class FeatureFlag extends FeatureElement {
       choice === undefined
         ? [document.createTextNode(text)]
         : choice instanceof HTMLTemplateElement
-          ? [...document.importNode(choice.content, true).childNodes]
+          ? // A template built with createElement/appendChild (JSX) holds its nodes as children, not content.
+            [
+              ...document.importNode(choice.content.hasChildNodes() ? choice.content : choice, true)
+                .childNodes,
+            ]
           : [];
     this.append(...this.#rendered);
   }
 
+  /**
+   * Starts watching for the exposure of the variation shown, unless it is watched already, was reported, or the
+   * visitor has not consented (nothing could be sent; the watch starts once consent is given).
+   */
   #watchExposure(): void {
+    const id = this.#shown?.variationId ?? null;
+    const wanted = id !== null && !this.#exposed.has(id) && this.#consent.value === true ? id : null;
+    if (wanted === this.#watching) return;
     this.#stopWatching?.();
     this.#stopWatching = undefined;
-    const shown = this.#shown;
-    if (shown?.variationId == null || this.#exposed.has(shown.variationId)) return;
+    this.#watching = wanted;
+    if (wanted === null) return;
     const mode = this.exposure ?? 'visible';
     if (mode === 'render') void this.reportExposure();
     else if (mode === 'visible') {

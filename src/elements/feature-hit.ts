@@ -1,13 +1,8 @@
 import { ContextConsumer } from '@lit/context';
-import { Event as EventHit, EventCategory } from '../core/index.js';
 import { featureClientContext, type FeatureClient } from './client-context.js';
 import { reportOnce } from './events.js';
-import { FeatureElement } from './feature-element.js';
-
-const CATEGORIES: Record<string, EventCategory> = {
-  action_tracking: EventCategory.Action_Tracking,
-  user_engagement: EventCategory.User_Engagement,
-};
+import { attributeProperties, FeatureElement } from './feature-element.js';
+import { StoreController } from './store-controller.js';
 
 /** The part of `<feature-flag>` a hit inside it uses: found by tag, so this module does not import that class. */
 interface ExposingFlag extends Element {
@@ -24,77 +19,46 @@ interface ExposingFlag extends Element {
  * first (if it was not yet), then the hit, so the report credits the conversion to what the visitor saw.
  *
  * @summary Sends a Screen or Event hit from markup.
- * @attr type - `screen` or `event` (default).
- * @attr location - Screen: the screen name; default the page's path.
- * @attr action - Event: the action, the goal's name in reports (required).
- * @attr category - Event: `action_tracking` (default) or `user_engagement`.
- * @attr label - Event: a label.
- * @attr value - Event: a non-negative integer value.
- * @attr on - Event: the DOM events that send it, separated by spaces; default `click`.
+ * @attr {'screen' | 'event'} type - `screen` or `event` (default).
+ * @attr {string} location - Screen: the screen name; default the page's path.
+ * @attr {string} action - Event: the action, the goal's name in reports (required).
+ * @attr {'action_tracking' | 'user_engagement'} category - Event: `action_tracking` (default) or `user_engagement`.
+ * @attr {string} label - Event: a label.
+ * @attr {number} value - Event: a non-negative integer value.
+ * @attr {string} on - Event: the DOM events that send it, separated by spaces; default `click`.
  * @slot - The content whose events send the hit.
  * @fires {CustomEvent<FeatureErrorDetail>} feature-error - The hit's configuration is invalid (reported once).
  */
 export class FeatureHit extends FeatureElement {
-  static readonly observedAttributes = ['type', 'location', 'action', 'category', 'label', 'value', 'on'];
+  static readonly observedAttributes = attributeProperties(FeatureHit, {
+    type: 'text',
+    location: 'text',
+    action: 'text',
+    category: 'text',
+    label: 'text',
+    value: 'number',
+    on: 'text',
+  });
 
   /** `screen` or `event` (default) (`type`). */
-  get type(): string | null {
-    return this.getAttribute('type');
-  }
-  set type(value: string | null) {
-    this.setText('type', value);
-  }
-
+  declare type: string | null;
   /** Screen: the screen name (`location`). */
-  get location(): string | null {
-    return this.getAttribute('location');
-  }
-  set location(value: string | null) {
-    this.setText('location', value);
-  }
-
+  declare location: string | null;
   /** Event: the action (`action`). */
-  get action(): string | null {
-    return this.getAttribute('action');
-  }
-  set action(value: string | null) {
-    this.setText('action', value);
-  }
-
+  declare action: string | null;
   /** Event: `action_tracking` or `user_engagement` (`category`). */
-  get category(): string | null {
-    return this.getAttribute('category');
-  }
-  set category(value: string | null) {
-    this.setText('category', value);
-  }
-
+  declare category: string | null;
   /** Event: a label (`label`). */
-  get label(): string | null {
-    return this.getAttribute('label');
-  }
-  set label(value: string | null) {
-    this.setText('label', value);
-  }
-
-  /** Event: DOM event names, separated by spaces (`on`). */
-  get on(): string | null {
-    return this.getAttribute('on');
-  }
-  set on(value: string | null) {
-    this.setText('on', value);
-  }
-
+  declare label: string | null;
   /** Event: a non-negative integer (`value`). */
-  get value(): number | undefined {
-    return this.numberOf('value');
-  }
-  set value(value: number | undefined) {
-    this.setText('value', value);
-  }
+  declare value: number | undefined;
+  /** Event: DOM event names, separated by spaces (`on`). */
+  declare on: string | null;
 
   readonly #reported = new Set<string>();
   #client: FeatureClient | undefined;
+  /** A screen waiting for consent is sent once it is given: the update that follows sends it. */
+  readonly #consent = new StoreController<boolean>(this);
   #listening: string[] = [];
   readonly #onEvent = (): void => void this.send();
 
@@ -105,6 +69,7 @@ export class FeatureHit extends FeatureElement {
       subscribe: true,
       callback: (client) => {
         this.#client = client;
+        this.#consent.bind(client?.$consent);
         this.requestUpdate();
       },
     });
@@ -115,17 +80,7 @@ export class FeatureHit extends FeatureElement {
     const client = this.#client;
     if (client === undefined) return;
     if ((this.type ?? 'event') === 'screen') return client.sendScreenOnce(this.location ?? location.pathname);
-    const category = CATEGORIES[this.category ?? 'action_tracking'];
-    const hit = new EventHit({
-      category: category ?? EventCategory.Action_Tracking,
-      action: this.action ?? '',
-      ...(this.label === null ? {} : { label: this.label }),
-      ...(this.value === undefined ? {} : { value: this.value }),
-    });
-    const problem =
-      category === undefined
-        ? `category="${this.category ?? ''}" is not action_tracking or user_engagement`
-        : hit.validate();
+    const { hit, problem } = (await import('./hit-builders.js')).eventHit(this);
     if (problem !== null) {
       reportOnce(this, this.#reported, 'invalid-hit', `no hit is sent: ${problem}.`);
       return;

@@ -2,7 +2,7 @@ import { ContextProvider } from '@lit/context';
 import { Level, Mode, type Decision, type FSSdkStatus } from '../core/index.js';
 import { featureClientContext, type FeatureClient } from './client-context.js';
 import { emit, reportOnce, type FeatureErrorReason } from './events.js';
-import { FeatureElement } from './feature-element.js';
+import { attributeProperties, FeatureElement } from './feature-element.js';
 import { pageVisitorId } from './page-storage.js';
 import { ProviderClient, type SdkSettings, type VisitorSettings } from './provider-client.js';
 
@@ -38,17 +38,17 @@ const sdkOrigin = (): string | undefined => {
  * once, before any request: a server renders it into the page with one decision call.
  *
  * @summary Runs the SDK for the flags and hits inside it.
- * @attr env-id - The environment id (required).
- * @attr api-key - The environment's API key (required).
- * @attr api-url - The server's base URL; default: the origin `/sdk/` was loaded from, else the page's origin.
- * @attr mode - `api` (default: one decision request per fetch) or `bucketing` (local assignment from the bucketing file).
- * @attr visitor-id - The visitor id; absent: a random id kept in the page's storage, so a reload is the same visitor.
- * @attr consent - Present when the visitor consented to tracking; without it no exposure or hit is sent.
- * @attr authenticated - Present when `visitor-id` is a signed-in id: setting both follows `authenticate`, removing both `unauthenticate`.
- * @attr context - The visitor context as a JSON object of strings, numbers and booleans (the `context` property takes an object).
- * @attr timeout - Milliseconds to wait for flags before showing defaults; default 2000.
- * @attr polling-interval - Bucketing mode: seconds between bucketing file checks; default 60.
- * @attr log-level - SDK log level: `none`, `error`, `warning` (default), `info`, `debug` or `all`.
+ * @attr {string} env-id - The environment id (required).
+ * @attr {string} api-key - The environment's API key (required).
+ * @attr {string} api-url - The server's base URL; default: the origin `/sdk/` was loaded from, else the page's origin.
+ * @attr {'api' | 'bucketing'} mode - `api` (default: one decision request per fetch) or `bucketing` (local assignment from the bucketing file).
+ * @attr {string} visitor-id - The visitor id; absent: a random id kept in the page's storage, so a reload is the same visitor.
+ * @attr {boolean} consent - Present when the visitor consented to tracking; without it no exposure or hit is sent.
+ * @attr {boolean} authenticated - Present when `visitor-id` is a signed-in id: setting both follows `authenticate`, removing both `unauthenticate`.
+ * @attr {string} context - The visitor context as a JSON object of strings, numbers and booleans (the `context` property takes an object).
+ * @attr {number} timeout - Milliseconds to wait for flags before showing defaults; default 2000.
+ * @attr {number} polling-interval - Bucketing mode: seconds between bucketing file checks; default 60.
+ * @attr {'none' | 'error' | 'warning' | 'info' | 'debug' | 'all'} log-level - SDK log level: `none`, `error`, `warning` (default), `info`, `debug` or `all`.
  * @slot - The page content that uses the flags.
  * @fires {CustomEvent<FeatureReadyDetail>} feature-ready - The visitor's flags are settled (from the bootstrap, a cache, a fetch, or the timeout).
  * @fires {CustomEvent<FeatureStatusDetail>} feature-status - The SDK status changed.
@@ -56,76 +56,43 @@ const sdkOrigin = (): string | undefined => {
  */
 export class FeatureProvider extends FeatureElement {
   static readonly observedAttributes = [
-    'env-id',
-    'api-key',
-    'api-url',
-    'mode',
-    'visitor-id',
-    'consent',
-    'authenticated',
+    ...attributeProperties(FeatureProvider, {
+      envId: 'text',
+      apiKey: 'text',
+      apiUrl: 'text',
+      mode: 'text',
+      visitorId: 'text',
+      consent: 'boolean',
+      authenticated: 'boolean',
+      timeout: 'number',
+      pollingInterval: 'number',
+      logLevel: 'text',
+    }),
     'context',
-    'timeout',
-    'polling-interval',
-    'log-level',
   ];
 
-  #context: unknown = undefined;
-
   /** The environment id (`env-id`). */
-  get envId(): string | null {
-    return this.getAttribute('env-id');
-  }
-  set envId(value: string | null) {
-    this.setText('env-id', value);
-  }
-
+  declare envId: string | null;
   /** The environment's API key (`api-key`). */
-  get apiKey(): string | null {
-    return this.getAttribute('api-key');
-  }
-  set apiKey(value: string | null) {
-    this.setText('api-key', value);
-  }
-
+  declare apiKey: string | null;
   /** The server's base URL (`api-url`). */
-  get apiUrl(): string | null {
-    return this.getAttribute('api-url');
-  }
-  set apiUrl(value: string | null) {
-    this.setText('api-url', value);
-  }
-
-  /** `api` or `bucketing`. */
-  get mode(): string | null {
-    return this.getAttribute('mode');
-  }
-  set mode(value: string | null) {
-    this.setText('mode', value);
-  }
-
+  declare apiUrl: string | null;
+  /** `api` or `bucketing` (`mode`). */
+  declare mode: string | null;
   /** The visitor id (`visitor-id`; null: a random id kept in the page's storage). */
-  get visitorId(): string | null {
-    return this.getAttribute('visitor-id');
-  }
-  set visitorId(value: string | null) {
-    this.setText('visitor-id', value);
-  }
-
+  declare visitorId: string | null;
   /** Whether the visitor consented to tracking (`consent`). */
-  get consent(): boolean {
-    return this.hasAttribute('consent');
-  }
-  set consent(value: boolean) {
-    this.toggleAttribute('consent', value);
-  }
-
+  declare consent: boolean;
   /** Whether `visitorId` is a signed-in id (`authenticated`). */
-  get authenticated(): boolean {
-    return this.hasAttribute('authenticated');
-  }
-  set authenticated(value: boolean) {
-    this.toggleAttribute('authenticated', value);
-  }
+  declare authenticated: boolean;
+  /** Milliseconds to wait for flags before showing defaults (`timeout`). */
+  declare timeout: number | undefined;
+  /** Bucketing mode: seconds between bucketing file checks (`polling-interval`). */
+  declare pollingInterval: number | undefined;
+  /** SDK log level name (`log-level`). */
+  declare logLevel: string | null;
+
+  #context: unknown = undefined;
 
   /** The visitor context: an object (the `context` attribute holds it as JSON). */
   get context(): unknown {
@@ -138,30 +105,6 @@ export class FeatureProvider extends FeatureElement {
     this.requestUpdate('context');
   }
 
-  /** Milliseconds to wait for flags before showing defaults (`timeout`). */
-  get timeout(): number | undefined {
-    return this.numberOf('timeout');
-  }
-  set timeout(value: number | undefined) {
-    this.setText('timeout', value);
-  }
-
-  /** Bucketing mode: seconds between bucketing file checks (`polling-interval`). */
-  get pollingInterval(): number | undefined {
-    return this.numberOf('polling-interval');
-  }
-  set pollingInterval(value: number | undefined) {
-    this.setText('polling-interval', value);
-  }
-
-  /** SDK log level name (`log-level`). */
-  get logLevel(): string | null {
-    return this.getAttribute('log-level');
-  }
-  set logLevel(value: string | null) {
-    this.setText('log-level', value);
-  }
-
   readonly #reported = new Set<string>();
   readonly #client = new ProviderClient({
     ready: (detail) => emit(this, 'feature-ready', detail),
@@ -170,6 +113,7 @@ export class FeatureProvider extends FeatureElement {
   });
   #started = false;
   #closing: ReturnType<typeof setTimeout> | undefined;
+  #missing: ReturnType<typeof setTimeout> | undefined;
 
   constructor() {
     super();
@@ -209,13 +153,22 @@ export class FeatureProvider extends FeatureElement {
 
   #sdkSettings(): SdkSettings | null {
     const { envId, apiKey } = this;
+    clearTimeout(this.#missing);
     if (!envId || !apiKey) {
-      this.#problem(
-        'missing-attribute',
-        `${envId ? 'api-key' : 'env-id'} is missing: copy the environment id and API key from the server ` +
-          '(npm start prints them) into env-id and api-key. Flags show their defaults.',
+      // A page or framework may set them just after connection: flags stay loading (never a wrong default
+      // flashed) until the timeout, and only then is the problem reported and the defaults shown.
+      const missing = envId ? 'api-key' : 'env-id';
+      this.#missing = setTimeout(
+        () => {
+          this.#problem(
+            'missing-attribute',
+            `${missing} is missing: copy the environment id and API key from the server ` +
+              '(npm start prints them) into env-id and api-key. Flags show their defaults.',
+          );
+          this.#client.$ready.set(true);
+        },
+        this.#positive('timeout', this.timeout, 2000),
       );
-      this.#client.$ready.set(true);
       return null;
     }
     const mode = this.mode ?? 'api';

@@ -71,13 +71,13 @@ export const shownValue = (
   defaultValue: unknown,
 ): ShownValue => {
   const entry = flags?.get(key);
-  return entry !== undefined && fitsType(entry.value, type)
-    ? {
-        value: entry.value,
-        variationId: entry.metadata.variationId,
-        variationName: entry.metadata.variationName,
-      }
-    : { value: defaultValue, variationId: null, variationName: null };
+  // A null value (a variation that does not set the key, often the reference) shows the default but is still
+  // that variation: it matches its templates and its exposure counts (PROTOCOL.md §4).
+  if (entry !== undefined && (entry.value === null || fitsType(entry.value, type))) {
+    const { variationId, variationName } = entry.metadata;
+    return { value: entry.value ?? defaultValue, variationId, variationName };
+  }
+  return { value: defaultValue, variationId: null, variationName: null };
 };
 
 /** The text form of a value: as is for strings, JSON for objects, `String` otherwise. */

@@ -11,7 +11,6 @@ import {
   Instance,
   Level,
   Mode,
-  Screen,
   flagsOfDecision,
   type Decision,
   type FlagsSnapshot,
@@ -75,6 +74,7 @@ export class ProviderClient implements FeatureClient {
   readonly $ready = atom(false);
   readonly $flagStatus = atom<VisitorFlagState>(INITIAL_STATE);
   readonly $status = atom<FSSdkStatus>(FSSdkStatus.SDK_NOT_INITIALIZED);
+  readonly $consent = atom(false);
 
   #instance: FeatureInstance | null = null;
   #sdk: SdkSettings | null = null;
@@ -98,6 +98,7 @@ export class ProviderClient implements FeatureClient {
     const generation = ++this.#generation;
     this.#sdk = sdk;
     this.#who = who;
+    this.$consent.set(who.consent);
     this.#readySent = false;
     this.$ready.set(false);
     this.$flagStatus.set(INITIAL_STATE);
@@ -131,7 +132,10 @@ export class ProviderClient implements FeatureClient {
       return;
     }
     if (generation !== this.#generation) return;
-    this.#buildVisitor(who, firstFlags === null ? null : first);
+    // Attribute changes made while the SDK started (consent given, context set) are in `#who` by now; the
+    // initial flags still apply only to the visitor they were chosen for.
+    const latest = this.#latestWho(who);
+    this.#buildVisitor(latest, firstFlags === null || latest.visitorId !== who.visitorId ? null : first);
   }
 
   /** Applies a change of the visitor's settings (SPEC.md calls, or a new visitor for another person). */
@@ -145,6 +149,8 @@ export class ProviderClient implements FeatureClient {
     if (before.consent !== who.consent) {
       if (!who.consent) forgetFlags(sdk.envId, visitor.visitorId);
       await visitor.setConsent(who.consent);
+      // After the visitor knows: flags and hits waiting for consent report once it is given.
+      this.$consent.set(who.consent);
     }
     const idChanged = before.visitorId !== who.visitorId;
     let refetch = false;
@@ -196,9 +202,11 @@ export class ProviderClient implements FeatureClient {
   }
 
   async sendScreenOnce(location: string): Promise<void> {
-    if (this.#screens.has(location)) return;
+    const visitor = await this.#visitorReady();
+    // Without consent nothing is sent, so the screen is still to send once consent is given.
+    if (visitor === null || !visitor.hasConsented || this.#screens.has(location)) return;
     this.#screens.add(location);
-    await this.sendHit(new Screen({ location }));
+    await visitor.sendHit((await import('./hit-builders.js')).screenHit(location));
   }
 
   /** Sends what is pooled and stops the instance; the atoms keep their last values. */
@@ -241,6 +249,11 @@ export class ProviderClient implements FeatureClient {
     );
     this.#resolveVisitor(visitor);
     void this.#fetch(visitor);
+  }
+
+  /** The visitor settings as they are now (an `await` may have let an update change them). */
+  #latestWho(fallback: VisitorSettings): VisitorSettings {
+    return this.#who ?? fallback;
   }
 
   #rebuild(who: VisitorSettings): void {

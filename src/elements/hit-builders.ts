@@ -1,0 +1,36 @@
+// The hits the elements build, in a module of their own that they load with `import()` when a hit is sent: the
+// hit classes and their field checks are not needed to render a variation, so they stay out of the bytes a
+// page loads before its first one (the tracking chunk, which `start` loads anyway, shares them).
+import { Event, EventCategory, Screen, type HitProtocol } from '../core/index.js';
+
+const CATEGORIES: Record<string, EventCategory> = {
+  action_tracking: EventCategory.Action_Tracking,
+  user_engagement: EventCategory.User_Engagement,
+};
+
+/** What `<feature-hit type="event">` sends. */
+export interface EventHitSettings {
+  action: string | null;
+  category: string | null;
+  label: string | null;
+  value: number | undefined;
+}
+
+/** The Event hit of `settings`, or the problem that keeps it from being sent (said once by the element). */
+export const eventHit = (settings: EventHitSettings): { hit: HitProtocol; problem: string | null } => {
+  const category = CATEGORIES[settings.category ?? 'action_tracking'];
+  const hit = new Event({
+    category: category ?? EventCategory.Action_Tracking,
+    action: settings.action ?? '',
+    ...(settings.label === null ? {} : { label: settings.label }),
+    ...(settings.value === undefined ? {} : { value: settings.value }),
+  });
+  const problem =
+    category === undefined
+      ? `category="${settings.category ?? ''}" is not action_tracking or user_engagement`
+      : hit.validate();
+  return { hit, problem };
+};
+
+/** A Screen hit for `location`. */
+export const screenHit = (location: string): HitProtocol => new Screen({ location });
