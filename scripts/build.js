@@ -31,5 +31,12 @@ for (const mode of ['elements', 'core'])
     '--logLevel',
     'warn',
   ]);
+step('framework demo (vite → dist/demo-framework)', bin('vite'), [
+  'build',
+  '-c',
+  'demo/framework/vite.config.ts',
+  '--logLevel',
+  'warn',
+]);
 step('Node modules and declarations (tsc -b)', bin('tsc'), ['-b', 'tsconfig.build.json']);
 if (!process.argv.includes('--no-size')) step('size budgets (size-limit)', bin('size-limit'), []);

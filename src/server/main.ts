@@ -74,6 +74,7 @@ export const serve = async (
     static: {
       demoDir: join(root, 'demo'),
       sdkDir: join(root, 'dist', 'sdk'),
+      frameworkDemoDir: join(root, 'dist', 'demo-framework'),
       ...(demo === undefined ? {} : { demo }),
     },
   });

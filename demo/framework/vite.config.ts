@@ -1,0 +1,21 @@
+// The framework demo: a React 19 app that uses the three tags, bundled from the package's source (the tags come
+// from src/elements/define.ts, not /sdk/). Built into dist/demo-framework, served by the server at
+// /demo/framework/. JSX goes through Vite's own transform (oxc): no React plugin is needed for a build.
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vite';
+
+const here = (path: string): string => fileURLToPath(new URL(path, import.meta.url));
+
+export default defineConfig({
+  root: here('.'),
+  base: '/demo/framework/',
+  // React and nanostores read process.env.NODE_ENV: the production branches only.
+  define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+  oxc: { jsx: { runtime: 'automatic', importSource: 'react' } },
+  build: {
+    outDir: here('../../dist/demo-framework'),
+    emptyOutDir: true,
+    target: 'es2022',
+    sourcemap: true,
+  },
+});
