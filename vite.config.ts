@@ -32,15 +32,19 @@ const lazyChunks = () => {
   const plugin: Plugin = {
     name: 'lazy-chunks',
     buildEnd() {
-      const reach = (found: Set<string>, id: string): void => {
+      const reach = (found: Set<string>, id: string, throughEntries: boolean): void => {
         if (found.has(id)) return;
+        const info = this.getModuleInfo(id);
+        // A lazy chunk that imports an entry (the elements' hit builders import core's public entry) uses the
+        // entry's own file: the entry's modules do not become shared with it.
+        if (!throughEntries && info?.isEntry === true) return;
         found.add(id);
-        for (const next of this.getModuleInfo(id)?.importedIds ?? []) reach(found, next);
+        for (const next of info?.importedIds ?? []) reach(found, next, throughEntries);
       };
       for (const id of this.getModuleIds()) {
         const info = this.getModuleInfo(id);
-        if (info?.isEntry) reach(staticModules, id);
-        for (const target of info?.dynamicallyImportedIds ?? []) reach(lazyModules, target);
+        if (info?.isEntry) reach(staticModules, id, true);
+        for (const target of info?.dynamicallyImportedIds ?? []) reach(lazyModules, target, false);
       }
     },
     generateBundle(_options, bundle) {

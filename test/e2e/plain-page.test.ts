@@ -3,13 +3,14 @@
 // renders, its exposure is reported once it has been seen, and a click's hit reaches the campaign report,
 // credited to the variation the visitor saw.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import type { Browser } from 'playwright-core';
 import type { BucketingCampaign } from '../../src/protocol/index.js';
+import { demoCampaigns } from '../../src/server/demo-seed.js';
 import { buildCampaignReport } from '../../src/server/report/build-report.js';
 import { openPgliteStore } from '../../src/server/store/pglite.js';
 import type { Store } from '../../src/server/store/store.js';
@@ -160,6 +161,45 @@ void test('a plain HTML file with /sdk/elements.js and the three tags runs the A
   assert.equal(converted.v.visits, 1, 'the click did not count a second visit');
   const other = (await report()).variation_groups[0]?.variations.find((x) => x.id !== expected.id);
   assert.equal(other?.visits, 0);
+  assert.deepEqual(errors, []);
+  await tab.close();
+});
+
+void test("the README's first web-components snippet works as written against a server with the demo", async () => {
+  const readme = readFileSync('README.md', 'utf8');
+  const snippet = /<!-- elements-quick-start -->[\s\S]*?```html\n([\s\S]*?)```/.exec(readme)?.[1];
+  assert.ok(snippet, 'the README has the elements quick start between its markers');
+  const campaigns = demoCampaigns();
+  const { envId, apiKey } = await seedEnvironment(store, campaigns);
+  const file = join(work, 'readme.html');
+  writeFileSync(
+    file,
+    snippet.replace('http://127.0.0.1:8080', server.url).replace('ENV_ID', envId).replace('API_KEY', apiKey),
+  );
+  const tab = await browser.newPage();
+  const errors: string[] = [];
+  tab.on('pageerror', (error) => errors.push(error.message));
+  await tab.goto(pathToFileURL(file).href);
+  const arm = await tab.waitForFunction(
+    () => /You see the (\w+) arm\./.exec(document.body.textContent)?.[1] ?? false,
+    undefined,
+    { timeout: 10_000 },
+  );
+  const name = (await arm.jsonValue()) as string;
+  // What that arm sets, from the seeded campaign (not from the page).
+  const abTest = campaigns[0];
+  const variation = abTest?.variationGroups[0]?.variations.find((v) => v.name === name);
+  assert.ok(variation, `the page shows an arm of the A/B test (${name})`);
+  const text = (variation.modifications.value as { btnText: string }).btnText;
+  assert.equal((await tab.textContent('button'))?.trim(), text);
+  await tab.click('button');
+  const report = () => buildCampaignReport(store, envId, abTest?.id ?? '');
+  const goal = await waitFor(async () => {
+    const v = (await report()).variation_groups[0]?.variations.find((x) => x.id === variation.id);
+    const g = v?.events.add_to_cart;
+    return g !== undefined && g.conversions > 0 ? g : null;
+  }, 'the snippet click in the report');
+  assert.equal(goal.conversions, 1);
   assert.deepEqual(errors, []);
   await tab.close();
 });
