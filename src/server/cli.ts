@@ -101,9 +101,17 @@ const runCommand = async (args: ParsedArgs, config: ServerConfig, print: Print):
         { logToStderr: json },
       );
       print(
-        { url: running.url, demoUrl: `${running.url}/`, envId: demo.envId, apiKey: demo.apiKey },
+        {
+          url: running.url,
+          demoUrl: `${running.url}/`,
+          reactDemoUrl: `${running.url}/demo/framework/`,
+          elementsUrl: `${running.url}/sdk/elements.js`,
+          envId: demo.envId,
+          apiKey: demo.apiKey,
+        },
         [
-          `Demo page:      ${running.url}/`,
+          `Demo page:      ${running.url}/ (the same tags in React: ${running.url}/demo/framework/)`,
+          `Web components: <script type="module" src="${running.url}/sdk/elements.js"></script>`,
           `Environment id: ${demo.envId}`,
           `API key:        ${demo.apiKey}`,
           ...(demo.notice === null ? [] : [demo.notice]),
