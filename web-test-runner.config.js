@@ -6,6 +6,7 @@ import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { chromeLauncher } from '@web/test-runner-chrome';
 import { defaultReporter } from '@web/test-runner';
 import { serverCommandsPlugin } from './test/support/wtr-commands.ts';
+import { serverAppCommandsPlugin } from './test/support/wtr-server-commands.ts';
 
 const countsReporter = () => ({
   onTestRunFinished({ sessions }) {
@@ -40,6 +41,7 @@ export default {
   plugins: [
     esbuildPlugin({ ts: true, target: 'es2022', tsconfig: './tsconfig.json' }),
     serverCommandsPlugin(),
+    serverAppCommandsPlugin(),
   ],
   testRunnerHtml: (testFramework) => `<!doctype html><html><head>
     <script>window.process = { env: { NODE_ENV: 'development' } };</script>

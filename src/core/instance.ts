@@ -77,7 +77,7 @@ export class FeatureInstance {
     this.#setStatus(FSSdkStatus.SDK_INITIALIZING);
     logger.info(`the SDK uses the server at ${options.serverUrl_}.`);
 
-    const hitCache = c.hitCache ?? platform.createHitCache(logger);
+    const hitCache = c.hitCache ?? platform.createHitCache(logger, options.envId_);
     const tracker = deferred(
       tracking.then((m) =>
         m.createTracker({
@@ -94,7 +94,7 @@ export class FeatureInstance {
       ),
       TRACKER_METHODS,
     );
-    const visitorCache = c.visitorCache ?? platform.createVisitorCache(logger);
+    const visitorCache = c.visitorCache ?? platform.createVisitorCache(logger, options.envId_);
     const [device, { VisitorCacheLink }] = await Promise.all([platform.deviceContext(), cacheLink]);
     let closed = false;
     let xpc = false;

@@ -232,10 +232,11 @@ export class FeatureProvider extends FeatureElement {
 
   #positive(name: string, value: number | undefined, fallback: number): number {
     if (value === undefined) return fallback;
-    if (Number.isFinite(value) && value > 0) return value;
+    // Whole numbers only: the SDK refuses a fractional timeout or interval, and would not start at all.
+    if (Number.isInteger(value) && value > 0) return value;
     this.#problem(
       'invalid-attribute',
-      `${name}="${String(value)}" is not a positive number: ${fallback} is used.`,
+      `${name}="${String(value)}" is not a positive whole number: ${fallback} is used.`,
     );
     return fallback;
   }

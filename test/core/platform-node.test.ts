@@ -13,8 +13,8 @@ void test('sdk_firstTimeInit: true on the first start in the process, false afte
 
 void test('Node defaults: memory caches and BATCH_PERIODIC_CACHING (PROTOCOL.md §5.3)', () => {
   const logger = new Logger(Level.NONE);
-  assert.ok(nodePlatform.createVisitorCache(logger) instanceof MemoryVisitorCache);
-  assert.ok(nodePlatform.createHitCache(logger) instanceof MemoryHitCache);
+  assert.ok(nodePlatform.createVisitorCache(logger, 'env1') instanceof MemoryVisitorCache);
+  assert.ok(nodePlatform.createHitCache(logger, 'env1') instanceof MemoryHitCache);
   assert.equal(nodePlatform.defaultBatchStrategy, BatchCachingStrategy.BATCH_PERIODIC_CACHING);
   assert.equal(nodePlatform.onPageHide, undefined);
 });

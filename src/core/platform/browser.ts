@@ -15,14 +15,15 @@ const idbCaches = () => import('../caches/idb.js');
 export const browserPlatform: Platform = {
   defaultServerUrl: () => (location.origin.startsWith('http') ? location.origin : DEFAULT_SERVER_URL),
   defaultBatchStrategy: BatchCachingStrategy.BATCH_CONTINUOUS_CACHING,
-  createVisitorCache: (logger) =>
+  // One database per environment: pooled hits and visitor records belong to the environment that made them.
+  createVisitorCache: (logger, envId) =>
     deferred(
-      idbCaches().then((m) => new m.IdbVisitorCache({ logger })),
+      idbCaches().then((m) => new m.IdbVisitorCache({ logger, dbName: `feature-ts:${envId}` })),
       VISITOR_CACHE_METHODS,
     ),
-  createHitCache: (logger) =>
+  createHitCache: (logger, envId) =>
     deferred(
-      idbCaches().then((m) => new m.IdbHitCache({ logger })),
+      idbCaches().then((m) => new m.IdbHitCache({ logger, dbName: `feature-ts:${envId}` })),
       HIT_CACHE_METHODS,
     ),
   async deviceContext(): Promise<DeviceContext> {

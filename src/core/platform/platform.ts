@@ -12,10 +12,14 @@ export interface Platform {
   defaultServerUrl(): string;
   /** The batch strategy SPEC.md recommends for the platform (PROTOCOL.md §5.3). */
   readonly defaultBatchStrategy: BatchCachingStrategy;
-  /** The default visitor cache, made once per SDK instance. */
-  createVisitorCache(logger: Logger): IVisitorCacheImplementation;
-  /** The default hit cache, made once per SDK instance. */
-  createHitCache(logger: Logger): IHitCacheImplementation;
+  /**
+   * The default visitor cache, made once per SDK instance, for environment `envId`: a cache shared by the
+   * instances of several environments (nested web components, an env change) would hand one environment's
+   * records to another.
+   */
+  createVisitorCache(logger: Logger, envId: string): IVisitorCacheImplementation;
+  /** The default hit cache, made once per SDK instance, for environment `envId` (as the visitor cache). */
+  createHitCache(logger: Logger, envId: string): IHitCacheImplementation;
   /** The auto-set predefined context keys (PROTOCOL.md §16.5), gathered during `start`. */
   deviceContext(): Promise<DeviceContext>;
   /** Registers a callback for page hide (browsers only); returns an unregister function. */
