@@ -34,7 +34,8 @@ const countsReporter = () => ({
 
 export default {
   files: ['test/**/*.browser.test.ts'],
-  nodeResolve: { exportConditions: ['browser', 'development'] },
+  // Production builds of lit and nanostores, as pages get them (development builds print a warning per file).
+  nodeResolve: { exportConditions: ['browser', 'production'] },
   concurrency: 1,
   testFramework: { config: { timeout: 10000 } },
   testsFinishTimeout: 180000,
