@@ -9,6 +9,7 @@ const NO_FLAGS: FlagHost = {
   flagsState_: () => FlagStatus.FETCHED,
   expose_: () => Promise.resolve(),
   warnOnce_: () => undefined,
+  missing_: () => undefined,
 };
 
 /**

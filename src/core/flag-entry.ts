@@ -18,6 +18,12 @@ export interface FlagHost {
   expose_(entry: FlagEntry, defaultValue: unknown): Promise<void>;
   /** Logs a warning once per SDK instance and `onceKey`. */
   warnOnce_(message: string, onceKey: string): void;
+  /**
+   * Called when a read finds no flag for `key`: warns once per key, naming the known keys, when the flags are
+   * known (fetched or from a cache) and the SDK is not in panic. Only the miss path calls it: a read that
+   * finds its flag allocates nothing.
+   */
+  missing_(key: string): void;
 }
 
 /**

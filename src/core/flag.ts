@@ -35,7 +35,10 @@ export class Flag {
   value<T>(defaultValue: T, options?: FlagValueOptions): T {
     this.#lastDefault = defaultValue;
     const entry = this.#host.flagEntry_(this.key);
-    if (entry === undefined) return defaultValue;
+    if (entry === undefined) {
+      this.#host.missing_(this.key);
+      return defaultValue;
+    }
     if (!this.#fits(entry, defaultValue)) return defaultValue;
     if (options?.visitorExposed !== false) void this.#host.expose_(entry, defaultValue);
     return entry.value === null ? defaultValue : (entry.value as T);
@@ -51,15 +54,13 @@ export class Flag {
 
   /**
    * Reports the visitor as exposed to this flag, after `value(d, { visitorExposed: false })`. Resolves once
-   * the activation is queued, at once when it was already sent; nothing is sent for a missing flag.
+   * the activation is queued, at once when it was already sent; nothing is sent for a missing flag (warned
+   * once per key, as `value` warns).
    */
   visitorExposed(): Promise<void> {
     const entry = this.#host.flagEntry_(this.key);
     if (entry === undefined) {
-      this.#host.warnOnce_(
-        `flag "${this.key}" does not exist: no exposure is reported.`,
-        `expose-missing:${this.key}`,
-      );
+      this.#host.missing_(this.key);
       return Promise.resolve();
     }
     return this.#fits(entry, this.#lastDefault)

@@ -27,9 +27,13 @@ export const sendUsage = async (options: StartOptions, instance: object): Promis
   let vid = instanceIds.get(instance);
   if (vid === undefined) instanceIds.set(instance, (vid = uuidV4()));
   const hit: UsageHit = { t: 'USAGE', cid: options.envId_, vid, cv: usageValues(options) };
-  await fetch(usageRoute(options.urls_.events), {
+  const url = usageRoute(options.urls_.events);
+  await fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'text/plain' },
     body: JSON.stringify(hit),
+  }).catch((error: unknown) => {
+    // The usage route holds no query: the URL is shown as it is.
+    throw new Error(`POST ${url}: ${String(error)}`);
   });
 };

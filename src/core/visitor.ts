@@ -54,7 +54,8 @@ export class Visitor implements FlagHost {
   /** The frozen view `context` returns, rebuilt only after the context or the id changed: every exposing flag
    * read hands the context to the tracker, so building a copy per read would tax the hot path. */
   #contextView: Readonly<VisitorContext> | null = null;
-  #flagsFromCache = false;
+  /** Whether the flags held came from a cache; undefined until flags were first set (fetched or cached). */
+  #flagsFromCache: boolean | undefined;
   #fetchSeq = 0;
   #waiters: Array<() => void> = [];
   #pendingReason: Reason | null = null;
@@ -310,6 +311,16 @@ export class Visitor implements FlagHost {
   /** @internal FlagHost. */
   warnOnce_(message: string, onceKey: string): void {
     this.#runtime.logger_.warning(message, onceKey);
+  }
+
+  /** @internal FlagHost: one warning per key and SDK instance, with the keys known (at most 10 listed). */
+  missing_(key: string): void {
+    if (this.#flagsFromCache === undefined || this.#inPanic()) return;
+    const keys = [...this.#flagsAtom.get().keys()];
+    this.#runtime.logger_.warning(
+      `flag "${key}" not found for visitor "${this.#id}"; known keys: ${keys.slice(0, 10).join(', ')}${keys.length > 10 ? ', …' : ''}`,
+      `missing:${key}`,
+    );
   }
 
   /** The campaigns of an initial decision, applied now; null (logged) when it cannot be used. */

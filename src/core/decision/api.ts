@@ -62,8 +62,6 @@ export const parseDecision = (body: unknown): Decision | null => {
   return decision;
 };
 
-const failure = (reason: string): DecisionOutcome => ({ ok: false, reason });
-
 /**
  * The decision-API source: one `POST {D}/{envId}/campaigns` per decision (PROTOCOL.md §3), aborted after the
  * configured timeout (SPEC.md `withTimeout`). Failures resolve as `{ ok: false }` so the visitor keeps its
@@ -71,6 +69,11 @@ const failure = (reason: string): DecisionOutcome => ({ ok: false, reason });
  */
 export const createApiSource = (deps: DecisionSourceDeps): DecisionSource => {
   const url = decisionRoute(deps.urls.decisionApi, deps.envId);
+  // Every failure names the request, so a wrong server URL or env id shows in the first log line. The query
+  // (always present: decisionRoute adds it) is left out, and with it anything a configured URL carried there;
+  // the API key is a header, never in the URL.
+  const request = `POST ${url.slice(0, url.indexOf('?'))}: `;
+  const failure = (reason: string): DecisionOutcome => ({ ok: false, reason: request + reason });
   const controllers = new Set<AbortController>();
   return {
     pushesChanges: false,

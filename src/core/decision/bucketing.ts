@@ -3,6 +3,7 @@
 // engine. This module and the engine are loaded with `import()` only in bucketing mode (load-source.ts).
 import { CompiledFile, compileFile, evaluate } from '../../engine/index.js';
 import { bucketingRoute, isJsonObject } from '../../protocol/index.js';
+import { shownUrl } from '../request-failure.js';
 import { FSSdkStatus } from '../status.js';
 import { defaultBucketingFileCache, type CachedBucketingFile } from './bucketing-file-cache.js';
 import { FilePoller, realPollTimers, type FileAnswer, type FileFault } from './poller.js';
@@ -45,6 +46,7 @@ const parseFile = (body: string): Record<string, unknown> | null => {
 export const createBucketingSource = async (deps: DecisionSourceDeps): Promise<DecisionSource> => {
   const { logger, events } = deps;
   const url = bucketingRoute(deps.urls.bucketing, deps.envId);
+  const request = `GET ${shownUrl(url)}`;
   const cache = deps.fileCache ?? defaultBucketingFileCache(logger);
   const intervalMs = deps.pollingIntervals * 1000;
   let current: CurrentFile | null = null;
@@ -68,7 +70,7 @@ export const createBucketingSource = async (deps: DecisionSourceDeps): Promise<D
   const fail = (fault: FileFault, message: string): false => {
     // Once per kind and SDK instance: a server down for an hour is one line per kind, not one per retry.
     logger.warning(
-      `the bucketing file download ${FAULT_NAMES[fault]} (${message}); ${current === null ? 'no file yet: every flag is its default' : 'the previous file stays in use'}, retrying with backoff.`,
+      `the bucketing file download ${FAULT_NAMES[fault]} (${message}) at ${request}; ${current === null ? 'no file yet: every flag is its default' : 'the previous file stays in use'}, retrying with backoff.`,
       `bucketing-fault:${fault}`,
     );
     return false;
@@ -124,7 +126,7 @@ export const createBucketingSource = async (deps: DecisionSourceDeps): Promise<D
       if (file === null)
         return Promise.resolve({
           ok: false,
-          reason: 'no bucketing file yet (the download failed and none is cached); retrying with backoff',
+          reason: `no bucketing file yet (the download of ${request} failed and none is cached); retrying with backoff`,
         });
       const result = evaluate(
         file.compiled,

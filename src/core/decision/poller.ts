@@ -1,4 +1,5 @@
 import type { Logger } from '../logger.js';
+import { fetchError } from '../request-failure.js';
 
 /** What went wrong with one download, one log line per kind (PROTOCOL.md §9.4 faults). */
 export type FileFault = 'timeout' | 'network' | 'http' | 'malformed';
@@ -58,7 +59,7 @@ export const downloadFile = async (
     // Aborted by our timer rather than by `stop()`: a timeout.
     return controller.signal.aborted && !signal.aborted
       ? { kind: 'failure', fault: 'timeout', message: `no answer within ${timeoutMs} ms` }
-      : { kind: 'failure', fault: 'network', message: String(error) };
+      : { kind: 'failure', fault: 'network', message: fetchError(error, url) };
   } finally {
     clearTimeout(timer);
     signal.removeEventListener('abort', abort);

@@ -1,3 +1,5 @@
+import { fetchError, shownUrl } from '../request-failure.js';
+
 /**
  * How a tracking request ended, already sorted by what the tracker must do (PROTOCOL.md §5.3):
  * `ok` removes the items, `drop` removes them too (retrying cannot help), `retry` keeps them.
@@ -58,8 +60,12 @@ export const classifyAnswer = (
     : { kind: 'retry', retryAfterMs: parseRetryAfter(retryAfter, now), reason };
 };
 
-/** POSTs `body` and classifies the outcome; never throws (network errors and timeouts are `retry`). */
+/**
+ * POSTs `body` and classifies the outcome; never throws (network errors and timeouts are `retry`). Every
+ * failure's reason starts with the request (`POST {url}: `), so the log line says which server failed.
+ */
 export const postText = async (url: string, body: string, options: PostOptions): Promise<SendResult> => {
+  const request = `POST ${shownUrl(url)}: `;
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), options.timeoutMs);
   try {
@@ -70,12 +76,13 @@ export const postText = async (url: string, body: string, options: PostOptions):
       signal: controller.signal,
     });
     const text = await answer.text();
-    return classifyAnswer(answer.status, text, answer.headers.get('retry-after'), Date.now());
+    const result = classifyAnswer(answer.status, text, answer.headers.get('retry-after'), Date.now());
+    return result.kind === 'ok' ? result : { ...result, reason: request + result.reason };
   } catch (error) {
     const reason = controller.signal.aborted
       ? `no answer within ${options.timeoutMs} ms`
-      : `network error: ${String(error)}`;
-    return { kind: 'retry', retryAfterMs: null, reason };
+      : `network error: ${fetchError(error, url)}`;
+    return { kind: 'retry', retryAfterMs: null, reason: request + reason };
   } finally {
     clearTimeout(timer);
   }

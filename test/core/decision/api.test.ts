@@ -96,6 +96,33 @@ void describe('decision-API source', () => {
     }
   });
 
+  void test('every failure names the request, POST {D}/{envId}/campaigns, without the query', async () => {
+    const closed = await startProtocolDouble();
+    await closed.close();
+    const gone = createApiSource({
+      envId: 'env1',
+      apiKey: 'key1',
+      urls: { decisionApi: `${closed.url}/v2`, bucketing: '', events: '' },
+      timeout: 2000,
+      pollingIntervals: 60,
+      logger: new Logger(Level.NONE),
+      events: { status: (_s: FSSdkStatus) => undefined, changed: () => undefined },
+    });
+    const outcome = await gone.decide(input);
+    if (outcome.ok) assert.fail('a closed port cannot answer');
+    assert.ok(
+      outcome.reason.startsWith(`POST ${closed.url}/v2/env1/campaigns: the decision request failed: `),
+      outcome.reason,
+    );
+    double.script.queued.decision = [{ status: 502, body: { message: 'bad gateway', code: 'internal' } }];
+    const refused = await source().decide(input);
+    if (refused.ok) assert.fail('a 502 is no decision');
+    assert.ok(
+      refused.reason.startsWith(`POST ${double.url}/v2/env1/campaigns: the decision API answered 502: `),
+      refused.reason,
+    );
+  });
+
   void test('close aborts requests in flight', async () => {
     double.script.queued.decision = [{ status: 200, body: decision('x', []), delayMs: 500 }];
     const s = source();

@@ -94,12 +94,22 @@ void describe('bucketing source: faults', () => {
     const h = await ctx.start({ url, cache });
     assert.deepEqual(h.statuses, ['SDK_INITIALIZED']);
     await settled(() => faultLines(h).length === 1);
-    assert.match(faultLines(h)[0] ?? '', /failed on the network.*previous file stays in use/);
+    assert.ok(
+      faultLines(h)[0]?.includes(
+        `failed on the network (TypeError: fetch failed (connect ECONNREFUSED ${new URL(gone.url).host})) at GET ${url}/env1/bucketing.json; the previous file stays in use`,
+      ),
+      faultLines(h)[0],
+    );
     assert.ok((await h.source.decide(input('v1'))).ok);
     assert.deepEqual(scheduled(h), [1000]);
 
     const none = await ctx.start({ url, cache: new MemoryBucketingFileCache() });
     assert.deepEqual(none.statuses, []);
-    assert.equal((await none.source.decide(input('v1'))).ok, false);
+    const outcome = await none.source.decide(input('v1'));
+    if (outcome.ok) assert.fail('no file: no decision');
+    assert.ok(
+      outcome.reason.includes(`the download of GET ${url}/env1/bucketing.json failed`),
+      outcome.reason,
+    );
   });
 });

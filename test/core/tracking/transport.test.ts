@@ -103,7 +103,11 @@ void describe('postText', () => {
   void it('turns a timeout into a retry', async () => {
     double.script.queued.events = [{ status: 200, body: {}, delayMs: 400 }];
     const result = await postText(`${double.url}/events`, '{}', { contentType: 'text/plain', timeoutMs: 30 });
-    assert.deepEqual(result, { kind: 'retry', retryAfterMs: null, reason: 'no answer within 30 ms' });
+    assert.deepEqual(result, {
+      kind: 'retry',
+      retryAfterMs: null,
+      reason: `POST ${double.url}/events: no answer within 30 ms`,
+    });
   });
 
   void it('turns a refused connection into a retry', async () => {
@@ -114,6 +118,25 @@ void describe('postText', () => {
       timeoutMs: 2_000,
     });
     assert.equal(result.kind, 'retry');
-    assert.ok(result.reason.startsWith('network error'));
+    assert.ok(result.reason.startsWith(`POST ${closed.url}/events: network error: `), result.reason);
+  });
+
+  void it('names the URL in a refused answer, without its query or user info', async () => {
+    double.script.queued.events = [{ status: 400, body: { message: 'bad batch', code: 'invalid_body' } }];
+    const address = new URL(`${double.url}/events?token=secret`);
+    address.username = 'user';
+    address.password = 'pass';
+    // fetch refuses a URL with credentials: the failure is a network error, still named without them.
+    const refused = await postText(address.href, '{}', { contentType: 'text/plain', timeoutMs: 2_000 });
+    assert.equal(refused.kind, 'retry');
+    assert.ok(refused.reason.startsWith(`POST ${double.url}/events: network error: `), refused.reason);
+    assert.ok(!/secret|user|pass/.test(refused.reason), refused.reason);
+    const dropped = await postText(`${double.url}/events?token=secret`, '{}', {
+      contentType: 'text/plain',
+      timeoutMs: 2_000,
+    });
+    assert.equal(dropped.kind, 'drop');
+    assert.ok(dropped.reason.startsWith(`POST ${double.url}/events: HTTP 400 `), dropped.reason);
+    assert.ok(!dropped.reason.includes('secret'), dropped.reason);
   });
 });
