@@ -31,6 +31,11 @@ if (runNode) {
       'tsx',
       '--test',
       '--test-force-exit',
+      // Interval tests use node:test's mock timers on purpose; on Node 20 each such file otherwise prints
+      // "ExperimentalWarning: The MockTimers API is an experimental feature" (the flag exists from 20.11).
+      ...(process.allowedNodeEnvironmentFlags.has('--disable-warning')
+        ? ['--disable-warning=ExperimentalWarning']
+        : []),
       `--test-concurrency=${process.env.TEST_CONCURRENCY ?? '2'}`,
       '--test-reporter=spec',
       ...files,

@@ -1,8 +1,11 @@
 // `feature-server`: operating the server and its database (PROTOCOL.md §13.9). Every command takes --json and
 // then prints one JSON object on stdout; errors go to stderr with a message that says what to change, and a
 // non-zero exit code.
+import { isatty } from 'node:tty';
+import type { DestinationStream } from 'pino';
 import { parseArgs, required, type ParsedArgs } from './cli/args.js';
 import { importCampaignsFile } from './cli/import-file.js';
+import { chooseLogFormat, logDestination, useColor } from './cli/log-format.js';
 import { reportTable } from './cli/report-table.js';
 import { readServerConfig, type ServerConfig } from './config.js';
 import { demoCredentialsPath } from './demo-credentials.js';
@@ -14,7 +17,8 @@ import { DataDirBusyError } from './store/data-dir-lock.js';
 import type { Store } from './store/store.js';
 
 const USAGE = `Usage: feature-server <command> [--json]
-  serve                                   start the server (PORT, HOST, DATABASE_URL, FEATURE_DATA_DIR, LOG_LEVEL)
+  serve                                   start the server (PORT, HOST, DATABASE_URL, FEATURE_DATA_DIR, LOG_LEVEL,
+                                          LOG_FORMAT)
   start                                   seed the demo on first run, then serve (what \`npm start\` runs)
   account create --name N                 create an account
   env create --account A --name N [--xpc] [--1v1t]   create an environment; prints its API key once
@@ -80,25 +84,35 @@ const seedDemoAndTell = async (
   return { ...demo, notice: notice?.text ?? null };
 };
 
+/**
+ * Where the server's logs go: stdout, or stderr with --json (stdout then carries one JSON object only); as
+ * LOG_FORMAT says, else readable lines on a terminal and JSON lines anywhere else.
+ */
+const serverLogs = (json: boolean): DestinationStream => {
+  const fd = json ? 2 : 1;
+  const isTerminal = isatty(fd);
+  return logDestination(fd, chooseLogFormat(process.env.LOG_FORMAT, isTerminal), useColor(isTerminal));
+};
+
 const runCommand = async (args: ParsedArgs, config: ServerConfig, print: Print): Promise<void> => {
   const [command = '', sub = ''] = args.words;
   const json = args.flags.has('json');
   switch (`${command} ${sub}`.trim() === '' ? 'help' : command) {
     case 'serve': {
-      const running = await serve(config, await openConfiguredStore(config), undefined, {
-        logToStderr: json,
-      });
+      const logDestination = serverLogs(json);
+      const running = await serve(config, await openConfiguredStore(config), undefined, { logDestination });
       print({ url: running.url }, `feature-server listening on ${running.url}`);
       return;
     }
     case 'start': {
+      const logDestination = serverLogs(json);
       const store = await openConfiguredStore(config);
       const demo = await seedDemoAndTell(store, config, json);
       const running = await serve(
         config,
         store,
         { envId: demo.envId, apiKey: demo.apiKey },
-        { logToStderr: json },
+        { logDestination },
       );
       print(
         {

@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
-import { pino, type Logger } from 'pino';
+import type { DestinationStream, Logger } from 'pino';
 import { createApp } from './app.js';
 import type { ServerConfig } from './config.js';
 import { InputError } from './errors.js';
@@ -57,15 +57,17 @@ export interface RunningServer {
   close: () => Promise<void>;
 }
 
-/** Starts the server on an open store; `demo` is served to the demo page when known. */
+/**
+ * Starts the server on an open store; `demo` is served to the demo page when known. Logs go to
+ * `logDestination` (the CLI picks stderr or stdout, JSON or readable lines), else as JSON to stdout.
+ */
 export const serve = async (
   config: ServerConfig,
   store: Store,
   demo?: { envId: string; apiKey: string },
-  options: { logToStderr?: boolean } = {},
+  options: { logDestination?: DestinationStream } = {},
 ): Promise<RunningServer> => {
-  // With --json, stdout carries one JSON object only: logs go to stderr.
-  const log = createLogger(config.logLevel, options.logToStderr === true ? pino.destination(2) : undefined);
+  const log = createLogger(config.logLevel, options.logDestination);
   const root = projectRoot();
   const app = await createApp({
     store,
@@ -79,7 +81,13 @@ export const serve = async (
     },
   });
   try {
-    await app.listen({ port: config.port, host: config.host });
+    // fastify logs one line an address it listens on; that line also names the store, so it is the only one.
+    const storeName = store.kind === 'pglite' ? 'embedded PGlite store' : 'PostgreSQL store';
+    await app.listen({
+      port: config.port,
+      host: config.host,
+      listenTextResolver: (address) => `feature-server listening at ${address} (${storeName})`,
+    });
   } catch (error) {
     // The store is the caller's, but nothing else will close it: a folder left locked would stop the next run.
     await app.close();
@@ -89,10 +97,6 @@ export const serve = async (
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : config.port;
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
-  log.info(
-    { url, store: store.kind, decision: `${url}/v2`, events: `${url}/events`, cdn: `${url}/cdn` },
-    'feature-server listening',
-  );
   let closing: Promise<void> | null = null;
   const close = (): Promise<void> => {
     closing ??= (async () => {

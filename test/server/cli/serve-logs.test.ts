@@ -1,0 +1,67 @@
+// What `feature-server serve` logs where: JSON lines when stdout is not a terminal (here, a pipe), readable
+// lines with LOG_FORMAT=pretty, and a clear refusal of an unknown LOG_FORMAT before anything starts.
+import assert from 'node:assert/strict';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { runCliCommand, spawnCli } from '../cli-support.js';
+
+/** Starts `serve` on port 0 and resolves with the first two lines it printed on stdout, then stops it. */
+const firstLines = async (env: Record<string, string>): Promise<string[]> => {
+  const child = spawnCli(['serve'], { PORT: '0', LOG_LEVEL: 'info', ...env });
+  let stdout = '';
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  try {
+    return await new Promise<string[]>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no output: ${stderr}`)), 30_000);
+      child.stdout?.on('data', (chunk: Buffer) => {
+        stdout += chunk.toString();
+        const lines = stdout.split('\n');
+        if (lines.length > 2) {
+          clearTimeout(timer);
+          resolve(lines.slice(0, 2));
+        }
+      });
+      child.once('exit', (code) => reject(new Error(`serve exited with ${String(code)}: ${stderr}`)));
+    });
+  } finally {
+    const exited = once(child, 'exit');
+    child.kill('SIGINT');
+    await exited;
+  }
+};
+
+void describe('feature-server serve: log format', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'feature-logs-'));
+  const env = { FEATURE_DATA_DIR: join(dir, 'data') };
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  void it('logs JSON lines when stdout is not a terminal', async () => {
+    const [log = '', printed = ''] = await firstLines({ ...env, LOG_FORMAT: '' });
+    const record = JSON.parse(log) as { level: number; msg: string };
+    assert.equal(record.level, 30);
+    assert.match(
+      record.msg,
+      /^feature-server listening at http:\/\/127\.0\.0\.1:\d+ \(embedded PGlite store\)$/,
+    );
+    assert.match(printed, /^feature-server listening on http:\/\/127\.0\.0\.1:\d+$/);
+  });
+
+  void it('logs readable lines with LOG_FORMAT=pretty, without colours off a terminal', async () => {
+    const [log = ''] = await firstLines({ ...env, LOG_FORMAT: 'pretty' });
+    assert.match(
+      log,
+      /^\d\d:\d\d:\d\d\.\d{3} INFO {2}feature-server listening at http:\/\/127\.0\.0\.1:\d+ \(embedded PGlite store\)$/,
+    );
+  });
+
+  void it('refuses an unknown LOG_FORMAT and says what to set', async () => {
+    const run = await runCliCommand(['serve'], { ...env, LOG_FORMAT: 'xml' });
+    assert.equal(run.code, 2);
+    assert.match(run.stderr, /LOG_FORMAT=xml is invalid: use json or pretty/);
+    assert.equal(run.stdout, '');
+  });
+});
