@@ -5,6 +5,7 @@ import { dirname } from 'node:path';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { chromeLauncher } from '@web/test-runner-chrome';
 import { defaultReporter } from '@web/test-runner';
+import { CHROMIUM, CHROMIUM_ARGS } from './test/support/chromium-flags.ts';
 import { serverCommandsPlugin } from './test/support/wtr-commands.ts';
 import { serverAppCommandsPlugin } from './test/support/wtr-server-commands.ts';
 
@@ -50,17 +51,9 @@ export default {
   browsers: [
     chromeLauncher({
       launchOptions: {
-        executablePath: '/usr/bin/chromium',
+        executablePath: CHROMIUM,
         headless: true,
-        args: [
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-dev-shm-usage',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-          '--no-first-run',
-        ],
+        args: CHROMIUM_ARGS,
       },
     }),
   ],

@@ -2,9 +2,7 @@
 // as root (TOOLCHAIN.md): for tests and benches that load a page as a user would, with no bundler in between.
 import { existsSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
-
-/** Debian's Chromium. */
-export const CHROMIUM = '/usr/bin/chromium';
+import { CHROMIUM, CHROMIUM_ARGS } from './chromium-flags.js';
 
 /** Launches headless Chromium; throws with the package to install when it is missing. */
 export const launchChromium = async (): Promise<Browser> => {
@@ -15,14 +13,6 @@ export const launchChromium = async (): Promise<Browser> => {
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-dev-shm-usage',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
+    args: CHROMIUM_ARGS,
   });
 };
