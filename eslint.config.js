@@ -23,7 +23,14 @@ const layer = (forbidden, why) => ({
 
 export default tseslint.config(
   {
-    ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.feature-data/**', 'custom-elements.json'],
+    ignores: [
+      'dist/**',
+      'server/dist/**',
+      'node_modules/**',
+      'coverage/**',
+      '.feature-data/**',
+      'custom-elements.json',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.strictTypeChecked,
@@ -45,7 +52,7 @@ export default tseslint.config(
   },
   {
     // Tool configs (vite, wtr, eslint) must default-export; the product's code never does.
-    files: ['src/**/*.ts', 'test/**/*.ts', 'bench/**/*.ts'],
+    files: ['src/**/*.ts', 'server/src/**/*.ts', 'test/**/*.ts', 'bench/**/*.ts'],
     rules: {
       'no-restricted-syntax': [
         'error',
@@ -86,8 +93,38 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/server/**/*.ts'],
-    rules: layer(['core', 'elements'], 'server may import protocol and engine only (DESIGN.md layers).'),
+    // The server is its own package: it reaches the SDK package only through its two exports, never by path.
+    files: ['server/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: [
+                '**/src/*',
+                '**/core/*',
+                '**/elements/*',
+                '**/protocol/*',
+                '**/engine/*',
+                'lit',
+                'lit/*',
+                '@lit/*',
+                'idb',
+                'nanostores',
+              ],
+              message:
+                'the server package uses the SDK package through feature-ts/protocol and feature-ts/engine only (DESIGN.md layers).',
+            },
+            {
+              regex: '^feature-ts(?!/(protocol|engine)$)',
+              message:
+                'the server package uses the SDK package through feature-ts/protocol and feature-ts/engine only (DESIGN.md layers).',
+            },
+          ],
+        },
+      ],
+    },
   },
   {
     files: ['**/*.js', '**/*.mjs'],

@@ -41,9 +41,9 @@ const runChild = async (mode: string): Promise<void> => {
   const file = JSON.parse(readFileSync(FIXTURE, 'utf8')) as BucketingFile;
   const compiled = compileFile(file);
   if (mode === 'app') {
-    const { openPgliteStore } = await import('../src/server/store/pglite.js');
-    const { createApp } = await import('../src/server/app.js');
-    const { createLogger } = await import('../src/server/logger.js');
+    const { openPgliteStore } = await import('../server/src/store/pglite.js');
+    const { createApp } = await import('../server/src/app.js');
+    const { createLogger } = await import('../server/src/logger.js');
     const dir = process.env.BENCH_DATA_DIR ?? mkdtempSync(join(tmpdir(), 'feature-bench-'));
     const store = await openPgliteStore(dir);
     const account = await store.createAccount('bench');

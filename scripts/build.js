@@ -6,7 +6,16 @@
 //   --if-changed  skip the build when no input changed since the last complete build (dist/.build-stamp)
 //   --no-size     skip the size budgets
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 
 const args = new Set(process.argv.slice(2));
@@ -17,6 +26,10 @@ const checkSize = !args.has('--no-size');
 const INPUTS = [
   'src',
   'demo',
+  'server/src',
+  'server/bin',
+  'server/package.json',
+  'server/tsconfig.build.json',
   'package.json',
   'package-lock.json',
   'vite.config.ts',
@@ -30,8 +43,9 @@ const OUTPUTS = [
   'dist/browser/core.js',
   'dist/sdk/elements.js',
   'dist/sdk/core.js',
-  'dist/demo-framework/index.html',
-  'dist/lib/server/cli.js',
+  'server/dist/demo/index.html',
+  'server/dist/demo/framework/index.html',
+  'server/dist/cli.js',
 ];
 // Written after a complete build (size budgets included), with the time the build started as its mtime, so
 // a file saved during the build counts as changed next time.
@@ -113,14 +127,20 @@ for (const mode of ['elements', 'core'])
     '--logLevel',
     'warn',
   ]);
-step('framework demo (vite → dist/demo-framework)', bin('vite'), [
+step('framework demo (vite → server/dist/demo/framework)', bin('vite'), [
   'build',
   '-c',
   'demo/framework/vite.config.ts',
   '--logLevel',
   'warn',
 ]);
-step('Node modules and declarations (tsc -b)', bin('tsc'), ['-b', 'tsconfig.build.json']);
+step('Node modules and declarations of the SDK and the server (tsc -b)', bin('tsc'), [
+  '-b',
+  'tsconfig.build.json',
+]);
+// The server package carries the demo shop page beside the framework demo (both served by `start`).
+mkdirSync('server/dist/demo', { recursive: true });
+copyFileSync('demo/index.html', 'server/dist/demo/index.html');
 if (checkSize) {
   step('size budgets (size-limit)', bin('size-limit'), [], { progressOnStderr: true });
   writeFileSync(STAMP, `complete build started at ${new Date(buildStarted).toISOString()}\n`);

@@ -1,5 +1,5 @@
 // The framework demo: a React 19 app that uses the three tags, bundled from the package's source (the tags come
-// from src/elements/define.ts, not /sdk/). Built into dist/demo-framework, served by the server at
+// from src/elements/define.ts, not /sdk/). Built into server/dist/demo/framework (the server package carries the demos), served by the server at
 // /demo/framework/. JSX goes through Vite's own transform (oxc): no React plugin is needed for a build.
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
@@ -13,7 +13,7 @@ export default defineConfig({
   define: { 'process.env.NODE_ENV': JSON.stringify('production') },
   oxc: { jsx: { runtime: 'automatic', importSource: 'react' } },
   build: {
-    outDir: here('../../dist/demo-framework'),
+    outDir: here('../../server/dist/demo/framework'),
     emptyOutDir: true,
     target: 'es2022',
     sourcemap: true,

@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { after, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import { demoCampaigns } from '../../src/server/demo-seed.js';
-import { openPgliteStore } from '../../src/server/store/pglite.js';
+import { demoCampaigns } from '../../server/src/demo-seed.js';
+import { openPgliteStore } from '../../server/src/store/pglite.js';
 import { seedEnvironment, startApp } from '../server/support.js';
 
 const root = new URL('../../', import.meta.url);

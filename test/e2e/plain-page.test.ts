@@ -10,10 +10,10 @@ import { after, before, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import type { Browser } from 'playwright-core';
 import type { BucketingCampaign } from '../../src/protocol/index.js';
-import { demoCampaigns } from '../../src/server/demo-seed.js';
-import { buildCampaignReport } from '../../src/server/report/build-report.js';
-import { openPgliteStore } from '../../src/server/store/pglite.js';
-import type { Store } from '../../src/server/store/store.js';
+import { demoCampaigns } from '../../server/src/demo-seed.js';
+import { buildCampaignReport } from '../../server/src/report/build-report.js';
+import { openPgliteStore } from '../../server/src/store/pglite.js';
+import type { Store } from '../../server/src/store/store.js';
 import { seedEnvironment, startApp, type Running } from '../server/support.js';
 import { launchChromium } from '../support/chromium.js';
 import { buildSdkBundles } from '../support/sdk-build.js';
@@ -55,7 +55,7 @@ const work = mkdtempSync(join(tmpdir(), 'feature-plain-page-'));
 let sdkDir = '';
 let store: Store;
 let server: Running;
-let browser: Browser;
+let browser: Browser | undefined;
 
 before(async () => {
   sdkDir = buildSdkBundles();
@@ -65,7 +65,8 @@ before(async () => {
 });
 
 after(async () => {
-  await browser.close();
+  // launchChromium throws when Debian's chromium is missing: the message it gave is the one to read.
+  await browser?.close();
   await server.close();
   await store.close();
   rmSync(work, { recursive: true, force: true });
@@ -130,7 +131,7 @@ void test('a plain HTML file with /sdk/elements.js and the three tags runs the A
   </body>
 </html>`,
   );
-  const tab = await browser.newPage();
+  const tab = await (browser ?? assert.fail('Chromium did not start')).newPage();
   const errors: string[] = [];
   tab.on('pageerror', (error) => errors.push(error.message));
   await tab.goto(pathToFileURL(file).href);
@@ -176,7 +177,7 @@ void test("the README's first web-components snippet works as written against a 
     file,
     snippet.replace('http://127.0.0.1:8080', server.url).replace('ENV_ID', envId).replace('API_KEY', apiKey),
   );
-  const tab = await browser.newPage();
+  const tab = await (browser ?? assert.fail('Chromium did not start')).newPage();
   const errors: string[] = [];
   tab.on('pageerror', (error) => errors.push(error.message));
   await tab.goto(pathToFileURL(file).href);

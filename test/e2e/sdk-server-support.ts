@@ -19,9 +19,9 @@ import {
   type Visitor,
 } from '../../src/core/node.js';
 import { nodePlatform } from '../../src/core/platform/node.js';
-import { importCampaignsFile } from '../../src/server/cli/import-file.js';
-import { buildCampaignReport } from '../../src/server/report/build-report.js';
-import type { ActivationRow, HitRow, Store } from '../../src/server/store/store.js';
+import { importCampaignsFile } from '../../server/src/cli/import-file.js';
+import { buildCampaignReport } from '../../server/src/report/build-report.js';
+import type { ActivationRow, HitRow, Store } from '../../server/src/store/store.js';
 import type { CampaignReport, VariationReport } from '../../src/protocol/index.js';
 import { recordingLogs } from '../core/support.js';
 import { describeOnEveryStoreWith, startApp, type Running, type StoreKind } from '../server/support.js';

@@ -3,7 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 
 const ENTRY =
-  "import { runCli } from './src/server/cli.ts'; const code = await runCli(process.argv.slice(1)); if (code !== 0) process.exit(code);";
+  "import { runCli } from './server/src/cli.ts'; const code = await runCli(process.argv.slice(1)); if (code !== 0) process.exit(code);";
 
 /** Spawns the CLI with `args` and extra environment variables. */
 export const spawnCli = (args: string[], env: Record<string, string>): ChildProcess =>

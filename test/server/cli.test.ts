@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import type { Decision } from '../../src/protocol/index.js';
-import { readDemoCredentials } from '../../src/server/demo-credentials.js';
-import { lockDataDir } from '../../src/server/store/data-dir-lock.js';
+import { readDemoCredentials } from '../../server/src/demo-credentials.js';
+import { lockDataDir } from '../../server/src/store/data-dir-lock.js';
 import { runCliCommand, startServerProcess } from './cli-support.js';
 import { checkoutCampaign, post, premiumToggle } from './support.js';
 

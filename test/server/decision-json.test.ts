@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { compileFile, evaluate } from '../../src/engine/index.js';
 import type { BucketingFile, Decision } from '../../src/protocol/index.js';
-import { decisionJson } from '../../src/server/routes/decision-json.js';
+import { decisionJson } from '../../server/src/routes/decision-json.js';
 
 const file = JSON.parse(
   readFileSync(new URL('../../bench/fixtures/engine-50x2x3.json', import.meta.url), 'utf8'),

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { ErrorBody } from '../../src/protocol/index.js';
-import type { Store } from '../../src/server/store/store.js';
+import type { Store } from '../../server/src/store/store.js';
 import {
   checkoutCampaign,
   keptLogs,

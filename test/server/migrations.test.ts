@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, describe, it } from 'node:test';
-import { openPgliteThread } from '../../src/server/store/pglite-thread.js';
-import type { Sql } from '../../src/server/store/sql.js';
+import { openPgliteThread } from '../../server/src/store/pglite-thread.js';
+import type { Sql } from '../../server/src/store/sql.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 
@@ -24,10 +24,10 @@ void describe('migrations in the compiled server', () => {
     const tsc = spawnSync(
       join(ROOT, 'node_modules/.bin/tsc'),
       [
-        ...['--outDir', out, '--rootDir', join(ROOT, 'src/server/store')],
+        ...['--outDir', out, '--rootDir', join(ROOT, 'server/src/store')],
         ...['--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022'],
         ...['--ignoreConfig', '--skipLibCheck', '--types', 'node', '--declaration', 'false'],
-        join(ROOT, 'src/server/store/migrate.ts'),
+        join(ROOT, 'server/src/store/migrate.ts'),
       ],
       { encoding: 'utf8' },
     );

@@ -5,13 +5,13 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import type { BucketingFile } from '../../src/protocol/index.js';
-import { digest } from '../../src/server/ids.js';
-import { migrate } from '../../src/server/store/migrate.js';
-import { openPgliteThread } from '../../src/server/store/pglite-thread.js';
-import { openPostgresStore } from '../../src/server/store/postgres.js';
-import { createSqlStore } from '../../src/server/store/sql-store.js';
-import type { Row } from '../../src/server/store/sql.js';
-import type { Store } from '../../src/server/store/store.js';
+import { digest } from '../../server/src/ids.js';
+import { migrate } from '../../server/src/store/migrate.js';
+import { openPgliteThread } from '../../server/src/store/pglite-thread.js';
+import { openPostgresStore } from '../../server/src/store/postgres.js';
+import { createSqlStore } from '../../server/src/store/sql-store.js';
+import type { Row } from '../../server/src/store/sql.js';
+import type { Store } from '../../server/src/store/store.js';
 import {
   checkoutCampaign,
   eventually,

@@ -4,8 +4,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { CampaignReport } from '../../src/protocol/index.js';
-import { buildCampaignReport } from '../../src/server/report/build-report.js';
-import { twoProportionPValue, uplift, waldInterval95 } from '../../src/server/report/statistics.js';
+import { buildCampaignReport } from '../../server/src/report/build-report.js';
+import { twoProportionPValue, uplift, waldInterval95 } from '../../server/src/report/statistics.js';
 import { checkoutCampaign, describeOnEveryStore, post, seedEnvironment } from './support.js';
 
 const close = (actual: number | null | undefined, expected: number): void => {

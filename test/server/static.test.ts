@@ -6,8 +6,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { openPgliteStore } from '../../src/server/store/pglite.js';
-import type { Store } from '../../src/server/store/store.js';
+import { openPgliteStore } from '../../server/src/store/pglite.js';
+import type { Store } from '../../server/src/store/store.js';
 import { startApp, type Running } from './support.js';
 
 const PAGE = '<!doctype html><title>framework demo</title>';

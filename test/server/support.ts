@@ -6,11 +6,11 @@ import { Writable } from 'node:stream';
 import { after, before, describe } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
-import { createApp, type AppDeps } from '../../src/server/app.js';
-import { createLogger } from '../../src/server/logger.js';
-import { openPgliteStore } from '../../src/server/store/pglite.js';
-import { openPostgresStore } from '../../src/server/store/postgres.js';
-import type { Store } from '../../src/server/store/store.js';
+import { createApp, type AppDeps } from '../../server/src/app.js';
+import { createLogger } from '../../server/src/logger.js';
+import { openPgliteStore } from '../../server/src/store/pglite.js';
+import { openPostgresStore } from '../../server/src/store/postgres.js';
+import type { Store } from '../../server/src/store/store.js';
 import type { AccountSettings, BucketingCampaign } from '../../src/protocol/index.js';
 
 /** One store backend for a test file. */

@@ -5,14 +5,14 @@
 import { createServer, request as forward, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { AccountSettings, BucketingCampaign, CampaignReport } from '../../src/protocol/index.js';
-import { createApp } from '../../src/server/app.js';
-import { createLogger } from '../../src/server/logger.js';
-import { buildCampaignReport } from '../../src/server/report/build-report.js';
-import { migrate } from '../../src/server/store/migrate.js';
-import { openPgliteThread } from '../../src/server/store/pglite-thread.js';
-import { createSqlStore } from '../../src/server/store/sql-store.js';
-import type { Sql } from '../../src/server/store/sql.js';
-import type { Store } from '../../src/server/store/store.js';
+import { createApp } from '../../server/src/app.js';
+import { createLogger } from '../../server/src/logger.js';
+import { buildCampaignReport } from '../../server/src/report/build-report.js';
+import { migrate } from '../../server/src/store/migrate.js';
+import { openPgliteThread } from '../../server/src/store/pglite-thread.js';
+import { createSqlStore } from '../../server/src/store/sql-store.js';
+import type { Sql } from '../../server/src/store/sql.js';
+import type { Store } from '../../server/src/store/store.js';
 
 /** Routes the proxy tells apart. */
 export type ProxyRoute = 'campaigns' | 'bucketing' | 'activate' | 'events' | 'other';

@@ -7,8 +7,8 @@ import {
   formatLogLine,
   prettyDestination,
   useColor,
-} from '../../../src/server/cli/log-format.js';
-import { createLogger } from '../../../src/server/logger.js';
+} from '../../../server/src/cli/log-format.js';
+import { createLogger } from '../../../server/src/logger.js';
 
 // 2026-11-22 14:03:07.045 in the local time zone: the lines show local wall-clock time.
 const TIME = new Date(2026, 10, 22, 14, 3, 7, 45).getTime();

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import type { CampaignReport } from '../../../src/protocol/index.js';
-import { reportTable } from '../../../src/server/cli/report-table.js';
+import { reportTable } from '../../../server/src/cli/report-table.js';
 
 const example: CampaignReport = {
   campaign_id: 'c1',

@@ -3,7 +3,7 @@
 // forward, and group ids that name prototype members are plain keys.
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import type { AssignmentRow } from '../../../src/server/store/store.js';
+import type { AssignmentRow } from '../../../server/src/store/store.js';
 import { describeStoreOnEveryKind } from '../support.js';
 
 describeStoreOnEveryKind('assignments', (opened) => {

@@ -3,8 +3,8 @@
 // idempotency ids: each id is stored once and counted as accepted by exactly one caller.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { groupCommit, type IdempotentRow } from '../../../src/server/store/group-commit.js';
-import type { HitRow } from '../../../src/server/store/store.js';
+import { groupCommit, type IdempotentRow } from '../../../server/src/store/group-commit.js';
+import type { HitRow } from '../../../server/src/store/store.js';
 import { describeStoreOnEveryKind } from '../support.js';
 
 interface Row extends IdempotentRow {

@@ -10,8 +10,8 @@ import {
   openPgliteThread,
   type PgliteRestartEvent,
   type PgliteThreadOptions,
-} from '../../../src/server/store/pglite-thread.js';
-import type { Sql } from '../../../src/server/store/sql.js';
+} from '../../../server/src/store/pglite-thread.js';
+import type { Sql } from '../../../server/src/store/sql.js';
 
 const stopped = /the embedded store's worker stopped: the store was closed$/;
 

@@ -1,0 +1,58 @@
+// What one server instance holds in memory per environment (issue 7): the compiled configuration the engine
+// evaluates, the bucketing file and account settings as bytes with their ETag and Last-Modified, the API key
+// digest, and the index of every variation the environment ever had (activations are checked against it).
+import { createHash } from 'node:crypto';
+import { compileFile, type CompiledFile } from 'feature-ts/engine';
+import type { BucketingFile } from 'feature-ts/protocol';
+import type { EnvironmentConfiguration, EnvironmentRecord } from '../store/store.js';
+
+/** A served document: its bytes and strong ETag (identity encoding: the server does not compress). */
+export interface ServedDocument {
+  bytes: Buffer;
+  etag: string;
+}
+
+/** The in-memory state of one environment. */
+export interface EnvironmentState {
+  environment: EnvironmentRecord;
+  compiled: CompiledFile;
+  bucketing: ServedDocument;
+  accountSettings: ServedDocument;
+  /** variation group id → variation id → campaign id, deleted campaigns included. */
+  variationOwners: Map<string, Map<string, string>>;
+  /** Reasons the engine gave for malformed parts, logged once per build. */
+  reasons: string[];
+}
+
+const document = (value: unknown): ServedDocument => {
+  const bytes = Buffer.from(JSON.stringify(value), 'utf8');
+  return { bytes, etag: `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 32)}"` };
+};
+
+/** Builds an environment's in-memory state from its stored configuration. */
+export const buildEnvironmentState = (configuration: EnvironmentConfiguration): EnvironmentState => {
+  const { environment } = configuration;
+  const file: BucketingFile = {
+    panic: environment.panic,
+    campaigns: configuration.campaigns.map((c) => c.body),
+    accountSettings: environment.accountSettings,
+  };
+  const compiled = compileFile(file);
+  const variationOwners = new Map<string, Map<string, string>>();
+  for (const owner of configuration.variations) {
+    let group = variationOwners.get(owner.variationGroupId);
+    if (group === undefined) {
+      group = new Map();
+      variationOwners.set(owner.variationGroupId, group);
+    }
+    group.set(owner.variationId, owner.campaignId);
+  }
+  return {
+    environment,
+    compiled,
+    bucketing: document(file),
+    accountSettings: document({ accountSettings: environment.accountSettings }),
+    variationOwners,
+    reasons: compiled.reasons.slice(),
+  };
+};

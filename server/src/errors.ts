@@ -1,0 +1,102 @@
+// The server's one error catalogue (PROTOCOL.md §2.4): every error a route can answer is built here, with a
+// stable code and a message that says what to change, so routes never invent ad-hoc bodies.
+import type { ErrorCode, ErrorDetail } from 'feature-ts/protocol';
+
+/** An error that maps to one HTTP answer with a PROTOCOL.md §2.4 body. */
+export class ApiError extends Error {
+  /** The HTTP status. */
+  readonly status: number;
+  /** The stable snake_case code. */
+  readonly code: ErrorCode;
+  /** Field-level details (paths such as `h[3].ev`). */
+  readonly details: ErrorDetail[] | undefined;
+  /** Extra response headers (e.g. `WWW-Authenticate`). */
+  readonly headers: Record<string, string>;
+
+  constructor(
+    status: number,
+    code: ErrorCode,
+    message: string,
+    options: { details?: ErrorDetail[]; headers?: Record<string, string> } = {},
+  ) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+    this.code = code;
+    this.details = options.details;
+    this.headers = options.headers ?? {};
+  }
+}
+
+/** Builders of every client error the SDK-facing routes answer. */
+export const errors = {
+  unsupportedMediaType: (accepted: readonly string[]) =>
+    new ApiError(415, 'unsupported_media_type', `Content-Type must be ${accepted.join(' or ')}`),
+  payloadTooLarge: (limitBytes: number) =>
+    new ApiError(
+      413,
+      'payload_too_large',
+      `The body is larger than this route's limit of ${limitBytes} bytes: send smaller batches.`,
+    ),
+  invalidJson: (why: string) =>
+    new ApiError(400, 'invalid_json', `The body is not valid JSON (${why}): send a JSON text.`),
+  invalidBody: (path: string, message: string) =>
+    new ApiError(400, 'invalid_body', `${path}: ${message}`, { details: [{ path, message }] }),
+  forbiddenKey: (path: string) =>
+    new ApiError(
+      400,
+      'invalid_body',
+      `${path}: the keys __proto__, constructor and prototype are not allowed in a body`,
+      { details: [{ path, message: 'forbidden key' }] },
+    ),
+  unknownEnvironment: (envId: string) =>
+    new ApiError(
+      404,
+      'unknown_environment',
+      `No environment has the id "${envId.slice(0, 64)}": check the environment id the SDK is started with.`,
+    ),
+  missingApiKey: () =>
+    new ApiError(
+      401,
+      'missing_api_key',
+      'The x-api-key header is missing: send the environment API key in x-api-key.',
+      { headers: { 'www-authenticate': 'ApiKey realm="feature", header="x-api-key"' } },
+    ),
+  invalidApiKey: () =>
+    new ApiError(
+      403,
+      'invalid_api_key',
+      "The x-api-key header does not match this environment's API key: use the key printed when the environment was created or last rotated.",
+    ),
+  notFound: (method: string, url: string) =>
+    new ApiError(404, 'not_found', `No route ${method} ${url.split('?')[0] ?? ''}: check the URL.`),
+  conflict: (message: string) => new ApiError(409, 'conflict', message),
+  internal: (requestId: string) =>
+    new ApiError(
+      500,
+      'internal',
+      `Internal error (request id ${requestId}); the server log has the details under that id.`,
+    ),
+} as const;
+
+/** Raised by the store when an id is already used by another object of the environment (§13.5). */
+export class IdConflictError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'IdConflictError';
+  }
+}
+
+/** Raised when a command or store input is invalid; the message says what to change. */
+export class InputError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'InputError';
+  }
+}
+
+/** The InputError of a command or store call naming an environment that does not exist. */
+export const unknownEnvironmentInput = (envId: string): InputError =>
+  new InputError(
+    `No environment has the id "${envId.slice(0, 64)}": use an id that \`feature-server env create\` printed.`,
+  );

@@ -1,0 +1,58 @@
+// Every error answer goes through here, so each has a PROTOCOL.md §2.4 body: our ApiErrors as they are,
+// fastify's own client errors (415, 413, empty body, bad URL) mapped to the catalogue, and anything else a
+// 500 `internal` with the request id, logged under that id. A client's input never produces a 500.
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ErrorBody } from 'feature-ts/protocol';
+import { ApiError, errors } from '../errors.js';
+import { JSON_OR_TEXT } from './json-body.js';
+
+const acceptedTypes = (request: FastifyRequest): readonly string[] => {
+  const config: unknown = request.routeOptions.config;
+  const accepts =
+    typeof config === 'object' && config !== null && 'accepts' in config ? config.accepts : undefined;
+  return Array.isArray(accepts) && accepts.every((a) => typeof a === 'string') ? accepts : JSON_OR_TEXT;
+};
+
+/** Maps fastify's own client errors to the catalogue; null for anything else. */
+const fromFastify = (error: FastifyError, request: FastifyRequest): ApiError | null => {
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+    case 'FST_ERR_CTP_INVALID_TYPE':
+      return errors.unsupportedMediaType(acceptedTypes(request));
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return errors.payloadTooLarge(request.routeOptions.bodyLimit);
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return errors.invalidJson('the body is empty');
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return errors.invalidBody('(body)', 'its length does not match the Content-Length header');
+    default:
+      break;
+  }
+  const status = error.statusCode ?? 500;
+  if (status >= 400 && status < 500) {
+    if (status === 404) return errors.notFound(request.method, request.url);
+    if (status === 415) return errors.unsupportedMediaType(acceptedTypes(request));
+    if (status === 413) return errors.payloadTooLarge(request.routeOptions.bodyLimit);
+    return new ApiError(400, 'invalid_body', `The request is malformed: ${error.message}`);
+  }
+  return null;
+};
+
+const send = (reply: FastifyReply, error: ApiError, requestId?: string): FastifyReply => {
+  const body: ErrorBody = { message: error.message, code: error.code };
+  if (error.details !== undefined) body.details = error.details;
+  if (requestId !== undefined) body.requestId = requestId;
+  return reply.code(error.status).headers(error.headers).type('application/json; charset=utf-8').send(body);
+};
+
+/** Installs the error and not-found handlers. */
+export const registerErrorHandlers = (app: FastifyInstance): void => {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof ApiError) return send(reply, error);
+    const mapped = fromFastify(error, request);
+    if (mapped !== null) return send(reply, mapped);
+    request.log.error({ err: error, reqId: request.id }, 'internal error');
+    return send(reply, errors.internal(request.id), request.id);
+  });
+  app.setNotFoundHandler((request, reply) => send(reply, errors.notFound(request.method, request.url)));
+};

@@ -1,0 +1,107 @@
+// Running the server: open the store the configuration names, build the app, listen, and close cleanly on
+// SIGINT/SIGTERM (so the embedded store's folder is released and written-behind assignments are flushed).
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import type { DestinationStream, Logger } from 'pino';
+import { createApp } from './app.js';
+import { demoPageDir, frameworkDemoDir, sdkBundleDir } from './assets.js';
+import type { ServerConfig } from './config.js';
+import { InputError } from './errors.js';
+import { createLogger } from './logger.js';
+import { openPgliteStore } from './store/pglite.js';
+import { openPostgresStore } from './store/postgres.js';
+import type { Store } from './store/store.js';
+
+/**
+ * Opens the store the configuration names: PostgreSQL with DATABASE_URL, else the embedded folder. Creating
+ * the embedded database takes seconds, so `onFirstRun` hears of it first (the CLI says so on stderr).
+ */
+export const openStore = (config: ServerConfig, onFirstRun?: (dataDir: string) => void): Promise<Store> => {
+  if (config.databaseUrl !== null) return openPostgresStore({ connectionString: config.databaseUrl });
+  // PG_VERSION is the last thing an initialised PostgreSQL data folder lacks.
+  if (!existsSync(join(config.dataDir, 'PG_VERSION'))) onFirstRun?.(config.dataDir);
+  return openPgliteStore(config.dataDir);
+};
+
+/** What to do when the server cannot listen where the configuration says. */
+const listenError = (error: unknown, config: ServerConfig): Error => {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  const where = `${config.host}:${config.port}`;
+  if (code === 'EADDRINUSE')
+    return new InputError(
+      `${where} is already in use (another feature-server?): stop it, or set PORT to a free port.`,
+    );
+  if (code === 'EACCES')
+    return new InputError(`Not allowed to listen on ${where}: set PORT to a port above 1023.`);
+  if (code === 'EADDRNOTAVAIL')
+    return new InputError(
+      `${config.host} is not an address of this machine: set HOST to one (e.g. 127.0.0.1).`,
+    );
+  return error instanceof Error ? error : new Error(String(error));
+};
+
+/** A running server. */
+export interface RunningServer {
+  app: FastifyInstance;
+  store: Store;
+  url: string;
+  log: Logger;
+  close: () => Promise<void>;
+}
+
+/**
+ * Starts the server on an open store; `demo` is served to the demo page when known. Logs go to
+ * `logDestination` (the CLI picks stderr or stdout, JSON or readable lines), else as JSON to stdout.
+ */
+export const serve = async (
+  config: ServerConfig,
+  store: Store,
+  demo?: { envId: string; apiKey: string },
+  options: { logDestination?: DestinationStream } = {},
+): Promise<RunningServer> => {
+  const log = createLogger(config.logLevel, options.logDestination);
+  const app = await createApp({
+    store,
+    logger: log,
+    assignmentRetentionDays: config.assignmentRetentionDays,
+    static: {
+      demoDir: demoPageDir(),
+      sdkDir: sdkBundleDir(),
+      frameworkDemoDir: frameworkDemoDir(),
+      ...(demo === undefined ? {} : { demo }),
+    },
+  });
+  try {
+    // fastify logs one line an address it listens on; that line also names the store, so it is the only one.
+    const storeName = store.kind === 'pglite' ? 'embedded PGlite store' : 'PostgreSQL store';
+    await app.listen({
+      port: config.port,
+      host: config.host,
+      listenTextResolver: (address) => `feature-server listening at ${address} (${storeName})`,
+    });
+  } catch (error) {
+    // The store is the caller's, but nothing else will close it: a folder left locked would stop the next run.
+    await app.close();
+    await store.close();
+    throw listenError(error, config);
+  }
+  const address = app.server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : config.port;
+  const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+  let closing: Promise<void> | null = null;
+  const close = (): Promise<void> => {
+    closing ??= (async () => {
+      await app.close();
+      await store.close();
+    })();
+    return closing;
+  };
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      log.info({ signal }, 'stopping');
+      void close().then(() => process.exit(0));
+    });
+  }
+  return { app, store, url, log, close };
+};

@@ -1,0 +1,68 @@
+// Activation (exposure) collection (PROTOCOL.md §4): `POST /v2/activate`, batch and single forms, at most
+// 100 items; valid items are stored durably (idempotent on hid) before the answer.
+import type { FastifyInstance } from 'fastify';
+import { isJsonObject, MAX_ACTIVATIONS_PER_BATCH, type CollectAnswer } from 'feature-ts/protocol';
+import type { AppContext } from '../app-context.js';
+import { errors } from '../errors.js';
+import { apiKeyOf } from '../http/environment-auth.js';
+import { JSON_OR_TEXT } from '../http/json-body.js';
+import { secretMatches } from '../ids.js';
+import type { ActivationRow } from '../store/store.js';
+import { checkActivation } from '../validation/activation.js';
+
+/** The body limit of activation, hit and usage routes (§2.1). */
+export const COLLECT_BODY_LIMIT = 3 * 1024 * 1024;
+
+/** The environment id (`cid`) of an activation or hit body; throws 400 when it is not a string. */
+export const environmentIdOf = (body: Record<string, unknown>): string => {
+  if (typeof body.cid !== 'string') throw errors.invalidBody('cid', 'must be the environment id (a string)');
+  return body.cid;
+};
+
+/** Registers the activation route. */
+export const registerActivationRoutes = (app: FastifyInstance, ctx: AppContext): void => {
+  app.post(
+    '/v2/activate',
+    { bodyLimit: COLLECT_BODY_LIMIT, config: { accepts: JSON_OR_TEXT } },
+    async (request, reply) => {
+      const body = request.body;
+      if (!isJsonObject(body))
+        throw errors.invalidBody('(body)', 'must be an activation: {"cid":…,"batch":[…]}');
+      const batch = Array.isArray(body.batch);
+      if (!batch && body.caid === undefined && body.vaid === undefined) {
+        throw errors.invalidBody(
+          'batch',
+          'must be an array of activations (or send one activation with caid and vaid)',
+        );
+      }
+      const cid = environmentIdOf(body);
+      const items: unknown[] = Array.isArray(body.batch) ? body.batch : [body];
+      if (items.length > MAX_ACTIVATIONS_PER_BATCH) {
+        throw errors.invalidBody('batch', `must hold at most ${MAX_ACTIVATIONS_PER_BATCH} activations`);
+      }
+      const state = await ctx.environments.get(cid);
+      if (state === null) throw errors.unknownEnvironment(cid);
+      const key = apiKeyOf(request);
+      // Optional here (some platform SDKs send none), but when present it must be right (§2.2).
+      if (key !== undefined && !secretMatches(key, state.environment.apiKeyDigest))
+        throw errors.invalidApiKey();
+      const now = ctx.now();
+      const rows: ActivationRow[] = [];
+      const rejected: CollectAnswer['rejected'] = [];
+      items.forEach((item, index) => {
+        const checked = checkActivation(
+          item,
+          cid,
+          batch ? `batch[${index}]` : '',
+          now,
+          state.variationOwners,
+        );
+        if ('row' in checked) rows.push(checked.row);
+        else rejected.push({ index, message: checked.message });
+      });
+      const accepted = await ctx.store.insertActivations(state.environment.id, rows);
+      if (rejected.length === 0) return reply.code(204).send();
+      return reply.send({ accepted, duplicates: rows.length - accepted, rejected } satisfies CollectAnswer);
+    },
+  );
+};

@@ -1,0 +1,144 @@
+// Accounts and environments over the shared SQL, and the publication rule of §2.5: every change that
+// alters what decisions or the bucketing file see raises config_time by at least one second and notifies
+// every instance listening on the database.
+import type { AccountSettings } from 'feature-ts/protocol';
+import { InputError, unknownEnvironmentInput } from '../errors.js';
+import { digest, newApiKey, newId } from '../ids.js';
+import { bool, bytes, num, text, type Queryable, type Row, type Sql } from './sql.js';
+import type { Account, ConfigurationStamp, EnvironmentRecord } from './store.js';
+
+/** The NOTIFY channel of configuration changes for a database/schema. */
+export const configChannel = (prefix: string): string => `${prefix}_config`;
+
+const nowSeconds = (): number => Math.floor(Date.now() / 1000);
+
+/** Raises the environment's configuration time and notifies listeners; call inside the change's transaction. */
+export const publish = async (tx: Queryable, channel: string, envId: string): Promise<void> => {
+  await tx.query('UPDATE environments SET config_time = GREATEST($2, config_time + 1) WHERE id = $1', [
+    envId,
+    nowSeconds(),
+  ]);
+  await tx.query('SELECT pg_notify($1, $2)', [channel, envId]);
+};
+
+const toAccount = (row: Row): Account => ({
+  id: text(row, 'id'),
+  name: text(row, 'name'),
+  createdMs: num(row, 'created_ms'),
+});
+
+/** Maps an environments row. */
+export const toEnvironment = (row: Row): EnvironmentRecord => ({
+  id: text(row, 'id'),
+  accountId: text(row, 'account_id'),
+  name: text(row, 'name'),
+  apiKeyDigest: bytes(row, 'api_key_digest'),
+  panic: bool(row, 'panic'),
+  accountSettings: { enabledXPC: bool(row, 'enabled_xpc'), enabled1V1T: bool(row, 'enabled_1v1t') },
+  configTime: num(row, 'config_time'),
+});
+
+/** Account and environment operations of the store. */
+export const environmentQueries = (db: Pick<Sql, 'query' | 'transaction'>, channel: string) => ({
+  async createAccount(name: string): Promise<Account> {
+    if (name.trim() === '') throw new InputError('An account needs a name: pass --name NAME.');
+    const rows = await db.query(
+      'INSERT INTO accounts (id, name, created_ms) VALUES ($1, $2, $3) RETURNING *',
+      [newId(), name, Date.now()],
+    );
+    return toAccount(rows[0] ?? {});
+  },
+  async getAccount(id: string): Promise<Account | null> {
+    const rows = await db.query('SELECT * FROM accounts WHERE id = $1', [id]);
+    return rows[0] === undefined ? null : toAccount(rows[0]);
+  },
+  async findAccountByName(name: string): Promise<Account | null> {
+    const rows = await db.query('SELECT * FROM accounts WHERE name = $1 ORDER BY created_ms LIMIT 1', [name]);
+    return rows[0] === undefined ? null : toAccount(rows[0]);
+  },
+  async createEnvironment(input: {
+    accountId: string;
+    name: string;
+    accountSettings?: Partial<AccountSettings>;
+  }): Promise<{ environment: EnvironmentRecord; apiKey: string }> {
+    if (input.name.trim() === '') throw new InputError('An environment needs a name: pass --name NAME.');
+    const account = await db.query('SELECT id FROM accounts WHERE id = $1', [input.accountId]);
+    if (account.length === 0) {
+      throw new InputError(
+        `No account has the id "${input.accountId}": create one with \`feature-server account create --name N\`.`,
+      );
+    }
+    const apiKey = newApiKey();
+    const rows = await db.query(
+      `INSERT INTO environments (id, account_id, name, api_key_digest, enabled_xpc, enabled_1v1t, config_time, created_ms)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING *`,
+      [
+        newId(),
+        input.accountId,
+        input.name,
+        digest(apiKey),
+        input.accountSettings?.enabledXPC ?? false,
+        input.accountSettings?.enabled1V1T ?? false,
+        nowSeconds(),
+        Date.now(),
+      ],
+    );
+    return { environment: toEnvironment(rows[0] ?? {}), apiKey };
+  },
+  async getEnvironment(id: string): Promise<EnvironmentRecord | null> {
+    const rows = await db.query('SELECT * FROM environments WHERE id = $1', [id]);
+    return rows[0] === undefined ? null : toEnvironment(rows[0]);
+  },
+  async configurationStamps(envIds: readonly string[]): Promise<ConfigurationStamp[]> {
+    if (envIds.length === 0) return [];
+    const rows = await db.query(
+      'SELECT id, config_time, api_key_digest FROM environments WHERE id = ANY($1::text[])',
+      [[...envIds]],
+    );
+    return rows.map((row) => ({
+      id: text(row, 'id'),
+      configTime: num(row, 'config_time'),
+      apiKeyDigest: bytes(row, 'api_key_digest'),
+    }));
+  },
+  async listEnvironments(accountId: string): Promise<EnvironmentRecord[]> {
+    const rows = await db.query('SELECT * FROM environments WHERE account_id = $1 ORDER BY created_ms', [
+      accountId,
+    ]);
+    return rows.map(toEnvironment);
+  },
+  async rotateApiKey(envId: string): Promise<string> {
+    const apiKey = newApiKey();
+    await db.transaction(async (tx) => {
+      const rows = await tx.query('UPDATE environments SET api_key_digest = $2 WHERE id = $1 RETURNING id', [
+        envId,
+        digest(apiKey),
+      ]);
+      if (rows.length === 0) throw unknownEnvironmentInput(envId);
+      // The key is part of what every instance holds in memory: tell them at once.
+      await tx.query('SELECT pg_notify($1, $2)', [channel, envId]);
+    });
+    return apiKey;
+  },
+  async setPanic(envId: string, panic: boolean): Promise<void> {
+    await db.transaction(async (tx) => {
+      const rows = await tx.query('UPDATE environments SET panic = $2 WHERE id = $1 RETURNING id', [
+        envId,
+        panic,
+      ]);
+      if (rows.length === 0) throw unknownEnvironmentInput(envId);
+      await publish(tx, channel, envId);
+    });
+  },
+  async setAccountSettings(envId: string, settings: Partial<AccountSettings>): Promise<void> {
+    await db.transaction(async (tx) => {
+      const rows = await tx.query(
+        `UPDATE environments SET enabled_xpc = COALESCE($2, enabled_xpc), enabled_1v1t = COALESCE($3, enabled_1v1t)
+         WHERE id = $1 RETURNING id`,
+        [envId, settings.enabledXPC ?? null, settings.enabled1V1T ?? null],
+      );
+      if (rows.length === 0) throw unknownEnvironmentInput(envId);
+      await publish(tx, channel, envId);
+    });
+  },
+});

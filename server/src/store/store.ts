@@ -1,0 +1,174 @@
+// The store: everything the server keeps, behind one interface with two implementations over the same
+// SQL (PGlite embedded, PostgreSQL through pg). Routes and the CLI only see this interface.
+import type { AccountSettings, BucketingCampaign } from 'feature-ts/protocol';
+import type { ListenInterruption } from './sql.js';
+
+/** An account (PROTOCOL.md §13.1). */
+export interface Account {
+  id: string;
+  name: string;
+  createdMs: number;
+}
+
+/** An environment as stored: the API key only as its SHA-256 digest. */
+export interface EnvironmentRecord {
+  id: string;
+  accountId: string;
+  name: string;
+  apiKeyDigest: Uint8Array;
+  panic: boolean;
+  accountSettings: AccountSettings;
+  /** Configuration time in whole epoch seconds: the Last-Modified of §2.5. */
+  configTime: number;
+}
+
+/** Campaign states (§13.5). */
+export type CampaignState = 'active' | 'paused' | 'interrupted';
+
+/** A stored campaign: its bucketing-format body, order, state and tombstone. */
+export interface CampaignRecord {
+  id: string;
+  position: number;
+  state: CampaignState;
+  description: string;
+  body: BucketingCampaign;
+  createdMs: number;
+  updatedMs: number;
+  /** Set when the campaign is deleted; the row stays for reporting. */
+  deletedMs: number | null;
+}
+
+/** Which campaign and variation group a variation belongs (or belonged) to. */
+export interface VariationOwner {
+  variationGroupId: string;
+  variationId: string;
+  campaignId: string;
+}
+
+/** The parts of an environment row that change with every publication (§2.5) or key rotation. */
+export interface ConfigurationStamp {
+  id: string;
+  configTime: number;
+  apiKeyDigest: Uint8Array;
+}
+
+/** Everything needed to serve one environment: rebuilt in memory on every change. */
+export interface EnvironmentConfiguration {
+  environment: EnvironmentRecord;
+  /** Active, not deleted, in stored order. */
+  campaigns: CampaignRecord[];
+  /** Every variation the environment ever had, deleted campaigns' included. */
+  variations: VariationOwner[];
+}
+
+/** One stored assignment row (§8.4). */
+export interface AssignmentRow {
+  visitorId: string;
+  variationGroupId: string;
+  variationId: string;
+  lastUsedMs: number;
+}
+
+/** An activation to store (§4), already validated. */
+export interface ActivationRow {
+  hid: string | null;
+  visitorId: string;
+  anonymousId: string | null;
+  campaignId: string;
+  variationGroupId: string;
+  variationId: string;
+  createdMs: number;
+  receivedMs: number;
+}
+
+/** A hit to store (§5), already validated. */
+export interface HitRow {
+  hid: string | null;
+  type: string;
+  visitorId: string;
+  customerId: string | null;
+  goal: string | null;
+  revenue: number | null;
+  createdMs: number;
+  receivedMs: number;
+  body: Record<string, unknown>;
+}
+
+/** An activation as the report reads it, with its person resolved (§14.2). */
+export interface ReportExposure {
+  person: string;
+  variationGroupId: string;
+  variationId: string;
+  createdMs: number;
+  seq: number;
+}
+
+/** A goal hit of an exposed person, as the report reads it. */
+export interface ReportConversion {
+  person: string;
+  kind: 'EVENT' | 'TRANSACTION';
+  goal: string;
+  revenue: number;
+  createdMs: number;
+}
+
+/** The store's operations. Every write that changes what decisions see publishes a change (§2.5). */
+export interface Store {
+  /** "pglite" or "postgres", for logs and tests. */
+  readonly kind: 'pglite' | 'postgres';
+  createAccount(name: string): Promise<Account>;
+  getAccount(id: string): Promise<Account | null>;
+  findAccountByName(name: string): Promise<Account | null>;
+  /** Creates an environment; the API key is returned here once and only its digest is kept. */
+  createEnvironment(input: {
+    accountId: string;
+    name: string;
+    accountSettings?: Partial<AccountSettings>;
+  }): Promise<{ environment: EnvironmentRecord; apiKey: string }>;
+  getEnvironment(id: string): Promise<EnvironmentRecord | null>;
+  listEnvironments(accountId: string): Promise<EnvironmentRecord[]>;
+  /** Replaces the API key at once (the old one stops working); returns the new key. */
+  rotateApiKey(envId: string): Promise<string>;
+  setPanic(envId: string, panic: boolean): Promise<void>;
+  setAccountSettings(envId: string, settings: Partial<AccountSettings>): Promise<void>;
+  /**
+   * Replaces the environment's campaigns with `campaigns` in that order (an import, §13.9); campaigns not
+   * in the list become tombstones. Throws IdConflictError when an id belongs to another object.
+   */
+  replaceCampaigns(envId: string, campaigns: BucketingCampaign[]): Promise<number>;
+  setCampaignState(envId: string, campaignId: string, state: CampaignState): Promise<void>;
+  listCampaigns(envId: string, options?: { includeDeleted?: boolean }): Promise<CampaignRecord[]>;
+  /** What the in-memory configuration of an environment is built from; null for an unknown one. */
+  loadConfiguration(envId: string): Promise<EnvironmentConfiguration | null>;
+  /**
+   * Subscribes to configuration changes of any environment (from any process on the same database).
+   * Changes made while the subscription is interrupted are not reported: `onInterruption` hears of the break.
+   */
+  onConfigurationChange(
+    listener: (envId: string) => void,
+    onInterruption?: (event: ListenInterruption) => void,
+  ): Promise<() => Promise<void>>;
+  /** What identifies the served version of each environment: a cheap check for missed notifications. */
+  configurationStamps(envIds: readonly string[]): Promise<ConfigurationStamp[]>;
+  getAssignments(envId: string, visitorIds: readonly string[]): Promise<AssignmentRow[]>;
+  /** Inserts new assignments and refreshes last use of known ones; never changes a stored variation. */
+  saveAssignments(envId: string, rows: readonly AssignmentRow[]): Promise<void>;
+  /** Deletes assignments not used since `beforeMs`; returns how many. */
+  purgeAssignments(beforeMs: number): Promise<number>;
+  /** Stores activations, skipping known idempotency ids; returns how many were stored. Durable on return. */
+  insertActivations(envId: string, rows: readonly ActivationRow[]): Promise<number>;
+  /** Stores hits, skipping known idempotency ids; returns how many were stored. Durable on return. */
+  insertHits(envId: string, rows: readonly HitRow[]): Promise<number>;
+  /** Stored hits per hit type, for operators and tests. */
+  countHits(envId: string): Promise<Record<string, number>>;
+  /** Counts one developer-usage hit (§12). */
+  countUsage(envId: string, sdkName: string, sdkVersion: string, day: string): Promise<void>;
+  usageCounts(
+    envId: string,
+  ): Promise<Array<{ sdkName: string; sdkVersion: string; day: string; count: number }>>;
+  /** Activations of a campaign, persons resolved (§14.2). */
+  reportExposures(envId: string, campaignId: string): Promise<ReportExposure[]>;
+  /** Goal hits (EVENT and TRANSACTION, reserved actions excluded) of persons exposed to the campaign. */
+  reportConversions(envId: string, campaignId: string): Promise<ReportConversion[]>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,57 @@
+// One activation of `POST /v2/activate` (PROTOCOL.md §4), validated on its own: the valid items of a batch
+// are kept and the others rejected with their index. The variation must belong to its variation group in
+// the environment now or in the past (deleted campaigns are tombstones, so a cached activation still counts).
+import { isJsonObject } from 'feature-ts/protocol';
+import { isValidId } from '../ids.js';
+import type { ActivationRow } from '../store/store.js';
+import { badOptionalAmount, badOptionalString, badString } from './fields.js';
+
+/** A validated activation, or why it was rejected. */
+export type ActivationCheck = { row: ActivationRow } | { message: string };
+
+/** Validates one activation of environment `cid` against its variation index. */
+export const checkActivation = (
+  raw: unknown,
+  cid: string,
+  path: string,
+  receivedMs: number,
+  owners: ReadonlyMap<string, ReadonlyMap<string, string>>,
+): ActivationCheck => {
+  const at = (field: string): string => (path === '' ? field : `${path}.${field}`);
+  if (!isJsonObject(raw)) return { message: `${path === '' ? 'the activation' : path} must be an object` };
+  if (raw.cid !== undefined && raw.cid !== cid)
+    return { message: `${at('cid')} differs from the batch's cid` };
+  const problems: Array<[string, string | null]> = [
+    ['vid', badString(raw.vid, 256)],
+    ['aid', raw.aid === null ? null : badOptionalString(raw.aid, 256)],
+    ['caid', isValidId(raw.caid) ? null : 'must be a variation group id'],
+    ['vaid', isValidId(raw.vaid) ? null : 'must be a variation id'],
+    ['qt', badOptionalAmount(raw.qt)],
+    ['hid', badOptionalString(raw.hid, 128)],
+  ];
+  for (const [field, problem] of problems)
+    if (problem !== null) return { message: `${at(field)} ${problem}` };
+  const group = raw.caid as string;
+  const variation = raw.vaid as string;
+  const campaignId = owners.get(group)?.get(variation);
+  if (campaignId === undefined) {
+    return {
+      message: owners.has(group)
+        ? `${at('vaid')} "${variation}" is not a variation of variation group "${group}" in this environment`
+        : `${at('caid')} "${group}" is not a variation group of this environment`,
+    };
+  }
+  const qt = typeof raw.qt === 'number' ? raw.qt : 0;
+  return {
+    row: {
+      hid: typeof raw.hid === 'string' ? raw.hid : null,
+      visitorId: raw.vid as string,
+      anonymousId: typeof raw.aid === 'string' ? raw.aid : null,
+      campaignId,
+      variationGroupId: group,
+      variationId: variation,
+      createdMs: Math.round(receivedMs - qt),
+      receivedMs,
+    },
+  };
+};

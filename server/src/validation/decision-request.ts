@@ -1,0 +1,96 @@
+// The decision request (PROTOCOL.md §3): both spellings of every field, limits on the visitor id and the
+// context, defaults of trigger_hit (false) and visitor_consent (true); unknown fields ignored.
+import { CONTEXT_LIMITS, isJsonObject, type VisitorContext } from 'feature-ts/protocol';
+import { errors } from '../errors.js';
+import { badOptionalBoolean, badString, either, spelling } from './fields.js';
+
+/** A validated decision request. */
+export interface DecisionInput {
+  visitorId: string;
+  anonymousId: string | null;
+  context: VisitorContext;
+  triggerHit: boolean;
+  consent: boolean;
+}
+
+const validContext = (value: unknown): VisitorContext => {
+  if (value === undefined || value === null) return {};
+  if (!isJsonObject(value))
+    throw errors.invalidBody('context', 'must be an object of string, number or boolean values');
+  const keys = Object.keys(value);
+  if (keys.length > CONTEXT_LIMITS.maxKeys) {
+    throw errors.invalidBody('context', `must have at most ${CONTEXT_LIMITS.maxKeys} keys`);
+  }
+  for (const key of keys) {
+    if (key.length === 0 || key.length > CONTEXT_LIMITS.maxKeyLength) {
+      throw errors.invalidBody(`context.${key}`, `keys must be 1-${CONTEXT_LIMITS.maxKeyLength} characters`);
+    }
+    const item = value[key];
+    const ok =
+      typeof item === 'string' ||
+      typeof item === 'boolean' ||
+      (typeof item === 'number' && Number.isFinite(item));
+    if (!ok) throw errors.invalidBody(`context.${key}`, 'must be a string, a finite number or a boolean');
+  }
+  if (Buffer.byteLength(JSON.stringify(value), 'utf8') > CONTEXT_LIMITS.maxSerializedBytes) {
+    throw errors.invalidBody('context', `must be at most ${CONTEXT_LIMITS.maxSerializedBytes} bytes as JSON`);
+  }
+  return value as VisitorContext;
+};
+
+/** Validates a parsed decision body; throws a 400 ApiError naming the first bad field. */
+export const validateDecisionRequest = (body: unknown): DecisionInput => {
+  if (!isJsonObject(body))
+    throw errors.invalidBody('(body)', 'must be a JSON object with visitorId and context');
+  const visitorId = either(body, 'visitorId', 'visitor_id');
+  const idProblem = badString(visitorId, CONTEXT_LIMITS.maxVisitorIdLength);
+  if (idProblem !== null) throw errors.invalidBody(spelling(body, 'visitorId', 'visitor_id'), idProblem);
+  const anonymousId = either(body, 'anonymousId', 'anonymous_id');
+  if (anonymousId !== undefined && anonymousId !== null) {
+    const problem = badString(anonymousId, CONTEXT_LIMITS.maxVisitorIdLength);
+    if (problem !== null)
+      throw errors.invalidBody(spelling(body, 'anonymousId', 'anonymous_id'), `${problem} or null`);
+  }
+  const triggerHit = either(body, 'triggerHit', 'trigger_hit');
+  const consent = either(body, 'visitorConsent', 'visitor_consent');
+  for (const [value, camel, snake] of [
+    [triggerHit, 'triggerHit', 'trigger_hit'],
+    [consent, 'visitorConsent', 'visitor_consent'],
+  ] as const) {
+    const problem = badOptionalBoolean(value);
+    if (problem !== null) throw errors.invalidBody(spelling(body, camel, snake), problem);
+  }
+  return {
+    visitorId: visitorId as string,
+    anonymousId: typeof anonymousId === 'string' ? anonymousId : null,
+    context: validContext(body.context),
+    triggerHit: triggerHit === true,
+    consent: consent !== false,
+  };
+};
+
+/** The decision route's query (§3): exposeAllKeys, extras (both spellings), sendContextEvent. */
+export interface DecisionQuery {
+  exposeAllKeys: boolean;
+  accountSettings: boolean;
+  sendContextEvent: boolean;
+}
+
+const flag = (query: Record<string, unknown>, name: string, fallback: boolean): boolean => {
+  const value = query[name];
+  if (value === undefined) return fallback;
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  throw errors.invalidBody(name, 'must be true or false (query parameter)');
+};
+
+/** Reads the decision query; throws 400 on a malformed flag. */
+export const readDecisionQuery = (query: unknown): DecisionQuery => {
+  const q = isJsonObject(query) ? query : {};
+  const extras = [q['extras[]'], q.extras].flat();
+  return {
+    exposeAllKeys: flag(q, 'exposeAllKeys', false),
+    accountSettings: extras.includes('accountSettings'),
+    sendContextEvent: flag(q, 'sendContextEvent', true),
+  };
+};
