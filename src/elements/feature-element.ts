@@ -1,4 +1,4 @@
-import type { ReactiveController, ReactiveControllerHost } from '@lit/reactive-element';
+import type { ReactiveController, ReactiveControllerHost } from 'lit';
 
 /**
  * The elements' base: a custom element that hosts lit reactive controllers (`@lit/context`'s provider and
