@@ -24,11 +24,17 @@ const write = (key: string, value: string | null): void => {
   }
 };
 
-/** The page's anonymous visitor id for `envId`, made (random) and kept on first use. */
+/**
+ * The page's anonymous visitor id for `envId`, made (128 random bits, hex) and kept on first use. Not
+ * `crypto.randomUUID`: it exists only in secure contexts, and a page served over plain `http:` from another
+ * machine is not one.
+ */
 export const pageVisitorId = (envId: string): string => {
   let id = read(`visitor:${envId}`);
   if (id === null || id === '') {
-    id = crypto.randomUUID();
+    id = Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join(
+      '',
+    );
     write(`visitor:${envId}`, id);
   }
   return id;
