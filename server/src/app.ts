@@ -16,7 +16,12 @@ import { registerActivationRoutes } from './routes/activation.js';
 import { registerBucketingRoutes } from './routes/bucketing.js';
 import { registerDecisionRoutes } from './routes/decision.js';
 import { registerEventRoutes } from './routes/events.js';
+import { registerOAuthRoutes } from './routes/oauth.js';
+import { registerOperatorRoutes } from './routes/operator.js';
+import { registerRemoteRoutes } from './routes/remote.js';
 import { registerStaticRoutes, type StaticOptions } from './routes/static.js';
+import { TokenRateLimits, type TokenLimits } from './auth/rate-limits.js';
+import { TokenService } from './auth/token-service.js';
 import type { Store } from './store/store.js';
 
 const DAY_MS = 86_400_000;
@@ -38,6 +43,17 @@ export interface AppDeps {
    * was missed (default 5000 ms).
    */
   configCheckIntervalMs?: number;
+  /** Limits of the token routes (§13.7); tests set their own. */
+  tokenLimits?: Partial<TokenLimits>;
+  /** FEATURE_MAX_TOKEN_LIFETIME in seconds: tokens live at most this long, none without expiry. */
+  maxTokenLifetimeSeconds?: number | null;
+  /**
+   * Whose X-Forwarded-For is believed for the client IP (TRUST_PROXY): proxy addresses or CIDRs,
+   * comma-separated; absent, the socket's address is the client's.
+   */
+  trustProxy?: string;
+  /** Keys that open the operator routes (§13.8); none: the routes do not exist. */
+  operatorKeys?: readonly string[];
 }
 
 /** Builds the server (PROTOCOL.md §2-§6, §12); call `listen` on the result. */
@@ -52,6 +68,7 @@ export const createApp = async (deps: AppDeps): Promise<FastifyInstance> => {
     routerOptions: { ignoreTrailingSlash: true },
     forceCloseConnections: true,
     bodyLimit: 1024 * 1024,
+    ...(deps.trustProxy === undefined ? {} : { trustProxy: deps.trustProxy }),
   });
   const writer = new AssignmentWriter(deps.store, log);
   const ctx: AppContext = {
@@ -88,11 +105,21 @@ export const createApp = async (deps: AppDeps): Promise<FastifyInstance> => {
   registerActivationRoutes(app, ctx);
   registerEventRoutes(app, ctx);
   registerBucketingRoutes(app, ctx);
+  const tokens = new TokenService(deps.store, ctx.now);
+  registerOAuthRoutes(app, {
+    tokens,
+    limits: new TokenRateLimits(deps.tokenLimits, ctx.now),
+    maxLifetimeSeconds: deps.maxTokenLifetimeSeconds ?? null,
+  });
+  registerRemoteRoutes(app, ctx, tokens);
+  registerOperatorRoutes(app, ctx, deps.operatorKeys ?? []);
   if (deps.static !== undefined) registerStaticRoutes(app, deps.static);
 
   const retentionMs = (deps.assignmentRetentionDays ?? 90) * DAY_MS;
   const purge = async (): Promise<void> => {
     try {
+      // Expired tokens answer {"active":false} whether their row exists or not: drop the rows.
+      await deps.store.purgeExpiredTokens(ctx.now());
       const purged = await deps.store.purgeAssignments(ctx.now() - retentionMs);
       if (purged > 0) {
         ctx.assignments.clear();

@@ -10,6 +10,12 @@ export interface ServerConfig {
   dataDir: string;
   logLevel: string;
   assignmentRetentionDays: number;
+  /** FEATURE_OPERATOR_KEY: turns the operator routes on (§13.8); null: only the local credential, if any. */
+  operatorKey: string | null;
+  /** TRUST_PROXY: proxies whose X-Forwarded-For is believed (addresses or CIDRs, comma-separated). */
+  trustProxy: string | null;
+  /** FEATURE_MAX_TOKEN_LIFETIME in seconds; null: no limit (tokens without expiry allowed). */
+  maxTokenLifetimeSeconds: number | null;
 }
 
 const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -27,6 +33,16 @@ const integer = (
     throw new InputError(`${name}=${value} is invalid: set it to an integer from ${min} to ${max}.`);
   }
   return n;
+};
+
+/** An operator key must be hard to guess: it opens every account (§13.8). */
+const operatorKey = (value: string | undefined): string | null => {
+  if (value === undefined || value === '') return null;
+  if (value.length < 24 || /\s/.test(value))
+    throw new InputError(
+      'FEATURE_OPERATOR_KEY is too weak: use at least 24 characters without spaces (e.g. `openssl rand -base64 32`).',
+    );
+  return value;
 };
 
 /** Reads the configuration from environment variables. */
@@ -47,5 +63,11 @@ export const readServerConfig = (env: NodeJS.ProcessEnv = process.env): ServerCo
       1,
       36500,
     ),
+    operatorKey: operatorKey(env.FEATURE_OPERATOR_KEY),
+    trustProxy: env.TRUST_PROXY === undefined || env.TRUST_PROXY === '' ? null : env.TRUST_PROXY,
+    maxTokenLifetimeSeconds:
+      env.FEATURE_MAX_TOKEN_LIFETIME === undefined || env.FEATURE_MAX_TOKEN_LIFETIME === ''
+        ? null
+        : integer(env.FEATURE_MAX_TOKEN_LIFETIME, 'FEATURE_MAX_TOKEN_LIFETIME', 3600, 1, 31_536_000),
   };
 };

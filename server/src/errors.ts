@@ -68,6 +68,37 @@ export const errors = {
       'invalid_api_key',
       "The x-api-key header does not match this environment's API key: use the key printed when the environment was created or last rotated.",
     ),
+  missingToken: () =>
+    new ApiError(
+      401,
+      'missing_token',
+      'The Authorization header is missing: send "Authorization: Bearer <token>" with a token from POST /oauth/{accountId}/token.',
+      { headers: { 'www-authenticate': 'Bearer realm="feature"' } },
+    ),
+  invalidToken: () =>
+    new ApiError(
+      401,
+      'invalid_token',
+      'The bearer token is malformed, unknown, expired or revoked: get a new one from POST /oauth/{accountId}/token.',
+      { headers: { 'www-authenticate': 'Bearer realm="feature", error="invalid_token"' } },
+    ),
+  insufficientScope: (scope: string) =>
+    new ApiError(
+      403,
+      'insufficient_scope',
+      `The token does not grant ${scope} (or belongs to another account): use a token of an access that grants it.`,
+      {
+        headers: {
+          'www-authenticate': `Bearer realm="feature", error="insufficient_scope", scope="${scope.replace(/["\\]/g, '')}"`,
+        },
+      },
+    ),
+  unknownCampaign: (campaignId: string) =>
+    new ApiError(
+      404,
+      'not_found',
+      `No campaign "${campaignId.slice(0, 64)}" in this environment: list them with GET …/campaigns.`,
+    ),
   notFound: (method: string, url: string) =>
     new ApiError(404, 'not_found', `No route ${method} ${url.split('?')[0] ?? ''}: check the URL.`),
   conflict: (message: string) => new ApiError(409, 'conflict', message),

@@ -8,6 +8,7 @@ import { createApp } from './app.js';
 import { demoPageDir, frameworkDemoDir, sdkBundleDir } from './assets.js';
 import type { ServerConfig } from './config.js';
 import { InputError } from './errors.js';
+import { newLocalOperatorKey, removeLocalOperator, writeLocalOperator } from './local-operator.js';
 import { createLogger } from './logger.js';
 import { openPgliteStore } from './store/pglite.js';
 import { openPostgresStore } from './store/postgres.js';
@@ -61,10 +62,16 @@ export const serve = async (
   options: { logDestination?: DestinationStream } = {},
 ): Promise<RunningServer> => {
   const log = createLogger(config.logLevel, options.logDestination);
+  // On the embedded store, commands reach this server through its operator routes (local-operator.ts).
+  const localKey = store.kind === 'pglite' ? newLocalOperatorKey() : null;
+  const operatorKeys = [config.operatorKey, localKey].filter((key): key is string => key !== null);
   const app = await createApp({
     store,
     logger: log,
     assignmentRetentionDays: config.assignmentRetentionDays,
+    operatorKeys,
+    maxTokenLifetimeSeconds: config.maxTokenLifetimeSeconds,
+    ...(config.trustProxy === null ? {} : { trustProxy: config.trustProxy }),
     static: {
       demoDir: demoPageDir(),
       sdkDir: sdkBundleDir(),
@@ -89,9 +96,20 @@ export const serve = async (
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : config.port;
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+  if (localKey !== null) {
+    try {
+      writeLocalOperator(config.dataDir, { url, key: localKey, pid: process.pid });
+    } catch (error) {
+      log.warn(
+        { err: error },
+        'the local operator credential could not be written: commands need the server stopped',
+      );
+    }
+  }
   let closing: Promise<void> | null = null;
   const close = (): Promise<void> => {
     closing ??= (async () => {
+      if (localKey !== null) removeLocalOperator(config.dataDir);
       await app.close();
       await store.close();
     })();

@@ -21,6 +21,7 @@ export const ERROR_CODES = [
   'unknown_environment',
   'missing_api_key',
   'invalid_api_key',
+  'missing_token',
   'invalid_token',
   'insufficient_scope',
   'not_found',

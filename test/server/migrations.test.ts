@@ -44,13 +44,17 @@ void describe('migrations in the compiled server', () => {
       await compiled.migrate(sql);
       await compiled.migrate(sql); // applied once: the second run finds it recorded
       const applied = await sql.query('SELECT version, name FROM schema_migrations ORDER BY version');
-      assert.deepEqual(applied, [{ version: 1, name: '001-initial' }]);
+      assert.deepEqual(applied, [
+        { version: 1, name: '001-initial' },
+        { version: 2, name: '002-accesses' },
+      ]);
       const tables = await sql.query(
         "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name",
       );
       assert.deepEqual(
         tables.map((t) => t.table_name),
         [
+          'accesses',
           'accounts',
           'activations',
           'assignments',
@@ -59,6 +63,7 @@ void describe('migrations in the compiled server', () => {
           'hits',
           'identities',
           'schema_migrations',
+          'tokens',
           'usage_counts',
           'variation_groups',
           'variations',

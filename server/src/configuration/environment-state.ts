@@ -24,7 +24,8 @@ export interface EnvironmentState {
   reasons: string[];
 }
 
-const document = (value: unknown): ServedDocument => {
+/** A JSON answer as served: its bytes and a strong ETag of them. */
+export const servedDocument = (value: unknown): ServedDocument => {
   const bytes = Buffer.from(JSON.stringify(value), 'utf8');
   return { bytes, etag: `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 32)}"` };
 };
@@ -50,8 +51,8 @@ export const buildEnvironmentState = (configuration: EnvironmentConfiguration): 
   return {
     environment,
     compiled,
-    bucketing: document(file),
-    accountSettings: document({ accountSettings: environment.accountSettings }),
+    bucketing: servedDocument(file),
+    accountSettings: servedDocument({ accountSettings: environment.accountSettings }),
     variationOwners,
     reasons: compiled.reasons.slice(),
   };

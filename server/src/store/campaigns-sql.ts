@@ -1,5 +1,6 @@
 // Campaigns over the shared SQL: import (replace in order, tombstoning the rest), state changes, listing,
-// and the configuration an instance builds its in-memory bucketing file from.
+// and the configuration an instance builds its in-memory bucketing file from. Editing one campaign at a
+// time (the remote control API) is campaign-edits-sql.ts, over the same id checks.
 import type { BucketingCampaign } from 'feature-ts/protocol';
 import { IdConflictError, InputError, unknownEnvironmentInput } from '../errors.js';
 import { publish, toEnvironment } from './environments-sql.js';
@@ -9,7 +10,8 @@ import type { CampaignRecord, CampaignState, EnvironmentConfiguration, Variation
 const isState = (value: string): value is CampaignState =>
   value === 'active' || value === 'paused' || value === 'interrupted';
 
-const toCampaign = (row: Row): CampaignRecord => {
+/** Maps a campaigns row. */
+export const toCampaign = (row: Row): CampaignRecord => {
   const state = text(row, 'state');
   const body = row.body;
   return {
@@ -26,7 +28,11 @@ const toCampaign = (row: Row): CampaignRecord => {
 };
 
 /** Throws IdConflictError when an id of `campaigns` already belongs to another object of the environment. */
-const checkIds = async (tx: Queryable, envId: string, campaigns: BucketingCampaign[]): Promise<void> => {
+export const checkIds = async (
+  tx: Queryable,
+  envId: string,
+  campaigns: BucketingCampaign[],
+): Promise<void> => {
   const groupOwner = new Map<string, string>();
   const variationOwner = new Map<string, string>();
   for (const campaign of campaigns) {
@@ -61,6 +67,29 @@ const checkIds = async (tx: Queryable, envId: string, campaigns: BucketingCampai
   }
 };
 
+/**
+ * Records the campaign's groups and variations in the environment's id index (never deleted), after
+ * checkIds: a known id is then already this campaign's, so ON CONFLICT leaves it as it is.
+ */
+export const registerIds = async (
+  tx: Queryable,
+  envId: string,
+  campaign: BucketingCampaign,
+): Promise<void> => {
+  for (const group of campaign.variationGroups) {
+    await tx.query(
+      'INSERT INTO variation_groups (env_id, id, campaign_id) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING',
+      [envId, group.id, campaign.id],
+    );
+    for (const variation of group.variations) {
+      await tx.query(
+        'INSERT INTO variations (env_id, id, variation_group_id) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING',
+        [envId, variation.id, group.id],
+      );
+    }
+  }
+};
+
 /** Campaign operations of the store. */
 export const campaignQueries = (db: Pick<Sql, 'query' | 'transaction'>, channel: string) => ({
   async replaceCampaigns(envId: string, campaigns: BucketingCampaign[]): Promise<number> {
@@ -88,18 +117,7 @@ export const campaignQueries = (db: Pick<Sql, 'query' | 'transaction'>, channel:
              slug = excluded.slug, body = excluded.body, updated_ms = excluded.updated_ms, deleted_ms = NULL`,
           [envId, campaign.id, position++, campaign.slug ?? null, JSON.stringify(campaign), now],
         );
-        for (const group of campaign.variationGroups) {
-          await tx.query(
-            'INSERT INTO variation_groups (env_id, id, campaign_id) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING',
-            [envId, group.id, campaign.id],
-          );
-          for (const variation of group.variations) {
-            await tx.query(
-              'INSERT INTO variations (env_id, id, variation_group_id) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING',
-              [envId, variation.id, group.id],
-            );
-          }
-        }
+        await registerIds(tx, envId, campaign);
       }
       await publish(tx, channel, envId);
       return campaigns.length;
@@ -123,6 +141,13 @@ export const campaignQueries = (db: Pick<Sql, 'query' | 'transaction'>, channel:
       [envId, options.includeDeleted === true],
     );
     return rows.map(toCampaign);
+  },
+  async getCampaign(envId: string, campaignId: string): Promise<CampaignRecord | null> {
+    const rows = await db.query(
+      'SELECT * FROM campaigns WHERE env_id = $1 AND id = $2 AND deleted_ms IS NULL',
+      [envId, campaignId],
+    );
+    return rows[0] === undefined ? null : toCampaign(rows[0]);
   },
   async loadConfiguration(envId: string): Promise<EnvironmentConfiguration | null> {
     // One snapshot of the environment, its campaigns and its variation index.

@@ -52,6 +52,10 @@ export const environmentQueries = (db: Pick<Sql, 'query' | 'transaction'>, chann
     const rows = await db.query('SELECT * FROM accounts WHERE id = $1', [id]);
     return rows[0] === undefined ? null : toAccount(rows[0]);
   },
+  async listAccounts(): Promise<Account[]> {
+    const rows = await db.query('SELECT * FROM accounts ORDER BY created_ms, id');
+    return rows.map(toAccount);
+  },
   async findAccountByName(name: string): Promise<Account | null> {
     const rows = await db.query('SELECT * FROM accounts WHERE name = $1 ORDER BY created_ms LIMIT 1', [name]);
     return rows[0] === undefined ? null : toAccount(rows[0]);

@@ -1,4 +1,6 @@
 // The one Store implementation over the shared SQL surface; PGlite and PostgreSQL differ only in `Sql`.
+import { accessQueries } from './accesses-sql.js';
+import { campaignEditQueries } from './campaign-edits-sql.js';
 import { campaignQueries } from './campaigns-sql.js';
 import { collectQueries } from './collect-sql.js';
 import { configChannel, environmentQueries } from './environments-sql.js';
@@ -15,6 +17,8 @@ export const createSqlStore = (sql: Sql, kind: Store['kind']): Store => {
     kind,
     ...environmentQueries(sql, channel),
     ...campaignQueries(sql, channel),
+    ...campaignEditQueries(sql, channel),
+    ...accessQueries(sql),
     ...collect,
     insertActivations: groupCommit(storeActivations),
     insertHits: groupCommit(storeHits),

@@ -1,6 +1,6 @@
 // The store: everything the server keeps, behind one interface with two implementations over the same
 // SQL (PGlite embedded, PostgreSQL through pg). Routes and the CLI only see this interface.
-import type { AccountSettings, BucketingCampaign } from 'feature-ts/protocol';
+import type { AccountSettings, Action, BucketingCampaign } from 'feature-ts/protocol';
 import type { ListenInterruption } from './sql.js';
 
 /** An account (PROTOCOL.md §13.1). */
@@ -36,6 +36,42 @@ export interface CampaignRecord {
   updatedMs: number;
   /** Set when the campaign is deleted; the row stays for reporting. */
   deletedMs: number | null;
+}
+
+/**
+ * An access of the remote control API (§13.1): who may call it, in which environments, for which actions.
+ * The client secret is kept only as its SHA-256 digest.
+ */
+export interface AccessRecord {
+  id: string;
+  accountId: string;
+  name: string;
+  /** Environment ids; empty means every environment of the account, including ones created later. */
+  environments: string[];
+  actions: Action[];
+  clientId: string;
+  secretDigest: Uint8Array;
+  createdMs: number;
+  /** Set once, when the access is revoked; revocation is permanent. */
+  revokedMs: number | null;
+}
+
+/** A token as stored (§13.3): only its SHA-256 digest, never the token itself. */
+export interface TokenRecord {
+  digest: Uint8Array;
+  accessId: string;
+  accountId: string;
+  /** The granted scope, in the answer's form: actions, then `env:<id>` or `env:*`. */
+  scope: string;
+  issuedMs: number;
+  /** Null for a token without expiry (still revocable through its access). */
+  expiresMs: number | null;
+}
+
+/** What a campaign is stored with beside its bucketing-format body. */
+export interface CampaignOptions {
+  description: string;
+  state: CampaignState;
 }
 
 /** Which campaign and variation group a variation belongs (or belonged) to. */
@@ -118,6 +154,8 @@ export interface Store {
   readonly kind: 'pglite' | 'postgres';
   createAccount(name: string): Promise<Account>;
   getAccount(id: string): Promise<Account | null>;
+  /** Every account, oldest first. */
+  listAccounts(): Promise<Account[]>;
   findAccountByName(name: string): Promise<Account | null>;
   /** Creates an environment; the API key is returned here once and only its digest is kept. */
   createEnvironment(input: {
@@ -138,6 +176,42 @@ export interface Store {
   replaceCampaigns(envId: string, campaigns: BucketingCampaign[]): Promise<number>;
   setCampaignState(envId: string, campaignId: string, state: CampaignState): Promise<void>;
   listCampaigns(envId: string, options?: { includeDeleted?: boolean }): Promise<CampaignRecord[]>;
+  /** A campaign that is not deleted; null when unknown or deleted. */
+  getCampaign(envId: string, campaignId: string): Promise<CampaignRecord | null>;
+  /**
+   * Adds a campaign after the others (§13.5). Throws IdConflictError when its id, a group's or a variation's
+   * id belongs to another object of the environment (deleted campaigns included), or its slug is taken.
+   */
+  createCampaign(
+    envId: string,
+    campaign: BucketingCampaign,
+    options: CampaignOptions,
+  ): Promise<CampaignRecord>;
+  /**
+   * Replaces a campaign's body and description, keeping its state; with `position`, moves it there (0 is
+   * first; past the end is last). Same conflicts as createCampaign; InputError when the campaign is unknown.
+   */
+  updateCampaign(
+    envId: string,
+    campaignId: string,
+    campaign: BucketingCampaign,
+    options: { description: string; position?: number },
+  ): Promise<CampaignRecord>;
+  /** Deletes a campaign (a tombstone, kept for reports); false when unknown or already deleted. */
+  deleteCampaign(envId: string, campaignId: string): Promise<boolean>;
+  /** Creates an access; the caller made the client id and the secret's digest. */
+  createAccess(input: Omit<AccessRecord, 'id' | 'createdMs' | 'revokedMs'>): Promise<AccessRecord>;
+  /** The accounts's accesses, revoked ones included, oldest first. */
+  listAccesses(accountId: string): Promise<AccessRecord[]>;
+  getAccess(id: string): Promise<AccessRecord | null>;
+  findAccessByClientId(clientId: string): Promise<AccessRecord | null>;
+  /** Revokes an access (its tokens stop at their next use); the record, or null when unknown. */
+  revokeAccess(id: string): Promise<AccessRecord | null>;
+  insertToken(token: TokenRecord): Promise<void>;
+  /** The token with this digest and its access, or null when unknown. */
+  findToken(digest: Uint8Array): Promise<{ token: TokenRecord; access: AccessRecord } | null>;
+  /** Deletes tokens that expired before `beforeMs`; returns how many. */
+  purgeExpiredTokens(beforeMs: number): Promise<number>;
   /** What the in-memory configuration of an environment is built from; null for an unknown one. */
   loadConfiguration(envId: string): Promise<EnvironmentConfiguration | null>;
   /**

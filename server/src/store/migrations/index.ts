@@ -1,6 +1,7 @@
 // The migrations in the order they apply. A new one is a module `NNN-name.ts` exporting its SQL as a string
 // (so the build carries it) and a line here; an applied migration is never edited.
 import { initialMigration } from './001-initial.js';
+import { accessesMigration } from './002-accesses.js';
 
 /** One migration: statements separated by `;` (none inside strings or bodies), `--` comments allowed. */
 export interface Migration {
@@ -10,4 +11,4 @@ export interface Migration {
 }
 
 /** Every migration, by ascending version. */
-export const MIGRATIONS: readonly Migration[] = [initialMigration];
+export const MIGRATIONS: readonly Migration[] = [initialMigration, accessesMigration];

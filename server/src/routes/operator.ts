@@ -1,0 +1,227 @@
+// The operator routes (PROTOCOL.md §13.8): accounts, environments and remote control accesses, plus the
+// import and reports the CLI needs when a server holds the embedded store. `Authorization: Bearer <operator
+// key>`; with no operator key configured (FEATURE_OPERATOR_KEY, or the local credential the server writes
+// for the CLI) the routes do not exist. Secrets (API keys, client secrets) are in an answer once, when made.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AppContext } from '../app-context.js';
+import { AccessInputError, createAccess } from '../auth/create-access.js';
+import { IdConflictError, InputError, errors } from '../errors.js';
+import { digest, secretMatches } from '../ids.js';
+import { buildCampaignReport } from '../report/build-report.js';
+import type { AccessRecord, Account, EnvironmentRecord } from '../store/store.js';
+import { validateBucketingCampaigns } from '../validation/bucketing-campaigns.js';
+
+const PREFIX = '/admin/v1';
+
+const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
+
+/** An account as the operator routes show it. */
+export const accountAnswer = (account: Account) => ({
+  id: account.id,
+  name: account.name,
+  created_at: iso(account.createdMs),
+});
+
+/** An environment as the operator routes show it (never its API key). */
+export const environmentAnswer = (environment: EnvironmentRecord) => ({
+  id: environment.id,
+  account_id: environment.accountId,
+  name: environment.name,
+  panic: environment.panic,
+  settings: environment.accountSettings,
+});
+
+/** An access as the operator routes show it (never its secret). */
+export const accessAnswer = (access: AccessRecord) => ({
+  id: access.id,
+  account_id: access.accountId,
+  name: access.name,
+  environments: access.environments,
+  actions: access.actions,
+  client_id: access.clientId,
+  created_at: iso(access.createdMs),
+  revoked_at: iso(access.revokedMs),
+});
+
+const bodyOf = (request: FastifyRequest): Record<string, unknown> => {
+  const body = request.body;
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw errors.invalidBody('(body)', 'must be a JSON object');
+  return body as Record<string, unknown>;
+};
+
+const name = (body: Record<string, unknown>): string => {
+  const value = body.name;
+  if (typeof value !== 'string' || value.trim() === '' || value.length > 100)
+    throw errors.invalidBody('name', 'must be a string of 1 to 100 characters');
+  return value.trim();
+};
+
+const optionalBoolean = (body: Record<string, unknown>, field: string): boolean | undefined => {
+  const value = body[field];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'boolean') throw errors.invalidBody(field, 'must be true or false');
+  return value;
+};
+
+/** Store refusals as the catalogue's answers. */
+const storeErrors = async <T>(work: () => Promise<T>): Promise<T> => {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof IdConflictError) throw errors.conflict(error.message);
+    if (error instanceof InputError) throw errors.invalidBody('(body)', error.message);
+    throw error;
+  }
+};
+
+/** Registers the operator routes when at least one operator key is given. */
+export const registerOperatorRoutes = (
+  app: FastifyInstance,
+  ctx: AppContext,
+  operatorKeys: readonly string[],
+): void => {
+  if (operatorKeys.length === 0) return;
+  const digests = operatorKeys.map((key) => digest(key));
+  const authorized = (request: FastifyRequest): void => {
+    const header = request.headers.authorization;
+    if (header === undefined) throw errors.missingToken();
+    const key = /^Bearer +(\S+) *$/i.exec(header)?.[1];
+    // Every key is compared, so the time does not tell which one came close.
+    const matched = key !== undefined && digests.map((d) => secretMatches(key, d)).includes(true);
+    if (!matched) throw errors.invalidToken();
+  };
+  const account = async (request: FastifyRequest): Promise<Account> => {
+    const { accountId } = request.params as { accountId: string };
+    const found = await ctx.store.getAccount(accountId);
+    if (found === null) throw errors.notFound(request.method, `account ${accountId.slice(0, 64)}`);
+    return found;
+  };
+  const environment = async (request: FastifyRequest): Promise<EnvironmentRecord> => {
+    const { envId } = request.params as { envId: string };
+    const found = await ctx.store.getEnvironment(envId);
+    if (found === null) throw errors.unknownEnvironment(envId);
+    return found;
+  };
+  const access = async (request: FastifyRequest): Promise<AccessRecord> => {
+    const { accessId } = request.params as { accessId: string };
+    const found = await ctx.store.getAccess(accessId);
+    if (found === null) throw errors.notFound(request.method, `access ${accessId.slice(0, 64)}`);
+    return found;
+  };
+
+  void app.register((scope, _options, registered) => {
+    scope.addHook('onRequest', (request, _reply, done) => {
+      try {
+        authorized(request);
+        done();
+      } catch (error) {
+        done(error as Error);
+      }
+    });
+    scope.addHook('onSend', (_request, reply, payload, done) => {
+      void reply.header('cache-control', 'no-store');
+      done(null, payload);
+    });
+
+    scope.get(`${PREFIX}/accounts`, async () => ({
+      items: (await ctx.store.listAccounts()).map(accountAnswer),
+    }));
+    scope.post(`${PREFIX}/accounts`, async (request, reply) => {
+      const created = await storeErrors(() => ctx.store.createAccount(name(bodyOf(request))));
+      return reply.code(201).send(accountAnswer(created));
+    });
+
+    scope.get(`${PREFIX}/accounts/:accountId/environments`, async (request) => ({
+      items: (await ctx.store.listEnvironments((await account(request)).id)).map(environmentAnswer),
+    }));
+    scope.post(`${PREFIX}/accounts/:accountId/environments`, async (request, reply) => {
+      const owner = await account(request);
+      const body = bodyOf(request);
+      const enabledXPC = optionalBoolean(body, 'enabledXPC');
+      const enabled1V1T = optionalBoolean(body, 'enabled1V1T');
+      const { environment: created, apiKey } = await storeErrors(() =>
+        ctx.store.createEnvironment({
+          accountId: owner.id,
+          name: name(body),
+          accountSettings: {
+            ...(enabledXPC === undefined ? {} : { enabledXPC }),
+            ...(enabled1V1T === undefined ? {} : { enabled1V1T }),
+          },
+        }),
+      );
+      return reply.code(201).send({ ...environmentAnswer(created), api_key: apiKey });
+    });
+    scope.post(`${PREFIX}/environments/:envId/rotate-key`, async (request) => {
+      const found = await environment(request);
+      return { id: found.id, api_key: await ctx.store.rotateApiKey(found.id) };
+    });
+    scope.patch(`${PREFIX}/environments/:envId`, async (request) => {
+      const found = await environment(request);
+      const body = bodyOf(request);
+      const enabledXPC = optionalBoolean(body, 'enabledXPC');
+      const enabled1V1T = optionalBoolean(body, 'enabled1V1T');
+      const panic = optionalBoolean(body, 'panic');
+      if (enabledXPC !== undefined || enabled1V1T !== undefined)
+        await ctx.store.setAccountSettings(found.id, {
+          ...(enabledXPC === undefined ? {} : { enabledXPC }),
+          ...(enabled1V1T === undefined ? {} : { enabled1V1T }),
+        });
+      if (panic !== undefined) await ctx.store.setPanic(found.id, panic);
+      return environmentAnswer(await environment(request));
+    });
+    scope.put(`${PREFIX}/environments/:envId/campaigns`, async (request) => {
+      const found = await environment(request);
+      let campaigns;
+      try {
+        campaigns = validateBucketingCampaigns(request.body);
+      } catch (error) {
+        if (error instanceof InputError) throw errors.invalidBody('(body)', error.message);
+        throw error;
+      }
+      const count = await storeErrors(() => ctx.store.replaceCampaigns(found.id, campaigns));
+      return { envId: found.id, campaigns: count };
+    });
+    scope.get(`${PREFIX}/environments/:envId/reports`, async (request) => {
+      const found = await environment(request);
+      const wanted = (request.query as Record<string, unknown>).campaign;
+      const all = await ctx.store.listCampaigns(found.id, { includeDeleted: true });
+      const chosen =
+        typeof wanted === 'string' ? all.filter((c) => c.id === wanted || c.body.slug === wanted) : all;
+      if (typeof wanted === 'string' && chosen.length === 0)
+        throw errors.notFound(request.method, `campaign ${wanted.slice(0, 64)}`);
+      const now = new Date(ctx.now());
+      return {
+        reports: await Promise.all(chosen.map((c) => buildCampaignReport(ctx.store, found.id, c.id, now))),
+      };
+    });
+
+    scope.get(`${PREFIX}/accounts/:accountId/accesses`, async (request) => ({
+      items: (await ctx.store.listAccesses((await account(request)).id)).map(accessAnswer),
+    }));
+    scope.post(`${PREFIX}/accounts/:accountId/accesses`, async (request, reply) => {
+      const owner = await account(request);
+      const body = bodyOf(request);
+      try {
+        const { access: created, clientSecret } = await createAccess(ctx.store, {
+          accountId: owner.id,
+          name: body.name,
+          actions: body.actions,
+          environments: body.environments,
+        });
+        return await reply.code(201).send({ ...accessAnswer(created), client_secret: clientSecret });
+      } catch (error) {
+        if (error instanceof AccessInputError)
+          throw errors.invalidBody(error.field, error.message.slice(error.field.length + 2));
+        throw error;
+      }
+    });
+    scope.get(`${PREFIX}/accesses/:accessId`, async (request) => accessAnswer(await access(request)));
+    scope.post(`${PREFIX}/accesses/:accessId/revoke`, async (request) => {
+      const found = await access(request);
+      const revoked = await ctx.store.revokeAccess(found.id);
+      return accessAnswer(revoked ?? found);
+    });
+    registered();
+  });
+};

@@ -1,0 +1,168 @@
+// The remote control API (PROTOCOL.md §13.5): campaigns of one environment listed, created, read, updated,
+// deleted and toggled, the environment's panic switch, and a campaign's report, each call authorized by a
+// bearer token for exactly its action and environment (bearer-auth.ts). Every change goes through the store,
+// which publishes it: decisions and the bucketing file change at once, other instances within a second.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Action, CampaignState, RemotePage } from 'feature-ts/protocol';
+import type { AppContext } from '../app-context.js';
+import type { TokenService } from '../auth/token-service.js';
+import { servedDocument } from '../configuration/environment-state.js';
+import { IdConflictError, InputError, errors } from '../errors.js';
+import { authorizeCall } from '../http/bearer-auth.js';
+import { sendConditional } from '../http/conditional.js';
+import { campaignFromRemote, toRemoteCampaign } from '../remote/campaign-format.js';
+import { buildCampaignReport } from '../report/build-report.js';
+import { FieldError } from '../validation/bucketing-campaigns.js';
+import type { CampaignRecord } from '../store/store.js';
+
+const BASE = '/v1/accounts/:accountId/account_environments/:envId';
+
+interface Params {
+  accountId: string;
+  envId: string;
+  campaignId?: string;
+}
+
+const paramsOf = (request: FastifyRequest): Params => request.params as Params;
+
+/** A whole number query parameter within bounds, or its default; refused with the parameter's name. */
+const pageParameter = (request: FastifyRequest, name: string, fallback: number, max: number): number => {
+  const raw = (request.query as Record<string, unknown>)[name];
+  if (raw === undefined) return fallback;
+  const value = typeof raw === 'string' && /^\d{1,6}$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!Number.isInteger(value) || value < 1 || value > max)
+    throw errors.invalidBody(name, `must be a whole number from 1 to ${max}`);
+  return value;
+};
+
+/** Store refusals become the catalogue's answers: a clash is 409, a bad input 400, each naming the field. */
+const storeErrors = async <T>(work: () => Promise<T>): Promise<T> => {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof IdConflictError) throw errors.conflict(error.message);
+    if (error instanceof InputError) throw errors.invalidBody('(body)', error.message);
+    throw error;
+  }
+};
+
+/** The body's validation errors as 400 invalid_body naming the field (e.g. `variation_groups[0].name`). */
+const parseCampaign = (body: unknown, existing?: CampaignRecord) => {
+  try {
+    return campaignFromRemote(body, existing);
+  } catch (error) {
+    if (error instanceof FieldError) throw errors.invalidBody(error.path, error.reason);
+    if (error instanceof InputError) throw errors.invalidBody('(body)', error.message);
+    throw error;
+  }
+};
+
+const STATES: readonly CampaignState[] = ['active', 'paused', 'interrupted'];
+
+/** Registers the remote control routes. */
+export const registerRemoteRoutes = (app: FastifyInstance, ctx: AppContext, tokens: TokenService): void => {
+  const guard = (action: Action) => ({
+    onRequest: async (request: FastifyRequest) => authorizeCall(request, tokens, ctx.store, action),
+  });
+  const campaignOf = async (request: FastifyRequest): Promise<CampaignRecord> => {
+    const { envId, campaignId = '' } = paramsOf(request);
+    const campaign = await ctx.store.getCampaign(envId, campaignId);
+    if (campaign === null) throw errors.unknownCampaign(campaignId);
+    return campaign;
+  };
+  /** A GET answer with ETag and Last-Modified (§2.5), so pollers can ask cheaply. */
+  const sendRead = async (request: FastifyRequest, reply: FastifyReply, value: unknown) => {
+    const environment = await ctx.store.getEnvironment(paramsOf(request).envId);
+    return sendConditional(request, reply, servedDocument(value), environment?.configTime ?? 0, ctx.now());
+  };
+
+  app.get(`${BASE}/campaigns`, guard('campaign.list'), async (request, reply) => {
+    const page = pageParameter(request, '_page', 1, 1_000_000);
+    const perPage = pageParameter(request, '_max_per_page', 10, 100);
+    const campaigns = await ctx.store.listCampaigns(paramsOf(request).envId);
+    const items = campaigns.slice((page - 1) * perPage, page * perPage).map(toRemoteCampaign);
+    const answer: RemotePage<(typeof items)[number]> = {
+      items,
+      current_items_count: items.length,
+      current_page: page,
+      total_count: campaigns.length,
+      items_per_page: perPage,
+      last_page: Math.max(1, Math.ceil(campaigns.length / perPage)),
+    };
+    return sendRead(request, reply, answer);
+  });
+
+  app.post(`${BASE}/campaigns`, guard('campaign.create'), async (request, reply) => {
+    const { accountId, envId } = paramsOf(request);
+    const parsed = parseCampaign(request.body);
+    const created = await storeErrors(() =>
+      ctx.store.createCampaign(envId, parsed.campaign, {
+        description: parsed.description,
+        state: parsed.state ?? 'active',
+      }),
+    );
+    return reply
+      .code(201)
+      .header('location', `/v1/accounts/${accountId}/account_environments/${envId}/campaigns/${created.id}`)
+      .send(toRemoteCampaign(created));
+  });
+
+  app.get(`${BASE}/campaigns/:campaignId`, guard('campaign.read'), async (request, reply) =>
+    sendRead(request, reply, toRemoteCampaign(await campaignOf(request))),
+  );
+
+  app.patch(`${BASE}/campaigns/:campaignId`, guard('campaign.update'), async (request) => {
+    const existing = await campaignOf(request);
+    const parsed = parseCampaign(request.body, existing);
+    const { envId } = paramsOf(request);
+    if (parsed.state !== undefined && parsed.state !== existing.state)
+      throw errors.invalidBody('state', 'change the state with PATCH …/campaigns/{id}/toggle');
+    const updated = await storeErrors(() =>
+      ctx.store.updateCampaign(envId, existing.id, parsed.campaign, {
+        description: parsed.description,
+        ...(parsed.position === undefined ? {} : { position: parsed.position }),
+      }),
+    );
+    return toRemoteCampaign(updated);
+  });
+
+  app.delete(`${BASE}/campaigns/:campaignId`, guard('campaign.delete'), async (request, reply) => {
+    const { envId, campaignId = '' } = paramsOf(request);
+    if (!(await ctx.store.deleteCampaign(envId, campaignId))) throw errors.unknownCampaign(campaignId);
+    return reply.code(204).send();
+  });
+
+  app.patch(`${BASE}/campaigns/:campaignId/toggle`, guard('campaign.toggle'), async (request) => {
+    const body = request.body as Record<string, unknown> | null;
+    const state = body !== null && typeof body === 'object' ? body.state : undefined;
+    if (typeof state !== 'string' || !(STATES as readonly string[]).includes(state))
+      throw errors.invalidBody('state', `must be one of ${STATES.join(', ')}`);
+    const existing = await campaignOf(request);
+    if (existing.state === 'interrupted' && state !== 'interrupted')
+      throw errors.conflict(
+        `Campaign "${existing.id}" is interrupted, which is final: create a new campaign to run it again.`,
+      );
+    const { envId } = paramsOf(request);
+    await storeErrors(() => ctx.store.setCampaignState(envId, existing.id, state as CampaignState));
+    return toRemoteCampaign(await campaignOf(request));
+  });
+
+  app.patch(`${BASE}/panic`, guard('environment.panic'), async (request) => {
+    const body = request.body as Record<string, unknown> | null;
+    const panic = body !== null && typeof body === 'object' ? body.panic : undefined;
+    if (panic !== 'on' && panic !== 'off') throw errors.invalidBody('panic', 'must be "on" or "off"');
+    await ctx.store.setPanic(paramsOf(request).envId, panic === 'on');
+    return { panic };
+  });
+
+  app.get(`${BASE}/campaigns/:campaignId/report`, guard('report.read'), async (request, reply) => {
+    const { envId, campaignId = '' } = paramsOf(request);
+    // Deleted campaigns keep their report; only an id never used in the environment is unknown.
+    const known = (await ctx.store.listCampaigns(envId, { includeDeleted: true })).some(
+      (c) => c.id === campaignId,
+    );
+    if (!known) throw errors.unknownCampaign(campaignId);
+    const report = await buildCampaignReport(ctx.store, envId, campaignId, new Date(ctx.now()));
+    return reply.header('cache-control', 'no-store').send(report);
+  });
+};
