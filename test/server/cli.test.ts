@@ -38,7 +38,12 @@ void describe('feature-server CLI (embedded store)', () => {
     const file = join(dir, 'campaigns.json');
     writeFileSync(file, JSON.stringify({ panic: false, campaigns: [checkoutCampaign(), premiumToggle()] }));
     const imported = await runCliCommand(['import', file, '--env', envId, '--json'], env);
-    assert.deepEqual(JSON.parse(imported.stdout), { envId, campaigns: 2 });
+    // Every --json object names the store the command used (§13.9): here the folder, opened directly.
+    assert.deepEqual(JSON.parse(imported.stdout), {
+      envId,
+      campaigns: 2,
+      store: { kind: 'embedded', dataDir: env.FEATURE_DATA_DIR },
+    });
     const report = await runCliCommand(['report', '--env', envId, '--campaign', 'c1', '--json'], env);
     const body = JSON.parse(report.stdout) as {
       campaign_id: string;
@@ -108,7 +113,10 @@ void describe('feature-server CLI (embedded store)', () => {
   void it('says what to change on bad input, on stderr, with a non-zero exit', async () => {
     const missing = await runCliCommand(['env', 'create', '--name', 'x', '--json'], env);
     assert.notEqual(missing.code, 0);
-    assert.equal(missing.stdout, '');
+    // With --json the error is also the one JSON object on stdout.
+    assert.deepEqual(JSON.parse(missing.stdout), {
+      error: { code: 'invalid_input', message: 'Missing --account: pass --account ACCOUNT_ID.' },
+    });
     assert.match(missing.stderr, /Missing --account/);
     const bad = join(dir, 'bad.json');
     writeFileSync(
@@ -162,7 +170,8 @@ void describe('feature-server CLI (embedded store)', () => {
     try {
       const serve = await runCliCommand(['serve', '--json'], { ...env, PORT: String(port) });
       assert.equal(serve.code, 2, serve.stderr);
-      assert.equal(serve.stdout, '');
+      const printed = JSON.parse(serve.stdout) as { error: { message: string } };
+      assert.match(printed.error.message, new RegExp(`127\\.0\\.0\\.1:${port} is already in use`));
       assert.match(
         serve.stderr,
         new RegExp(

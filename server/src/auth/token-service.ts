@@ -50,8 +50,12 @@ export class TokenService {
     const matches = secretMatches(grant.clientSecret, access?.secretDigest ?? DECOY_DIGEST);
     if (access === null || !matches || access.revokedMs !== null || access.accountId !== grant.accountId)
       return { kind: 'invalid_client' };
+    // Which environments exist matters only when the scope names one and the access holds them all.
+    const namesEnvironment = access.environments.length === 0 && /(^|\s)env:(?!\*)/.test(grant.scope ?? '');
     const environments = new Set(
-      (await this.#store.listEnvironments(access.accountId)).map((environment) => environment.id),
+      namesEnvironment
+        ? (await this.#store.listEnvironments(access.accountId)).map((environment) => environment.id)
+        : [],
     );
     let scope: string;
     try {

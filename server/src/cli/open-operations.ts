@@ -1,0 +1,75 @@
+// Which store a command works on (PROTOCOL.md §13.9): PostgreSQL with DATABASE_URL (side by side with any
+// server); else the embedded folder, opened directly, or, when a running server holds it, through that
+// server's operator routes with the credential it left in the folder. A read-only command never creates
+// the embedded database.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ServerConfig } from '../config.js';
+import { readLocalOperator } from '../local-operator.js';
+import { openStore } from '../main.js';
+import { DataDirBusyError } from '../store/data-dir-lock.js';
+import type { Store } from '../store/store.js';
+import { CliError } from './cli-error.js';
+import { operatorAnswers, operatorClient } from './operator-client.js';
+import type { Operations, StoreUsed } from './operations.js';
+import { storeOperations } from './store-operations.js';
+
+/** Whether a command only reads (then it must not create a database) or may write. */
+export type OpenMode = 'read' | 'write';
+
+/** Where DATABASE_URL points, without its user or password. */
+const databaseName = (url: string): string => {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.host}${parsed.pathname}`;
+  } catch {
+    return 'DATABASE_URL';
+  }
+};
+
+/** Which store the configuration names, before it is opened. */
+export const configuredStore = (config: ServerConfig): StoreUsed =>
+  config.databaseUrl === null
+    ? { kind: 'embedded', dataDir: config.dataDir }
+    : { kind: 'postgres', database: databaseName(config.databaseUrl) };
+
+const isAlive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
+
+/** Opens the configured store, saying on stderr (stdout may be --json) when the first run creates it. */
+export const openConfiguredStore = (config: ServerConfig): Promise<Store> =>
+  openStore(config, (dataDir) => {
+    process.stderr.write(
+      `feature-server: creating the embedded database in ${dataDir} (first run only, a few seconds)…\n`,
+    );
+  });
+
+/** Opens what a command works on; the caller closes it. */
+export const openOperations = async (config: ServerConfig, mode: OpenMode): Promise<Operations> => {
+  const used = configuredStore(config);
+  if (used.kind === 'postgres') return storeOperations(await openConfiguredStore(config), used);
+  // PG_VERSION is the last thing an initialised data folder lacks (main.ts); a running server has one.
+  if (mode === 'read' && !existsSync(join(config.dataDir, 'PG_VERSION')))
+    throw new CliError(
+      'no_database',
+      `There is no database in ${config.dataDir} yet, so there is nothing to read (nothing was created): ` +
+        'set FEATURE_DATA_DIR to the data folder of your server, or DATABASE_URL, or create the database ' +
+        'with `feature-server demo` or `feature-server account create --name N`.',
+    );
+  try {
+    return storeOperations(await openConfiguredStore(config), used);
+  } catch (error) {
+    if (!(error instanceof DataDirBusyError)) throw error;
+    // The folder's holder left a credential: go through it. Missing, or left by a server that is gone: the
+    // busy folder's message says what to do.
+    const operator = readLocalOperator(config.dataDir);
+    if (operator === null || !isAlive(operator.pid) || !(await operatorAnswers(operator))) throw error;
+    return operatorClient(operator, { ...used, server: operator.url });
+  }
+};

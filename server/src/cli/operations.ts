@@ -1,0 +1,66 @@
+// What the CLI's commands do to the server's data, behind one interface with two implementations: on the
+// store directly (store-operations.ts), or through a running server's operator routes (operator-client.ts)
+// when that server holds the embedded store's folder (PROTOCOL.md §13.9). Both answer in the operator
+// routes' snake_case shapes (§13.8), so `--json` prints the same objects whichever way a command went.
+import type { CampaignReport, CampaignState, RemoteCampaign } from 'feature-ts/protocol';
+import type { accessAnswer, accountAnswer, environmentAnswer } from '../routes/operator.js';
+
+/** An account as the CLI prints it. */
+export type AccountView = ReturnType<typeof accountAnswer>;
+/** An environment as the CLI prints it (never its API key). */
+export type EnvironmentView = ReturnType<typeof environmentAnswer>;
+/** An access as the CLI prints it (never its secret). */
+export type AccessView = ReturnType<typeof accessAnswer>;
+
+/** Which store a command used: said on stderr, or as `store` in the `--json` object. */
+export type StoreUsed =
+  { kind: 'embedded'; dataDir: string; server?: string } | { kind: 'postgres'; database: string };
+
+/** The store in words, for the line on stderr. */
+export const describeStore = (used: StoreUsed): string =>
+  used.kind === 'postgres'
+    ? `PostgreSQL at ${used.database}`
+    : `the embedded store in ${used.dataDir}${used.server === undefined ? '' : ` (through the running server at ${used.server})`}`;
+
+/** A new environment's settings, as given on the command line. */
+export interface NewEnvironment {
+  accountId: string;
+  name: string;
+  enabledXPC: boolean;
+  enabled1V1T: boolean;
+}
+
+/** A new access, as given on the command line. */
+export interface NewAccess {
+  accountId: string;
+  name: string;
+  actions: string[];
+  /** Empty: every environment of the account. */
+  environments: string[];
+}
+
+/** The operations the commands need; every method refuses unknown ids with a message naming them. */
+export interface Operations {
+  readonly used: StoreUsed;
+  listAccounts(): Promise<AccountView[]>;
+  createAccount(name: string): Promise<AccountView>;
+  listEnvironments(accountId: string): Promise<EnvironmentView[]>;
+  createEnvironment(input: NewEnvironment): Promise<{ environment: EnvironmentView; apiKey: string }>;
+  /** The new API key (the previous one stops working at once). */
+  rotateApiKey(envId: string): Promise<string>;
+  setPanic(envId: string, panic: boolean): Promise<EnvironmentView>;
+  /** Replaces the environment's campaigns with a checked bucketing-format file (§6); how many. */
+  importCampaigns(envId: string, file: unknown): Promise<number>;
+  /** Every campaign's report (deleted ones included), or the one whose id or slug is `campaign`. */
+  reports(envId: string, campaign?: string): Promise<CampaignReport[]>;
+  createAccess(input: NewAccess): Promise<{ access: AccessView; clientSecret: string }>;
+  listAccesses(accountId: string): Promise<AccessView[]>;
+  getAccess(accessId: string): Promise<AccessView>;
+  revokeAccess(accessId: string): Promise<AccessView>;
+  /** The environment's campaigns (not deleted), in stored order, as the remote control API shows them. */
+  listCampaigns(envId: string): Promise<RemoteCampaign[]>;
+  toggleCampaign(envId: string, campaignId: string, state: CampaignState): Promise<RemoteCampaign>;
+  /** True when `apiKey` is the environment's current key. */
+  apiKeyMatches(envId: string, apiKey: string): Promise<boolean>;
+  close(): Promise<void>;
+}

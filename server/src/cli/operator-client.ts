@@ -1,0 +1,196 @@
+// The CLI's operations through a running server's operator routes (PROTOCOL.md §13.8), used when that server
+// holds the embedded store's folder: the server wrote its URL and a key for this run into the folder
+// (local-operator.ts). Refusals come back as the CLI's own errors, with the same messages as on the store.
+import { isJsonObject, type CampaignReport } from 'feature-ts/protocol';
+import type { LocalOperator } from '../local-operator.js';
+import { validateBucketingCampaigns } from '../validation/bucketing-campaigns.js';
+import { CliError, unknownAccess, unknownAccount, unknownCampaign, unknownEnvironment } from './cli-error.js';
+import type { AccessView, AccountView, EnvironmentView, Operations, StoreUsed } from './operations.js';
+
+/** Reports can take a while on a large environment; anything else answers at once. */
+const TIMEOUT_MS = 120_000;
+
+interface Call {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH';
+  path: string;
+  body?: unknown;
+  /** The CLI's error when the server answers 404 (an id that names nothing). */
+  notFound?: () => CliError;
+}
+
+const enc = encodeURIComponent;
+
+const items = <T>(answer: Record<string, unknown>): T[] =>
+  Array.isArray(answer.items) ? (answer.items as T[]) : [];
+
+/** Checks that the server at `operator.url` answers the operator routes with `operator.key`. */
+export const operatorAnswers = async (operator: LocalOperator): Promise<boolean> => {
+  try {
+    const response = await fetch(`${operator.url}/admin/v1/accounts`, {
+      headers: { authorization: `Bearer ${operator.key}` },
+      signal: AbortSignal.timeout(5_000),
+    });
+    await response.body?.cancel();
+    return response.ok;
+  } catch {
+    return false;
+  }
+};
+
+/** Operations through the server described by `operator`. */
+export const operatorClient = (operator: LocalOperator, used: StoreUsed): Operations => {
+  const call = async ({ method, path, body, notFound }: Call): Promise<Record<string, unknown>> => {
+    let response: Response;
+    try {
+      response = await fetch(`${operator.url}/admin/v1${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${operator.key}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        signal: AbortSignal.timeout(TIMEOUT_MS),
+      });
+    } catch (error) {
+      const why = error instanceof Error ? error.message : String(error);
+      throw new CliError(
+        'server_unreachable',
+        `The running server at ${operator.url} did not answer (${why}): check that it still runs, then run the command again.`,
+      );
+    }
+    const text = await response.text();
+    let answer: unknown = null;
+    try {
+      answer = text === '' ? {} : JSON.parse(text);
+    } catch {
+      // Not JSON: said below with the status.
+    }
+    if (response.ok && isJsonObject(answer)) return answer;
+    if (response.status === 404 && notFound !== undefined) throw notFound();
+    const given = isJsonObject(answer) && typeof answer.code === 'string' ? answer.code : 'server_error';
+    // A refused input has the code it has without a server.
+    const code = given === 'invalid_body' ? 'invalid_input' : given;
+    const message =
+      isJsonObject(answer) && typeof answer.message === 'string'
+        ? answer.message
+        : `The running server at ${operator.url} answered ${response.status} to ${method} /admin/v1${path}.`;
+    throw new CliError(code, message);
+  };
+
+  const notThrough = (command: string): CliError =>
+    new CliError(
+      'not_through_server',
+      `\`${command}\` cannot go through the running server at ${operator.url} (its operator routes have no ` +
+        'campaign routes): use the remote control API (/v1/accounts/{accountId}/account_environments/{envId}/' +
+        'campaigns, with a token of an access), or stop the server and run the command again.',
+    );
+
+  return {
+    used,
+    listAccounts: async () => items<AccountView>(await call({ method: 'GET', path: '/accounts' })),
+    createAccount: async (name) =>
+      (await call({ method: 'POST', path: '/accounts', body: { name } })) as AccountView,
+    listEnvironments: async (accountId) =>
+      items<EnvironmentView>(
+        await call({
+          method: 'GET',
+          path: `/accounts/${enc(accountId)}/environments`,
+          notFound: () => unknownAccount(accountId),
+        }),
+      ),
+    createEnvironment: async ({ accountId, name, enabledXPC, enabled1V1T }) => {
+      const { api_key: apiKey, ...environment } = await call({
+        method: 'POST',
+        path: `/accounts/${enc(accountId)}/environments`,
+        body: { name, enabledXPC, enabled1V1T },
+        notFound: () => unknownAccount(accountId),
+      });
+      return { environment: environment as EnvironmentView, apiKey: String(apiKey) };
+    },
+    rotateApiKey: async (envId) => {
+      const answer = await call({
+        method: 'POST',
+        path: `/environments/${enc(envId)}/rotate-key`,
+        notFound: () => unknownEnvironment(envId),
+      });
+      return String(answer.api_key);
+    },
+    setPanic: async (envId, panic) =>
+      (await call({
+        method: 'PATCH',
+        path: `/environments/${enc(envId)}`,
+        body: { panic },
+        notFound: () => unknownEnvironment(envId),
+      })) as EnvironmentView,
+    importCampaigns: async (envId, file) => {
+      // Checked here first, so a bad file is refused with the same message as without a server.
+      validateBucketingCampaigns(file);
+      const answer = await call({
+        method: 'PUT',
+        path: `/environments/${enc(envId)}/campaigns`,
+        body: file,
+        notFound: () => unknownEnvironment(envId),
+      });
+      return Number(answer.campaigns);
+    },
+    reports: async (envId, campaign) => {
+      const query = campaign === undefined ? '' : `?campaign=${enc(campaign)}`;
+      const answer = await call({ method: 'GET', path: `/environments/${enc(envId)}/reports${query}` }).catch(
+        (error: unknown) => {
+          // A 404 is the environment's (unknown_environment) or the campaign's (not_found).
+          if (error instanceof CliError && error.code === 'unknown_environment')
+            throw unknownEnvironment(envId);
+          if (error instanceof CliError && error.code === 'not_found' && campaign !== undefined)
+            throw unknownCampaign(envId, campaign);
+          throw error;
+        },
+      );
+      return Array.isArray(answer.reports) ? (answer.reports as CampaignReport[]) : [];
+    },
+    createAccess: async ({ accountId, name, actions, environments }) => {
+      const { client_secret: clientSecret, ...access } = await call({
+        method: 'POST',
+        path: `/accounts/${enc(accountId)}/accesses`,
+        body: { name, actions, environments },
+        notFound: () => unknownAccount(accountId),
+      });
+      return { access: access as AccessView, clientSecret: String(clientSecret) };
+    },
+    listAccesses: async (accountId) =>
+      items<AccessView>(
+        await call({
+          method: 'GET',
+          path: `/accounts/${enc(accountId)}/accesses`,
+          notFound: () => unknownAccount(accountId),
+        }),
+      ),
+    getAccess: async (accessId) =>
+      (await call({
+        method: 'GET',
+        path: `/accesses/${enc(accessId)}`,
+        notFound: () => unknownAccess(accessId),
+      })) as AccessView,
+    revokeAccess: async (accessId) =>
+      (await call({
+        method: 'POST',
+        path: `/accesses/${enc(accessId)}/revoke`,
+        notFound: () => unknownAccess(accessId),
+      })) as AccessView,
+    listCampaigns: () => Promise.reject(notThrough('campaign list')),
+    toggleCampaign: () => Promise.reject(notThrough('campaign toggle')),
+    apiKeyMatches: async (envId, apiKey) => {
+      // No operator route checks a key; the decision route does, before it reads the body (§2.2): an empty
+      // body is refused (400) after a good key and never decides anything, a wrong key is 403.
+      const response = await fetch(`${operator.url}/v2/${enc(envId)}/campaigns`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
+        body: '{}',
+        signal: AbortSignal.timeout(TIMEOUT_MS),
+      });
+      await response.body?.cancel();
+      if (response.status === 404) throw unknownEnvironment(envId);
+      return response.status !== 401 && response.status !== 403;
+    },
+    close: () => Promise.resolve(),
+  };
+};

@@ -1,0 +1,107 @@
+// The CLI's operations on a store it opened itself: PostgreSQL (side by side with servers), or the embedded
+// folder when no server holds it. The answers are built by the operator routes' own functions, so a command
+// prints the same objects as when it goes through a running server (operator-client.ts).
+import type { CampaignState } from 'feature-ts/protocol';
+import { AccessInputError, createAccess } from '../auth/create-access.js';
+import { secretMatches } from '../ids.js';
+import { toRemoteCampaign } from '../remote/campaign-format.js';
+import { buildCampaignReport } from '../report/build-report.js';
+import { accessAnswer, accountAnswer, environmentAnswer } from '../routes/operator.js';
+import type { EnvironmentRecord, Store } from '../store/store.js';
+import { validateBucketingCampaigns } from '../validation/bucketing-campaigns.js';
+import { CliError, unknownAccess, unknownAccount, unknownCampaign, unknownEnvironment } from './cli-error.js';
+import type { Operations, StoreUsed } from './operations.js';
+
+/** Operations on `store`; `close` closes it. */
+export const storeOperations = (store: Store, used: StoreUsed): Operations => {
+  const environment = async (envId: string): Promise<EnvironmentRecord> => {
+    const found = await store.getEnvironment(envId);
+    if (found === null) throw unknownEnvironment(envId);
+    return found;
+  };
+  const account = async (accountId: string): Promise<void> => {
+    if ((await store.getAccount(accountId)) === null) throw unknownAccount(accountId);
+  };
+  const campaign = async (envId: string, campaignId: string) => {
+    const found = await store.getCampaign(envId, campaignId);
+    if (found === null) throw unknownCampaign(envId, campaignId);
+    return found;
+  };
+
+  return {
+    used,
+    listAccounts: async () => (await store.listAccounts()).map(accountAnswer),
+    createAccount: async (name) => accountAnswer(await store.createAccount(name)),
+    listEnvironments: async (accountId) => {
+      await account(accountId);
+      return (await store.listEnvironments(accountId)).map(environmentAnswer);
+    },
+    createEnvironment: async ({ accountId, name, enabledXPC, enabled1V1T }) => {
+      await account(accountId);
+      const created = await store.createEnvironment({
+        accountId,
+        name,
+        accountSettings: { enabledXPC, enabled1V1T },
+      });
+      return { environment: environmentAnswer(created.environment), apiKey: created.apiKey };
+    },
+    rotateApiKey: async (envId) => store.rotateApiKey((await environment(envId)).id),
+    setPanic: async (envId, panic) => {
+      await store.setPanic((await environment(envId)).id, panic);
+      return environmentAnswer(await environment(envId));
+    },
+    importCampaigns: async (envId, file) => {
+      const campaigns = validateBucketingCampaigns(file);
+      return store.replaceCampaigns((await environment(envId)).id, campaigns);
+    },
+    reports: async (envId, wanted) => {
+      const found = await environment(envId);
+      const all = await store.listCampaigns(found.id, { includeDeleted: true });
+      const chosen =
+        wanted === undefined ? all : all.filter((c) => c.id === wanted || c.body.slug === wanted);
+      if (wanted !== undefined && chosen.length === 0) throw unknownCampaign(envId, wanted);
+      const now = new Date();
+      return Promise.all(chosen.map((c) => buildCampaignReport(store, found.id, c.id, now)));
+    },
+    createAccess: async (input) => {
+      try {
+        const { access, clientSecret } = await createAccess(store, input);
+        return { access: accessAnswer(access), clientSecret };
+      } catch (error) {
+        if (error instanceof AccessInputError && error.field === 'account')
+          throw unknownAccount(input.accountId);
+        throw error;
+      }
+    },
+    listAccesses: async (accountId) => {
+      await account(accountId);
+      return (await store.listAccesses(accountId)).map(accessAnswer);
+    },
+    getAccess: async (accessId) => {
+      const found = await store.getAccess(accessId);
+      if (found === null) throw unknownAccess(accessId);
+      return accessAnswer(found);
+    },
+    revokeAccess: async (accessId) => {
+      const revoked = await store.revokeAccess(accessId);
+      if (revoked === null) throw unknownAccess(accessId);
+      return accessAnswer(revoked);
+    },
+    listCampaigns: async (envId) =>
+      (await store.listCampaigns((await environment(envId)).id)).map(toRemoteCampaign),
+    toggleCampaign: async (envId, campaignId, state: CampaignState) => {
+      const found = await environment(envId);
+      const existing = await campaign(found.id, campaignId);
+      // As the remote control API's toggle (§13.5): interrupted is final.
+      if (existing.state === 'interrupted' && state !== 'interrupted')
+        throw new CliError(
+          'conflict',
+          `Campaign "${existing.id}" is interrupted, which is final: create a new campaign to run it again.`,
+        );
+      await store.setCampaignState(found.id, existing.id, state);
+      return toRemoteCampaign(await campaign(found.id, existing.id));
+    },
+    apiKeyMatches: async (envId, apiKey) => secretMatches(apiKey, (await environment(envId)).apiKeyDigest),
+    close: () => store.close(),
+  };
+};

@@ -1,0 +1,37 @@
+// `feature-server --help`: every command, one line each (PROTOCOL.md §13.9).
+
+/** The usage text. */
+export const USAGE = `Usage: feature-server <command> [--json]
+
+Server
+  serve                                   start the server (PORT, HOST, DATABASE_URL, FEATURE_DATA_DIR, LOG_LEVEL,
+                                          LOG_FORMAT, FEATURE_OPERATOR_KEY)
+  start                                   seed the demo on first run, then serve (what \`npm start\` runs)
+  demo                                    seed the demo account, environment and campaigns if absent
+
+Accounts and environments
+  account create --name N                 create an account
+  account list                            list the accounts
+  env create --account A --name N [--xpc] [--1v1t]   create an environment; prints its API key once
+  env list --account A                    list an account's environments
+  env rotate-key --env E                  replace an environment's API key (the old one stops at once)
+  panic on|off --env E                    serve no campaign at all (on), or serve them again (off)
+
+Campaigns and reports
+  import FILE --env E                     replace the environment's campaigns with a bucketing-format file
+  campaign list --env E                   list the environment's campaigns
+  campaign toggle ID --env E --state active|paused|interrupted   change a campaign's state
+  report --env E [--campaign idOrSlug]    campaign reports (a table without --json)
+  (campaign list and toggle work on the store itself, not through a running server: there, use the remote
+  control API)
+
+Remote control accesses
+  access create --account A --name N --actions a,b [--envs e1,e2]   create an access; prints its client
+                                          secret once (no --envs: every environment of the account)
+  access list --account A                 list an account's accesses
+  access show ID                          show an access
+  access revoke ID                        revoke an access (its tokens stop at their next use)
+
+Every command works on DATABASE_URL (PostgreSQL), else on the embedded store in FEATURE_DATA_DIR
+(./.feature-data); while a server holds that folder, commands go through that server. With --json, every
+outcome, errors included, is one JSON object on stdout.`;

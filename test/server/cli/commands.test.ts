@@ -1,0 +1,112 @@
+// `feature-server` commands on the store itself (PROTOCOL.md §13.9): a read-only command never creates a
+// database, a busy folder whose credential does not answer keeps the folder's message, `--help` lists every
+// command, and the campaign commands work on the store.
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { writeLocalOperator } from '../../../server/src/local-operator.js';
+import { lockDataDir } from '../../../server/src/store/data-dir-lock.js';
+import { openPgliteStore } from '../../../server/src/store/pglite.js';
+import { runCliCommand } from '../cli-support.js';
+import { checkoutCampaign, premiumToggle, seedEnvironment } from '../support.js';
+import { cliJson } from './cli-json.js';
+
+void describe('feature-server commands (embedded store, no server)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'feature-cli-commands-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  void it('a read-only command on a folder without a database says so and creates nothing', async () => {
+    const missing = join(dir, 'missing');
+    const empty = join(dir, 'empty');
+    mkdirSync(empty);
+    const [list, report] = await Promise.all([
+      cliJson(['account', 'list'], { FEATURE_DATA_DIR: missing }, { code: 2 }),
+      cliJson(['report', '--env', 'e1'], { FEATURE_DATA_DIR: empty }, { code: 2 }),
+    ]);
+    for (const [run, folder] of [
+      [list, missing],
+      [report, empty],
+    ] as const) {
+      const error = run.error as { code: string; message: string };
+      assert.equal(error.code, 'no_database');
+      assert.ok(error.message.startsWith(`There is no database in ${folder} yet`), error.message);
+      assert.match(run.stderr, /nothing was created/);
+    }
+    assert.equal(existsSync(missing), false);
+    assert.deepEqual(readdirSync(empty), []);
+  });
+
+  void it('keeps the busy folder message when the credential in it does not answer', async () => {
+    const data = join(dir, 'busy');
+    const release = lockDataDir(data);
+    // A live pid (this process) but nothing listening: a server that stopped without cleaning up, say.
+    writeLocalOperator(data, { url: 'http://127.0.0.1:9', key: 'ffo_stale', pid: process.pid });
+    try {
+      const busy = await cliJson(
+        ['account', 'create', '--name', 'X'],
+        { FEATURE_DATA_DIR: data },
+        { code: 2 },
+      );
+      const error = busy.error as { code: string; message: string };
+      assert.equal(error.code, 'data_dir_busy');
+      assert.match(error.message, new RegExp(`The data folder .*busy is in use by process ${process.pid}`));
+      assert.match(busy.stderr, /Stop the server first/);
+    } finally {
+      release();
+    }
+  });
+
+  void it('--help lists every command', async () => {
+    const help = await runCliCommand(['--help'], { FEATURE_DATA_DIR: join(dir, 'help') });
+    assert.equal(help.code, 0);
+    for (const command of [
+      'serve',
+      'start',
+      'demo',
+      'account create',
+      'account list',
+      'env create',
+      'env list',
+      'env rotate-key',
+      'panic on|off',
+      'import FILE',
+      'campaign list',
+      'campaign toggle',
+      'report --env',
+      'access create',
+      'access list',
+      'access show',
+      'access revoke',
+    ])
+      assert.ok(help.stdout.includes(`  ${command}`), `${command} in\n${help.stdout}`);
+    assert.equal(existsSync(join(dir, 'help')), false);
+  });
+
+  void it('lists and toggles campaigns on the store; interrupted is final', async () => {
+    const data = join(dir, 'campaigns');
+    const store = await openPgliteStore(data);
+    const { envId } = await seedEnvironment(store, [checkoutCampaign(), premiumToggle()]);
+    await store.close();
+    const env = { FEATURE_DATA_DIR: data };
+    const toggled = await cliJson(
+      ['campaign', 'toggle', 'c1', '--env', envId, '--state', 'interrupted'],
+      env,
+    );
+    assert.deepEqual(toggled.store, { kind: 'embedded', dataDir: data });
+    assert.equal((toggled.campaign as { state: string }).state, 'interrupted');
+    const again = await cliJson(['campaign', 'toggle', 'c1', '--env', envId, '--state', 'active'], env, {
+      code: 2,
+    });
+    assert.deepEqual(again.error, {
+      code: 'conflict',
+      message: 'Campaign "c1" is interrupted, which is final: create a new campaign to run it again.',
+    });
+    const listed = await cliJson(['campaign', 'list', '--env', envId], env, { json: false });
+    assert.match(
+      listed.stdout,
+      /^id +slug +type +state +name\nc1 +checkout +ab +interrupted +Checkout\nc2 +- +toggle +active +Premium banner\n$/,
+    );
+  });
+});
