@@ -11,6 +11,8 @@ import { EnvironmentCache } from './configuration/environment-cache.js';
 import { registerCors } from './http/cors.js';
 import { registerErrorHandlers } from './http/error-handler.js';
 import { registerJsonBodyParser } from './http/json-body.js';
+import { errors } from './errors.js';
+import { STORABLE_TEXT_RULE, isStorableText } from './validation/storable-text.js';
 import { createLogger, redactUrl } from './logger.js';
 import { registerActivationRoutes } from './routes/activation.js';
 import { registerBucketingRoutes } from './routes/bucketing.js';
@@ -87,6 +89,16 @@ export const createApp = async (deps: AppDeps): Promise<FastifyInstance> => {
   registerJsonBodyParser(app);
   registerErrorHandlers(app);
   registerCors(app);
+  // Path parameters reach the store (ids are looked up): refuse text it cannot hold before it gets there.
+  app.addHook('onRequest', (request, _reply, done) => {
+    for (const [name, value] of Object.entries((request.params ?? {}) as Record<string, unknown>)) {
+      if (typeof value === 'string' && !isStorableText(value)) {
+        done(errors.invalidBody(`path.${name}`, STORABLE_TEXT_RULE));
+        return;
+      }
+    }
+    done();
+  });
   app.addHook('onResponse', (request, reply, done) => {
     if (log.isLevelEnabled('debug')) {
       request.log.debug(

@@ -3,6 +3,7 @@
 // digest.
 import { ACTIONS, type Action } from 'feature-ts/protocol';
 import { InputError } from '../errors.js';
+import { STORABLE_TEXT_RULE, isStorableText } from '../validation/storable-text.js';
 import { digest } from '../ids.js';
 import type { AccessRecord, Store } from '../store/store.js';
 import { newClientId, newClientSecret } from './credentials.js';
@@ -37,6 +38,7 @@ export const createAccess = async (
   const { name, actions, environments = [] } = input;
   if (typeof name !== 'string' || name.trim() === '' || name.length > 100)
     throw new AccessInputError('name', 'must be a string of 1 to 100 characters');
+  if (!isStorableText(name)) throw new AccessInputError('name', STORABLE_TEXT_RULE);
   if (
     !Array.isArray(actions) ||
     actions.length === 0 ||

@@ -5,6 +5,7 @@
 // them at their next call, on every server instance.
 import type { Action, TokenCheckAnswer } from 'feature-ts/protocol';
 import { digest, secretMatches } from '../ids.js';
+import { isStorableText } from '../validation/storable-text.js';
 import type { AccessRecord, Store, TokenRecord } from '../store/store.js';
 import { looksLikeAccessToken, newAccessToken } from './credentials.js';
 import { accessRights, formatScope, narrowRights, parseScope } from './scope.js';
@@ -46,7 +47,10 @@ export class TokenService {
 
   /** Authenticates the client and issues a token with the requested (narrowed) scope. */
   async issue(grant: TokenGrant): Promise<TokenOutcome> {
-    const access = await this.#store.findAccessByClientId(grant.clientId);
+    // A client id the store cannot hold belongs to no access (and must not reach the database).
+    const access = isStorableText(grant.clientId)
+      ? await this.#store.findAccessByClientId(grant.clientId)
+      : null;
     const matches = secretMatches(grant.clientSecret, access?.secretDigest ?? DECOY_DIGEST);
     if (access === null || !matches || access.revokedMs !== null || access.accountId !== grant.accountId)
       return { kind: 'invalid_client' };

@@ -31,8 +31,36 @@ export const findForbiddenKey = (value: unknown, path = ''): string | null => {
 // The full walk only runs when the text could hold such a key, spelled out or with escapes.
 const MAY_HOLD_FORBIDDEN = /__proto__|constructor|prototype|\\u/;
 
+/** How deep JSON values may nest in a body (§2.1); every walk of a body is bounded by it. */
+export const MAX_BODY_DEPTH = 64;
+
+/**
+ * The deepest nesting of `text`, counted on the text itself (brackets outside strings), so a 10 000-deep body
+ * is refused before anything recurses into it. Stops counting past the limit.
+ */
+const nestingDepth = (text: string): number => {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i++; // a backslash escapes the next character
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 123 || c === 91) {
+      if (++depth > deepest) deepest = depth;
+      if (deepest > MAX_BODY_DEPTH) return deepest;
+    } else if (c === 125 || c === 93) depth--;
+  }
+  return deepest;
+};
+
 /** Parses a JSON body text; throws the §2.4 errors. */
 export const parseJsonBody = (text: string): unknown => {
+  // Nesting deeper than the limit needs at least twice as many brackets as the limit.
+  if (text.length > 2 * MAX_BODY_DEPTH && nestingDepth(text) > MAX_BODY_DEPTH)
+    throw errors.invalidBody('(body)', `nests deeper than ${MAX_BODY_DEPTH} levels: flatten it`);
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -34,6 +34,13 @@ class OAuthError extends Error {
 }
 
 const NO_STORE = { 'cache-control': 'no-store', pragma: 'no-cache' } as const;
+
+/**
+ * Every invalid_client answer leaves no sooner than this after the request arrived. An unknown client id and a
+ * wrong secret already take the same path (token-service.ts), but the store reads a row for one and none for
+ * the other; the floor makes the remaining difference unmeasurable, and slows guessing.
+ */
+const FAILURE_FLOOR_MS = 10;
 const FORM = 'application/x-www-form-urlencoded';
 const JSON_TYPE = 'application/json';
 const BODY_LIMIT = 8 * 1024;
@@ -175,6 +182,7 @@ export const registerOAuthRoutes = (app: FastifyInstance, options: OAuthOptions)
     });
 
     scope.post('/oauth/:accountId/token', { bodyLimit: BODY_LIMIT }, async (request, reply) => {
+      const started = performance.now();
       const wait = options.limits.tokenRequest(request.ip);
       if (wait !== null) throw tooMany(wait);
       const body: unknown = request.body;
@@ -215,6 +223,8 @@ export const registerOAuthRoutes = (app: FastifyInstance, options: OAuthOptions)
       });
       if (outcome.kind === 'invalid_client') {
         options.limits.failed(request.ip, clientId);
+        const floor = started + FAILURE_FLOOR_MS - performance.now();
+        if (floor > 0) await new Promise((resolve) => setTimeout(resolve, floor));
         throw invalidClient();
       }
       options.limits.succeeded(request.ip, clientId);

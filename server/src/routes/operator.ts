@@ -8,6 +8,7 @@ import { AccessInputError, createAccess } from '../auth/create-access.js';
 import { IdConflictError, InputError, errors } from '../errors.js';
 import { digest, secretMatches } from '../ids.js';
 import { buildCampaignReport } from '../report/build-report.js';
+import { STORABLE_TEXT_RULE, isStorableText } from '../validation/storable-text.js';
 import type { AccessRecord, Account, EnvironmentRecord } from '../store/store.js';
 import { validateBucketingCampaigns } from '../validation/bucketing-campaigns.js';
 
@@ -54,6 +55,7 @@ const name = (body: Record<string, unknown>): string => {
   const value = body.name;
   if (typeof value !== 'string' || value.trim() === '' || value.length > 100)
     throw errors.invalidBody('name', 'must be a string of 1 to 100 characters');
+  if (!isStorableText(value)) throw errors.invalidBody('name', STORABLE_TEXT_RULE);
   return value.trim();
 };
 

@@ -18,6 +18,7 @@ import {
 import { InputError } from '../errors.js';
 import { isValidId } from '../ids.js';
 import { badString } from './fields.js';
+import { STORABLE_TEXT_RULE, isStorableText } from './storable-text.js';
 
 /** An InputError about one field; `path` names it as the body spells it (`variation_groups[0].name`). */
 export class FieldError extends InputError {
@@ -53,12 +54,8 @@ export const TEXT_LIMITS = {
 // JSON values nest at most this deep in a body (§2.1); the walk below never goes further.
 const MAX_DEPTH = 64;
 
-// With the `u` flag a surrogate pair is one code point, so this matches only lone surrogates, which (like
-// U+0000) cannot be stored as text (§2.1).
-const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
-
-const illFormed = (text: string): boolean => text.includes('\u0000') || LONE_SURROGATE.test(text);
-const ILL_FORMED = 'must not hold U+0000 or a lone surrogate';
+const illFormed = (text: string): boolean => !isStorableText(text);
+const ILL_FORMED = STORABLE_TEXT_RULE;
 
 /** A message when `value` is not storable text of 1..`max` characters (§2.1; `min` 0 allows ''), else null. */
 export const badText = (value: unknown, max: number, min = 1): string | null => {
