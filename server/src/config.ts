@@ -1,5 +1,6 @@
 // Server configuration from the environment (PROTOCOL.md §13.9), checked at start with messages that say
 // what to change.
+import { isIP } from 'node:net';
 import { InputError } from './errors.js';
 
 /** The server's settings. */
@@ -45,6 +46,28 @@ const operatorKey = (value: string | undefined): string | null => {
   return value;
 };
 
+/** An address or a CIDR block (`10.0.0.0/8`, `fd00::/8`). */
+const isAddressOrBlock = (value: string): boolean => {
+  const [address = '', bits, ...rest] = value.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (bits === undefined) return true;
+  const n = Number(bits);
+  return /^\d{1,3}$/.test(bits) && n <= (family === 4 ? 32 : 128);
+};
+
+/** TRUST_PROXY: the proxies whose X-Forwarded-For is believed, as addresses or CIDR blocks. */
+const trustProxy = (value: string | undefined): string | null => {
+  if (value === undefined || value.trim() === '') return null;
+  const entries = value.split(',').map((entry) => entry.trim());
+  const bad = entries.find((entry) => !isAddressOrBlock(entry));
+  if (bad !== undefined)
+    throw new InputError(
+      `TRUST_PROXY holds "${bad}", which is not an address or a CIDR block: list your proxies, e.g. TRUST_PROXY=10.0.0.5,10.1.0.0/16.`,
+    );
+  return entries.join(',');
+};
+
 /** Reads the configuration from environment variables. */
 export const readServerConfig = (env: NodeJS.ProcessEnv = process.env): ServerConfig => {
   const logLevel = env.LOG_LEVEL ?? 'info';
@@ -64,7 +87,7 @@ export const readServerConfig = (env: NodeJS.ProcessEnv = process.env): ServerCo
       36500,
     ),
     operatorKey: operatorKey(env.FEATURE_OPERATOR_KEY),
-    trustProxy: env.TRUST_PROXY === undefined || env.TRUST_PROXY === '' ? null : env.TRUST_PROXY,
+    trustProxy: trustProxy(env.TRUST_PROXY),
     maxTokenLifetimeSeconds:
       env.FEATURE_MAX_TOKEN_LIFETIME === undefined || env.FEATURE_MAX_TOKEN_LIFETIME === ''
         ? null

@@ -125,12 +125,24 @@ export const campaignQueries = (db: Pick<Sql, 'query' | 'transaction'>, channel:
   },
   async setCampaignState(envId: string, campaignId: string, state: CampaignState): Promise<void> {
     await db.transaction(async (tx) => {
+      // Interrupted is final (§13.5): checked in the same statement, so two toggles cannot race past it.
       const rows = await tx.query(
         `UPDATE campaigns SET state = $3, updated_ms = $4
-         WHERE env_id = $1 AND id = $2 AND deleted_ms IS NULL RETURNING id`,
+         WHERE env_id = $1 AND id = $2 AND deleted_ms IS NULL AND (state <> 'interrupted' OR $3 = 'interrupted')
+         RETURNING id`,
         [envId, campaignId, state, Date.now()],
       );
-      if (rows.length === 0) throw new InputError(`No campaign "${campaignId}" in environment "${envId}".`);
+      if (rows.length === 0) {
+        const found = await tx.query(
+          'SELECT state FROM campaigns WHERE env_id = $1 AND id = $2 AND deleted_ms IS NULL',
+          [envId, campaignId],
+        );
+        if (found.length > 0)
+          throw new IdConflictError(
+            `Campaign "${campaignId}" is interrupted, which is final: create a new campaign to run it again.`,
+          );
+        throw new InputError(`No campaign "${campaignId}" in environment "${envId}".`);
+      }
       await publish(tx, channel, envId);
     });
   },

@@ -1,0 +1,54 @@
+// The server's configuration from environment variables (PROTOCOL.md §13.9): defaults on a fresh machine,
+// and every bad value refused at start with a message that says what to change.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { readServerConfig } from '../../server/src/config.js';
+
+void describe('server configuration', () => {
+  void it('works with nothing set', () => {
+    const config = readServerConfig({});
+    assert.deepEqual(
+      { ...config },
+      {
+        port: 8080,
+        host: '127.0.0.1',
+        databaseUrl: null,
+        dataDir: './.feature-data',
+        logLevel: 'info',
+        assignmentRetentionDays: 90,
+        operatorKey: null,
+        trustProxy: null,
+        maxTokenLifetimeSeconds: null,
+      },
+    );
+  });
+
+  void it('reads the remote control settings', () => {
+    const config = readServerConfig({
+      FEATURE_OPERATOR_KEY: 'k'.repeat(32),
+      TRUST_PROXY: ' 10.0.0.5, 10.1.0.0/16 ,fd00::/8',
+      FEATURE_MAX_TOKEN_LIFETIME: '900',
+    });
+    assert.equal(config.operatorKey, 'k'.repeat(32));
+    assert.equal(config.trustProxy, '10.0.0.5,10.1.0.0/16,fd00::/8');
+    assert.equal(config.maxTokenLifetimeSeconds, 900);
+  });
+
+  const refused: Array<[Record<string, string>, RegExp]> = [
+    [{ TRUST_PROXY: 'true' }, /TRUST_PROXY holds "true", which is not an address or a CIDR block/],
+    [{ TRUST_PROXY: '1' }, /TRUST_PROXY holds "1"/],
+    [{ TRUST_PROXY: '10.0.0.0/33' }, /TRUST_PROXY holds "10.0.0.0\/33"/],
+    [{ TRUST_PROXY: '10.0.0.1,' }, /TRUST_PROXY holds ""/],
+    [{ FEATURE_OPERATOR_KEY: 'short' }, /FEATURE_OPERATOR_KEY is too weak/],
+    [{ FEATURE_OPERATOR_KEY: `${'k'.repeat(30)} x` }, /FEATURE_OPERATOR_KEY is too weak/],
+    [
+      { FEATURE_MAX_TOKEN_LIFETIME: '0' },
+      /FEATURE_MAX_TOKEN_LIFETIME=0 is invalid: set it to an integer from 1 to 31536000/,
+    ],
+    [{ FEATURE_MAX_TOKEN_LIFETIME: '1.5' }, /FEATURE_MAX_TOKEN_LIFETIME=1.5 is invalid/],
+    [{ PORT: '70000' }, /PORT=70000 is invalid/],
+    [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL=loud is invalid/],
+  ];
+  for (const [env, message] of refused)
+    void it(`refuses ${JSON.stringify(env)}`, () => assert.throws(() => readServerConfig(env), message));
+});
