@@ -11,6 +11,7 @@ import { EnvironmentCache } from './configuration/environment-cache.js';
 import { registerCors } from './http/cors.js';
 import { registerErrorHandlers } from './http/error-handler.js';
 import { registerJsonBodyParser } from './http/json-body.js';
+import { registerOpenApi } from './http/openapi.js';
 import { errors } from './errors.js';
 import { STORABLE_TEXT_RULE, isStorableText } from './validation/storable-text.js';
 import { createLogger, redactUrl } from './logger.js';
@@ -86,6 +87,8 @@ export const createApp = async (deps: AppDeps): Promise<FastifyInstance> => {
   };
   await ctx.environments.start();
 
+  // First: the OpenAPI document is collected from the routes as they are registered.
+  await registerOpenApi(app);
   registerJsonBodyParser(app);
   registerErrorHandlers(app);
   registerCors(app);

@@ -81,7 +81,7 @@ const campaign = (name: string) =>
   });
 
 const firstPath = (body: Record<string, unknown>): string =>
-  String((body.details as Array<{ path: string }> | undefined)?.[0]?.path ?? '');
+  (body.details as Array<{ path: string }> | undefined)?.[0]?.path ?? '';
 
 void describe('text the store cannot hold', () => {
   void it('a token request whose client id holds U+0000 or a lone surrogate is an unknown client', async () => {

@@ -9,6 +9,8 @@ import { JSON_OR_TEXT } from '../http/json-body.js';
 import { secretMatches } from '../ids.js';
 import type { ActivationRow } from '../store/store.js';
 import { checkActivation } from '../validation/activation.js';
+import { activationRouteSchema } from './activation-schemas.js';
+import { documented } from './shared-schemas.js';
 
 /** The body limit of activation, hit and usage routes (§2.1). */
 export const COLLECT_BODY_LIMIT = 3 * 1024 * 1024;
@@ -23,7 +25,11 @@ export const environmentIdOf = (body: Record<string, unknown>): string => {
 export const registerActivationRoutes = (app: FastifyInstance, ctx: AppContext): void => {
   app.post(
     '/v2/activate',
-    { bodyLimit: COLLECT_BODY_LIMIT, config: { accepts: JSON_OR_TEXT } },
+    {
+      ...documented(activationRouteSchema),
+      bodyLimit: COLLECT_BODY_LIMIT,
+      config: { accepts: JSON_OR_TEXT },
+    },
     async (request, reply) => {
       const body = request.body;
       if (!isJsonObject(body))

@@ -4,15 +4,19 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../app-context.js';
 import { sendConditional } from '../http/conditional.js';
 import { environmentOf, requireEnvironment } from '../http/environment-auth.js';
+import { accountSettingsRouteSchema, bucketingFileRouteSchema } from './bucketing-schemas.js';
+import { documented } from './shared-schemas.js';
 
 /** Registers the bucketing file and account settings routes. */
 export const registerBucketingRoutes = (app: FastifyInstance, ctx: AppContext): void => {
   const onRequest = requireEnvironment(ctx.environments);
-  app.get('/cdn/:envId/bucketing.json', { onRequest }, async (request, reply) => {
+  const file = { ...documented(bucketingFileRouteSchema), onRequest };
+  const settings = { ...documented(accountSettingsRouteSchema), onRequest };
+  app.get('/cdn/:envId/bucketing.json', file, async (request, reply) => {
     const state = environmentOf(request);
     return sendConditional(request, reply, state.bucketing, state.environment.configTime, ctx.now());
   });
-  app.get('/cdn/:envId/accountSettings.json', { onRequest }, async (request, reply) => {
+  app.get('/cdn/:envId/accountSettings.json', settings, async (request, reply) => {
     const state = environmentOf(request);
     return sendConditional(request, reply, state.accountSettings, state.environment.configTime, ctx.now());
   });

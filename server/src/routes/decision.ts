@@ -15,6 +15,8 @@ import {
 } from '../validation/decision-request.js';
 import { segmentValues } from '../validation/hit.js';
 import { decisionJson } from './decision-json.js';
+import { decisionRouteSchema } from './decision-schemas.js';
+import { documented } from './shared-schemas.js';
 
 /** The decision route's body limit (§2.1). */
 export const DECISION_BODY_LIMIT = 64 * 1024;
@@ -58,6 +60,7 @@ export const registerDecisionRoutes = (app: FastifyInstance, ctx: AppContext): v
   app.post(
     '/v2/:envId/campaigns',
     {
+      ...documented(decisionRouteSchema),
       bodyLimit: DECISION_BODY_LIMIT,
       config: { accepts: JSON_OR_TEXT },
       onRequest: requireEnvironmentAndKey(ctx.environments),

@@ -9,12 +9,17 @@ import { JSON_OR_TEXT } from '../http/json-body.js';
 import type { HitRow } from '../store/store.js';
 import { checkHit } from '../validation/hit.js';
 import { COLLECT_BODY_LIMIT, environmentIdOf } from './activation.js';
+import { hitsRouteSchema, troubleshootingRouteSchema, usageRouteSchema } from './events-schemas.js';
+import { documented, type RouteSchema } from './shared-schemas.js';
 
 const collect = { bodyLimit: COLLECT_BODY_LIMIT, config: { accepts: JSON_OR_TEXT } };
 
+/** A hit route's options: the shared limits, and its schema for the OpenAPI document. */
+const collecting = (schema: RouteSchema) => ({ ...collect, ...documented(schema) });
+
 /** Registers the hit, usage and troubleshooting routes. */
 export const registerEventRoutes = (app: FastifyInstance, ctx: AppContext): void => {
-  app.post('/events', collect, async (request, reply) => {
+  app.post('/events', collecting(hitsRouteSchema), async (request, reply) => {
     const body = request.body;
     if (!isJsonObject(body))
       throw errors.invalidBody('(body)', 'must be a hit batch: {"cid":…,"t":"BATCH","h":[…]}');
@@ -38,7 +43,7 @@ export const registerEventRoutes = (app: FastifyInstance, ctx: AppContext): void
     return reply.send({ accepted, duplicates: rows.length - accepted, rejected } satisfies CollectAnswer);
   });
 
-  app.post('/events/analytics', collect, async (request, reply) => {
+  app.post('/events/analytics', collecting(usageRouteSchema), async (request, reply) => {
     const body = request.body;
     if (!isJsonObject(body) || body.t !== 'USAGE') {
       throw errors.invalidBody('t', 'must be "USAGE" (a developer usage hit)');
@@ -63,7 +68,7 @@ export const registerEventRoutes = (app: FastifyInstance, ctx: AppContext): void
   });
 
   // The platform's SDKs send troubleshooting hits here; we accept them so they are not retried, and keep none.
-  app.post('/events/troubleshooting', collect, async (_request, reply) =>
+  app.post('/events/troubleshooting', collecting(troubleshootingRouteSchema), async (_request, reply) =>
     reply.send({ accepted: 0, duplicates: 0, rejected: [] } satisfies CollectAnswer),
   );
 };

@@ -9,6 +9,8 @@ import type { TokenRateLimits } from '../auth/rate-limits.js';
 import type { TokenService } from '../auth/token-service.js';
 import { ApiError, errors } from '../errors.js';
 import { parseJsonBody } from '../http/json-body.js';
+import { tokenCheckRouteSchema, tokenRouteSchema } from './oauth-schemas.js';
+import { documented } from './shared-schemas.js';
 
 /** What the token routes are built with. */
 export interface OAuthOptions {
@@ -154,6 +156,7 @@ const toOAuthError = (error: unknown): OAuthError | null => {
 
 /** Registers the token routes in their own scope. */
 export const registerOAuthRoutes = (app: FastifyInstance, options: OAuthOptions): void => {
+  const tokenRoute = { ...documented(tokenRouteSchema), bodyLimit: BODY_LIMIT };
   void app.register((scope, _options, registered) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser(FORM, { parseAs: 'string', bodyLimit: BODY_LIMIT }, (_request, body, done) => {
@@ -181,7 +184,7 @@ export const registerOAuthRoutes = (app: FastifyInstance, options: OAuthOptions)
         .send({ message: internal.message, code: internal.code, requestId: request.id });
     });
 
-    scope.post('/oauth/:accountId/token', { bodyLimit: BODY_LIMIT }, async (request, reply) => {
+    scope.post('/oauth/:accountId/token', tokenRoute, async (request, reply) => {
       const started = performance.now();
       const wait = options.limits.tokenRequest(request.ip);
       if (wait !== null) throw tooMany(wait);
@@ -238,7 +241,7 @@ export const registerOAuthRoutes = (app: FastifyInstance, options: OAuthOptions)
       return reply.headers(NO_STORE).send(answer);
     });
 
-    scope.get('/oauth/token', async (request, reply) => {
+    scope.get('/oauth/token', documented(tokenCheckRouteSchema), async (request, reply) => {
       const wait = options.limits.tokenCheck(request.ip);
       if (wait !== null) throw tooMany(wait);
       const token = (request.query as Record<string, unknown>).access_token;

@@ -11,6 +11,7 @@ import { buildCampaignReport } from '../report/build-report.js';
 import { STORABLE_TEXT_RULE, isStorableText } from '../validation/storable-text.js';
 import type { AccessRecord, Account, EnvironmentRecord } from '../store/store.js';
 import { validateBucketingCampaigns } from '../validation/bucketing-campaigns.js';
+import { operatorRoutes as doc } from './operator-schemas.js';
 
 const PREFIX = '/admin/v1';
 
@@ -126,18 +127,18 @@ export const registerOperatorRoutes = (
       done(null, payload);
     });
 
-    scope.get(`${PREFIX}/accounts`, async () => ({
+    scope.get(`${PREFIX}/accounts`, doc.listAccounts, async () => ({
       items: (await ctx.store.listAccounts()).map(accountAnswer),
     }));
-    scope.post(`${PREFIX}/accounts`, async (request, reply) => {
+    scope.post(`${PREFIX}/accounts`, doc.newAccount, async (request, reply) => {
       const created = await storeErrors(() => ctx.store.createAccount(name(bodyOf(request))));
       return reply.code(201).send(accountAnswer(created));
     });
 
-    scope.get(`${PREFIX}/accounts/:accountId/environments`, async (request) => ({
+    scope.get(`${PREFIX}/accounts/:accountId/environments`, doc.listEnvironments, async (request) => ({
       items: (await ctx.store.listEnvironments((await account(request)).id)).map(environmentAnswer),
     }));
-    scope.post(`${PREFIX}/accounts/:accountId/environments`, async (request, reply) => {
+    scope.post(`${PREFIX}/accounts/:accountId/environments`, doc.newEnvironment, async (request, reply) => {
       const owner = await account(request);
       const body = bodyOf(request);
       const enabledXPC = optionalBoolean(body, 'enabledXPC');
@@ -154,11 +155,11 @@ export const registerOperatorRoutes = (
       );
       return reply.code(201).send({ ...environmentAnswer(created), api_key: apiKey });
     });
-    scope.post(`${PREFIX}/environments/:envId/rotate-key`, async (request) => {
+    scope.post(`${PREFIX}/environments/:envId/rotate-key`, doc.rotateKey, async (request) => {
       const found = await environment(request);
       return { id: found.id, api_key: await ctx.store.rotateApiKey(found.id) };
     });
-    scope.patch(`${PREFIX}/environments/:envId`, async (request) => {
+    scope.patch(`${PREFIX}/environments/:envId`, doc.updateEnvironment, async (request) => {
       const found = await environment(request);
       const body = bodyOf(request);
       const enabledXPC = optionalBoolean(body, 'enabledXPC');
@@ -172,7 +173,7 @@ export const registerOperatorRoutes = (
       if (panic !== undefined) await ctx.store.setPanic(found.id, panic);
       return environmentAnswer(await environment(request));
     });
-    scope.put(`${PREFIX}/environments/:envId/campaigns`, async (request) => {
+    scope.put(`${PREFIX}/environments/:envId/campaigns`, doc.importCampaigns, async (request) => {
       const found = await environment(request);
       let campaigns;
       try {
@@ -184,7 +185,7 @@ export const registerOperatorRoutes = (
       const count = await storeErrors(() => ctx.store.replaceCampaigns(found.id, campaigns));
       return { envId: found.id, campaigns: count };
     });
-    scope.get(`${PREFIX}/environments/:envId/reports`, async (request) => {
+    scope.get(`${PREFIX}/environments/:envId/reports`, doc.reports, async (request) => {
       const found = await environment(request);
       const wanted = (request.query as Record<string, unknown>).campaign;
       const all = await ctx.store.listCampaigns(found.id, { includeDeleted: true });
@@ -198,10 +199,10 @@ export const registerOperatorRoutes = (
       };
     });
 
-    scope.get(`${PREFIX}/accounts/:accountId/accesses`, async (request) => ({
+    scope.get(`${PREFIX}/accounts/:accountId/accesses`, doc.listAccesses, async (request) => ({
       items: (await ctx.store.listAccesses((await account(request)).id)).map(accessAnswer),
     }));
-    scope.post(`${PREFIX}/accounts/:accountId/accesses`, async (request, reply) => {
+    scope.post(`${PREFIX}/accounts/:accountId/accesses`, doc.newAccess, async (request, reply) => {
       const owner = await account(request);
       const body = bodyOf(request);
       try {
@@ -218,8 +219,10 @@ export const registerOperatorRoutes = (
         throw error;
       }
     });
-    scope.get(`${PREFIX}/accesses/:accessId`, async (request) => accessAnswer(await access(request)));
-    scope.post(`${PREFIX}/accesses/:accessId/revoke`, async (request) => {
+    scope.get(`${PREFIX}/accesses/:accessId`, doc.readAccess, async (request) =>
+      accessAnswer(await access(request)),
+    );
+    scope.post(`${PREFIX}/accesses/:accessId/revoke`, doc.revokeAccess, async (request) => {
       const found = await access(request);
       const revoked = await ctx.store.revokeAccess(found.id);
       return accessAnswer(revoked ?? found);

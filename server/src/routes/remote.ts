@@ -14,6 +14,8 @@ import { campaignFromRemote, toRemoteCampaign } from '../remote/campaign-format.
 import { buildCampaignReport } from '../report/build-report.js';
 import { FieldError } from '../validation/bucketing-campaigns.js';
 import type { CampaignRecord } from '../store/store.js';
+import { remoteRouteSchemas } from './remote-schemas.js';
+import { documented } from './shared-schemas.js';
 
 const BASE = '/v1/accounts/:accountId/account_environments/:envId';
 
@@ -61,7 +63,9 @@ const STATES: readonly CampaignState[] = ['active', 'paused', 'interrupted'];
 
 /** Registers the remote control routes. */
 export const registerRemoteRoutes = (app: FastifyInstance, ctx: AppContext, tokens: TokenService): void => {
+  // One route per action: its schema, whose security names the action, is the action's.
   const guard = (action: Action) => ({
+    ...documented(remoteRouteSchemas[action]),
     onRequest: async (request: FastifyRequest) => authorizeCall(request, tokens, ctx.store, action),
   });
   const campaignOf = async (request: FastifyRequest): Promise<CampaignRecord> => {

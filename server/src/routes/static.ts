@@ -26,14 +26,17 @@ const inside = (root: string, relative: string): string | null => {
   return path.startsWith(normalize(root) + sep) ? path : null;
 };
 
+// Files, not API operations: left out of the OpenAPI document.
+const hidden = { schema: { hide: true } };
+
 /** Registers `/`, `/demo/config.json`, `/sdk/*` and, with `frameworkDemoDir`, `/demo/framework/*`. */
 export const registerStaticRoutes = (app: FastifyInstance, options: StaticOptions): void => {
-  app.get('/', async (request, reply) => {
+  app.get('/', hidden, async (request, reply) => {
     if (!(await sendStaticFile(request, reply, join(options.demoDir, 'index.html'))))
       throw errors.notFound(request.method, request.url);
     return reply;
   });
-  app.get('/demo/config.json', async (_request, reply) => {
+  app.get('/demo/config.json', hidden, async (_request, reply) => {
     const demo = options.demo;
     return reply.header('cache-control', 'no-store').send(
       demo === undefined
@@ -49,12 +52,12 @@ export const registerStaticRoutes = (app: FastifyInstance, options: StaticOption
   if (frameworkDir !== undefined) {
     // The app's asset URLs are absolute (its base is /demo/framework/), so the page works with or without the
     // trailing slash; the router treats both as `/demo/framework`.
-    app.get('/demo/framework', async (request, reply) => {
+    app.get('/demo/framework', hidden, async (request, reply) => {
       if (!(await sendStaticFile(request, reply, join(frameworkDir, 'index.html'))))
         throw errors.notFound(request.method, `${request.url} ${BUILD_FRAMEWORK_DEMO}`);
       return reply;
     });
-    app.get('/demo/framework/*', async (request, reply) => {
+    app.get('/demo/framework/*', hidden, async (request, reply) => {
       // The router has decoded the path once already; decoding again would turn `%25…` into a URIError.
       const relative = (request.params as Record<string, string>)['*'] ?? '';
       const path = inside(frameworkDir, relative);
@@ -63,7 +66,7 @@ export const registerStaticRoutes = (app: FastifyInstance, options: StaticOption
       return reply;
     });
   }
-  app.get('/sdk/*', async (request, reply) => {
+  app.get('/sdk/*', hidden, async (request, reply) => {
     // The router has decoded the path once already; decoding again would turn `%25…` into a URIError.
     const relative = (request.params as Record<string, string>)['*'] ?? '';
     const path = inside(options.sdkDir, relative);

@@ -1,0 +1,172 @@
+// The activation route's schema (PROTOCOL.md §4), for the OpenAPI document: checkActivation checks each
+// item by hand and rejects a bad one with its index, keeping the others (shared-schemas.ts says why the
+// schemas only document).
+import {
+  MAX_ACTIVATIONS_PER_BATCH,
+  type ActivationBatch,
+  type ActivationItem,
+  type CollectAnswer,
+} from 'feature-ts/protocol';
+import { errors } from '../errors.js';
+import { JSON_OR_TEXT } from '../http/json-body.js';
+import {
+  EXAMPLE,
+  errorAnswer,
+  errorResponse,
+  internalErrorResponse,
+  noContentResponse,
+  security,
+  type RouteSchema,
+} from './shared-schemas.js';
+
+const visitorId = { type: 'string', minLength: 1, maxLength: 256 } as const;
+const id = { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' } as const;
+
+const activationProperties = {
+  vid: { ...visitorId, description: "The visitor's current id: the authenticated id after login." },
+  aid: {
+    type: ['string', 'null'],
+    minLength: 1,
+    maxLength: 256,
+    description: 'The anonymous id of an authenticated visitor.',
+  },
+  caid: { ...id, description: 'The variation group id (the platform names it caid; not the campaign id).' },
+  vaid: {
+    ...id,
+    description: 'The variation id; it must belong to caid in this environment, now or before.',
+  },
+  qt: {
+    type: 'number',
+    minimum: 0,
+    default: 0,
+    description: 'Queue time in ms: send time minus creation time. The visit is dated received time − qt.',
+  },
+  hid: {
+    type: 'string',
+    minLength: 1,
+    maxLength: 128,
+    description: 'Idempotency id (our SDK: a UUID v4): a second arrival counts as a duplicate (§5.4).',
+  },
+} as const;
+
+const activationItemSchema = {
+  type: 'object',
+  required: ['vid', 'caid', 'vaid'],
+  properties: {
+    ...activationProperties,
+    cid: { type: 'string', description: "May repeat the batch's cid; a different one rejects the item." },
+  },
+} as const;
+
+const batchExample = {
+  cid: EXAMPLE.envId,
+  batch: [
+    {
+      vid: 'user-42',
+      aid: 'anon-7',
+      caid: 'vg1',
+      vaid: 'v2',
+      qt: 120,
+      hid: '6f1c2a4e-1b7d-4c1e-9a51-3f0a9d2b7c11',
+    },
+  ],
+} satisfies ActivationBatch;
+
+const singleExample = {
+  cid: EXAMPLE.envId,
+  vid: 'visitor-1',
+  aid: null,
+  caid: 'vg1',
+  vaid: 'v1',
+  qt: 0,
+} satisfies ActivationItem;
+
+/** The 200 answer of the activation and hit routes: what was kept, and each rejected item by index. */
+export const collectAnswerSchema = {
+  title: 'Collect answer',
+  type: 'object',
+  required: ['accepted', 'duplicates', 'rejected'],
+  properties: {
+    accepted: { type: 'integer', minimum: 0, description: 'Items stored now (committed before the answer).' },
+    duplicates: { type: 'integer', minimum: 0, description: 'Items whose hid was already stored.' },
+    rejected: {
+      type: 'array',
+      description: 'Invalid items, not stored and not worth retrying; the message names the field.',
+      items: {
+        type: 'object',
+        required: ['index', 'message'],
+        properties: { index: { type: 'integer', minimum: 0 }, message: { type: 'string' } },
+      },
+    },
+  },
+} as const;
+
+const partialExample = {
+  accepted: 1,
+  duplicates: 0,
+  rejected: [
+    {
+      index: 1,
+      message: 'batch[1].vaid "v9" is not a variation of variation group "vg1" in this environment',
+    },
+  ],
+} satisfies CollectAnswer;
+
+/** `POST /v2/activate`. */
+export const activationRouteSchema: RouteSchema = {
+  summary: 'Report exposures (activations)',
+  description: `Records that visitors were exposed to a variation: one visit each in the report (PROTOCOL.md §4, §14.1). Batch form (what our SDK sends, at most ${MAX_ACTIVATIONS_PER_BATCH} items) or one activation at the top level. The body is JSON text, as application/json or text/plain (sendBeacon), at most 3 MiB. x-api-key may be left out; when sent it must be the key of cid. Checks in order: 415, 413, 400, 404 cid, 403 key, then each item.`,
+  tags: ['sdk'],
+  security: security.optionalApiKey,
+  consumes: JSON_OR_TEXT,
+  body: {
+    title: 'Activations',
+    oneOf: [
+      {
+        title: 'Batch',
+        type: 'object',
+        required: ['cid', 'batch'],
+        properties: {
+          cid: { type: 'string', description: 'The environment id.' },
+          batch: { type: 'array', maxItems: MAX_ACTIVATIONS_PER_BATCH, items: activationItemSchema },
+        },
+      },
+      {
+        title: 'One activation',
+        type: 'object',
+        required: ['cid', 'vid', 'caid', 'vaid'],
+        properties: { cid: { type: 'string', description: 'The environment id.' }, ...activationProperties },
+      },
+    ],
+    examples: [batchExample, singleExample],
+  },
+  response: {
+    200: {
+      ...collectAnswerSchema,
+      description: 'Some items were invalid: the valid ones are stored, the others listed by index.',
+      examples: [partialExample],
+    },
+    204: noContentResponse('Every item was stored, or was a duplicate.'),
+    400: errorResponse(
+      `The body is not JSON, not an activation, its cid is not a string, or it holds more than ${MAX_ACTIVATIONS_PER_BATCH} items.`,
+      errorAnswer(
+        errors.invalidBody(
+          'batch',
+          'must be an array of activations (or send one activation with caid and vaid)',
+        ),
+      ),
+    ),
+    403: errorResponse(
+      "x-api-key is sent and is not the environment's key.",
+      errorAnswer(errors.invalidApiKey()),
+    ),
+    404: errorResponse('No environment has the id cid.', errorAnswer(errors.unknownEnvironment('nope'))),
+    // The route's bodyLimit (COLLECT_BODY_LIMIT); the OpenAPI test compares the two.
+    413: errorResponse('The body is over 3 MiB.', errorAnswer(errors.payloadTooLarge(3 * 1024 * 1024))),
+    415: errorResponse(
+      'The body is not application/json or text/plain.',
+      errorAnswer(errors.unsupportedMediaType(JSON_OR_TEXT)),
+    ),
+    500: internalErrorResponse,
+  },
+};

@@ -1,0 +1,278 @@
+// Schemas of the hit routes (PROTOCOL.md §5, §12), for the OpenAPI document: checkHit checks each hit by
+// hand and rejects a bad one with its index, keeping the others (shared-schemas.ts says why the schemas
+// only document). One schema per hit type, so the document says which keys each type needs.
+import {
+  EVENT_CATEGORIES,
+  HIT_LIMITS,
+  type CollectAnswer,
+  type HitBatch,
+  type UsageHit,
+} from 'feature-ts/protocol';
+import { errors } from '../errors.js';
+import { JSON_OR_TEXT } from '../http/json-body.js';
+import { collectAnswerSchema } from './activation-schemas.js';
+import {
+  EXAMPLE,
+  errorAnswer,
+  errorResponse,
+  internalErrorResponse,
+  security,
+  type RouteSchema,
+} from './shared-schemas.js';
+
+const text = (description: string, max: number = HIT_LIMITS.maxStringLength) =>
+  ({ type: 'string', minLength: 1, maxLength: max, description }) as const;
+const amount = (description: string) => ({ type: 'number', minimum: 0, description }) as const;
+const count = (description: string) => ({ type: 'integer', minimum: 0, description }) as const;
+
+const commonProperties = {
+  vid: text('The anonymous id when authenticated, else the visitor id (the reverse of activations).', 256),
+  cuid: {
+    type: ['string', 'null'],
+    minLength: 1,
+    maxLength: 256,
+    description: 'The authenticated id, else null.',
+  },
+  qt: amount('Queue time in ms; the hit is dated received time − qt.'),
+  hid: text('Idempotency id (our SDK: a UUID v4): a second arrival counts as a duplicate (§5.4).', 128),
+  uip: text('User IP.'),
+  sr: text('Screen resolution.'),
+  ul: text('User language.'),
+  sn: count('Session number.'),
+  cid: { type: 'string', description: "May repeat the batch's cid; a different one rejects the hit." },
+  ds: { type: 'string', description: 'Data source, "APP"; not read.' },
+} as const;
+
+const hitOf = (t: string, description: string, required: readonly string[], properties: object) => ({
+  title: t,
+  description,
+  type: 'object',
+  required: ['t', 'vid', ...required],
+  properties: { t: { const: t }, ...commonProperties, ...properties },
+});
+
+const hitSchema = {
+  title: 'Hit',
+  oneOf: [
+    hitOf('SCREENVIEW', 'A screen view.', ['dl'], {
+      dl: text('The screen name.', HIT_LIMITS.maxLocationLength),
+    }),
+    hitOf('PAGEVIEW', 'A page view.', ['dl'], {
+      dl: text('An absolute http: or https: URL.', HIT_LIMITS.maxLocationLength),
+    }),
+    hitOf('TRANSACTION', 'A transaction: a goal named by its affiliation.', ['tid', 'ta'], {
+      tid: text('Transaction id.'),
+      ta: text('Affiliation: the goal name in reports.'),
+      tr: amount('Revenue.'),
+      ts: amount('Shipping.'),
+      tt: amount('Tax.'),
+      tc: { type: 'string', pattern: '^[A-Za-z]{3}$', description: 'Currency, ISO 4217.' },
+      sm: text('Shipping method.'),
+      pm: text('Payment method.'),
+      tcc: text('Coupon code.'),
+      icn: count('Item count.'),
+    }),
+    hitOf('ITEM', 'An item of a transaction.', ['tid', 'in', 'ic'], {
+      tid: text('Transaction id.'),
+      in: text('Name.'),
+      ic: text('Code (SKU).'),
+      ip: amount('Price.'),
+      iv: text('Category.'),
+      iq: count('Quantity.'),
+    }),
+    hitOf(
+      'EVENT',
+      'An event: a goal named by its action (actions starting with fs_ never are).',
+      ['ec', 'ea'],
+      {
+        ec: { type: 'string', enum: EVENT_CATEGORIES },
+        ea: text('Action: the goal name in reports.'),
+        el: text('Label.'),
+        ev: count('Value.'),
+      },
+    ),
+    hitOf('SEGMENT', 'The visitor context, stored with string values.', ['s'], {
+      s: { type: 'object', additionalProperties: { type: ['string', 'number', 'boolean'] } },
+    }),
+  ],
+} as const;
+
+const batchExample = {
+  cid: EXAMPLE.envId,
+  ds: 'APP',
+  t: 'BATCH',
+  qt: 0,
+  h: [
+    {
+      t: 'SCREENVIEW',
+      vid: 'anon-7',
+      cuid: 'user-42',
+      qt: 950,
+      hid: '2f0c8a5e-3b1d-4c6e-8f7a-9b0c1d2e3f40',
+      dl: 'checkout',
+    },
+    {
+      t: 'EVENT',
+      vid: 'anon-7',
+      cuid: null,
+      qt: 10,
+      hid: '77aa1b2c-3d4e-4f50-9a6b-7c8d9e0f1a2b',
+      ec: 'Action Tracking',
+      ea: 'add_to_cart',
+      el: 'btn',
+      ev: 3,
+    },
+    {
+      t: 'TRANSACTION',
+      vid: 'anon-7',
+      cuid: 'user-42',
+      qt: 5,
+      hid: 'c3e1d2f3-4a5b-4c6d-8e7f-8091a2b3c4d5',
+      tid: 'T1',
+      ta: 'Purchase',
+      tr: 20.5,
+      tc: 'EUR',
+    },
+  ],
+} satisfies HitBatch;
+
+const singleExample = {
+  cid: EXAMPLE.envId,
+  t: 'PAGEVIEW',
+  vid: 'visitor-1',
+  qt: 0,
+  dl: 'https://shop.example/checkout',
+};
+
+const collectErrors = {
+  404: errorResponse('No environment has the id cid.', errorAnswer(errors.unknownEnvironment('nope'))),
+  // The routes' bodyLimit (COLLECT_BODY_LIMIT); the OpenAPI test compares the two.
+  413: errorResponse('The body is over 3 MiB.', errorAnswer(errors.payloadTooLarge(3 * 1024 * 1024))),
+  415: errorResponse(
+    'The body is not application/json or text/plain.',
+    errorAnswer(errors.unsupportedMediaType(JSON_OR_TEXT)),
+  ),
+  500: internalErrorResponse,
+} as const;
+
+const collected = (description: string, example: CollectAnswer) => ({
+  ...collectAnswerSchema,
+  description,
+  examples: [example],
+});
+
+/** `POST /events`. */
+export const hitsRouteSchema: RouteSchema = {
+  summary: 'Send hits',
+  description:
+    'Stores analytics hits: screen and page views, events, transactions, items, contexts (PROTOCOL.md §5). Batch form (what our SDK sends) or one hit at the top level with its cid. The body is JSON text, as application/json or text/plain (sendBeacon), at most 3 MiB. No API key. Every accepted hit is committed before the answer; invalid hits are rejected by index.',
+  tags: ['sdk'],
+  security: security.none,
+  consumes: JSON_OR_TEXT,
+  body: {
+    title: 'Hits',
+    oneOf: [
+      {
+        title: 'Batch',
+        type: 'object',
+        required: ['cid', 'h'],
+        properties: {
+          cid: { type: 'string', description: 'The environment id.' },
+          ds: { type: 'string', description: '"APP"; not read.' },
+          t: { type: 'string', description: '"BATCH"; not read when h is an array.' },
+          qt: { type: 'number', description: "The batch's own qt is ignored." },
+          h: { type: 'array', items: hitSchema },
+        },
+      },
+      { title: 'One hit', allOf: [{ type: 'object', required: ['cid'] }, hitSchema] },
+    ],
+    examples: [batchExample, singleExample],
+  },
+  response: {
+    200: collected('Valid hits are stored; invalid ones are listed by index with the field that is wrong.', {
+      accepted: 3,
+      duplicates: 0,
+      rejected: [{ index: 3, message: 'h[3].ev must be an integer ≥ 0' }],
+    }),
+    400: errorResponse(
+      'The body is not JSON, or not a hit batch at all (no h array and no hit type, cid not a string).',
+      errorAnswer(errors.invalidBody('h', 'must be an array of hits (or send one hit with its t)')),
+    ),
+    ...collectErrors,
+  },
+};
+
+const usageExample = {
+  t: 'USAGE',
+  cid: EXAMPLE.envId,
+  vid: 'a3c9f1e2-5b7d-4f60-8e12-9d4c6b8a0f31',
+  cv: {
+    version: '1',
+    'stack.name': 'feature-ts',
+    'stack.version': '0.1.0',
+    'sdk.config.mode': 'DECISION_API',
+    'sdk.config.timeout': '2000',
+  },
+} satisfies UsageHit;
+
+/** `POST /events/analytics`. */
+export const usageRouteSchema: RouteSchema = {
+  summary: 'Count SDK usage',
+  description:
+    'Daily counts of SDK usage per environment, SDK name and version (PROTOCOL.md §12); only stack.name and stack.version are kept, no visitor data. JSON text, as application/json or text/plain. No API key.',
+  tags: ['sdk'],
+  security: security.none,
+  consumes: JSON_OR_TEXT,
+  body: {
+    title: 'Usage hit',
+    type: 'object',
+    required: ['t', 'cid', 'cv'],
+    properties: {
+      t: { const: 'USAGE' },
+      cid: { type: 'string', description: 'The environment id.' },
+      vid: { type: 'string', description: "The SDK instance's id; not stored." },
+      cv: { type: 'object', additionalProperties: { type: 'string' }, description: 'Every value a string.' },
+    },
+    examples: [usageExample],
+  },
+  response: {
+    200: collected('Counted.', { accepted: 1, duplicates: 0, rejected: [] }),
+    400: errorResponse(
+      't is not "USAGE", cid is not a string, or a cv value is not a string.',
+      errorAnswer(errors.invalidBody('cv.version', 'must be a string')),
+    ),
+    ...collectErrors,
+  },
+};
+
+/** `POST /events/troubleshooting`. */
+export const troubleshootingRouteSchema: RouteSchema = {
+  summary: 'Accept troubleshooting hits',
+  description:
+    "Accepts the platform SDKs' troubleshooting hits so that they are not retried, and keeps none (PROTOCOL.md §5.1). Any JSON body; no cid check.",
+  tags: ['sdk'],
+  security: security.none,
+  consumes: JSON_OR_TEXT,
+  body: {
+    title: 'Troubleshooting hit',
+    description: 'Any JSON value.',
+    examples: [
+      {
+        t: 'TROUBLESHOOTING',
+        cid: EXAMPLE.envId,
+        vid: 'visitor-1',
+        cv: { version: '1', logLevel: 'INFO', label: 'VISITOR_FETCH_CAMPAIGNS' },
+      },
+    ],
+  },
+  response: {
+    200: collected('Accepted and discarded.', { accepted: 0, duplicates: 0, rejected: [] }),
+    400: errorResponse(
+      'The body is not JSON.',
+      errorAnswer(errors.invalidJson('Unexpected end of JSON input')),
+    ),
+    413: collectErrors[413],
+    415: collectErrors[415],
+    500: internalErrorResponse,
+  },
+};

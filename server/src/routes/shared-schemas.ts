@@ -1,0 +1,196 @@
+// What the route schemas share: the route options that attach a schema as documentation, the security
+// schemes, path parameters, conditional-request headers, the error answers (PROTOCOL.md §2.4 and RFC 6749
+// §5.2) and the example values every route's examples reuse, so that one example id means one thing across
+// the document.
+//
+// Documentation only: every route checks its input by hand, so that a refusal names the field by its path
+// with the catalogue's code and message (§2.1), the SDK routes read text/plain JSON and the token routes
+// parse their body into a Map of parameters. Fastify's Ajv would coerce types, fill defaults, remove fields
+// and answer its own messages; its schema serializer would drop the fields a response schema does not list.
+// `documented` turns both off for the route: the schema feeds the OpenAPI document and nothing else.
+import type { FastifySchema, FastifySchemaCompiler, FastifySerializerCompiler } from 'fastify';
+import type { Action, ErrorBody, OAuthErrorBody } from 'feature-ts/protocol';
+import { errors, type ApiError } from '../errors.js';
+import { errorBodySchema } from '../remote/campaign-schemas.js';
+
+/** A route's schema: JSON Schemas of its parts plus the OpenAPI fields @fastify/swagger reads. */
+export type RouteSchema = FastifySchema;
+
+/** The route options `documented` returns, spread into a route's options. */
+export interface DocumentedRoute {
+  schema: RouteSchema;
+  validatorCompiler: FastifySchemaCompiler<RouteSchema>;
+  serializerCompiler: FastifySerializerCompiler<RouteSchema>;
+}
+
+const acceptAsIs: FastifySchemaCompiler<RouteSchema> = () => () => true;
+const plainJson: FastifySerializerCompiler<RouteSchema> = () => (data: unknown) => JSON.stringify(data);
+
+/** Route options that attach `schema` for the document only: no validation, answers serialized whole. */
+export const documented = (schema: RouteSchema): DocumentedRoute => ({
+  schema,
+  validatorCompiler: acceptAsIs,
+  serializerCompiler: plainJson,
+});
+
+/** The document's security schemes (components.securitySchemes). */
+export const SECURITY_SCHEMES = {
+  apiKey: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'x-api-key',
+    description:
+      "The environment's API key (PROTOCOL.md §2.2), printed once when the environment is created or its key rotated.",
+  },
+  bearerToken: {
+    type: 'http',
+    scheme: 'bearer',
+    description:
+      'A token from POST /oauth/{accountId}/token (`fft_…`, §13.3). Each route needs one action (listed with the route) on its environment.',
+  },
+  operatorKey: {
+    type: 'http',
+    scheme: 'bearer',
+    description:
+      'The operator key the server was started with (FEATURE_OPERATOR_KEY or --operator-key, §13.8); without one the operator routes do not exist.',
+  },
+  clientBasic: {
+    type: 'http',
+    scheme: 'basic',
+    description:
+      'client_id:client_secret of an access (RFC 6749 §2.3.1), instead of client_id and client_secret in the body.',
+  },
+} as const;
+
+/** A route's `security`, by what it needs. */
+export const security = {
+  none: [],
+  apiKey: [{ apiKey: [] }],
+  /** Activation: the key may be left out; when sent it must be right. */
+  optionalApiKey: [{ apiKey: [] }, {}],
+  /** OpenAPI 3.1 lets a non-OAuth scheme list roles: here, the action the token must grant. */
+  bearer: (action: Action) => [{ bearerToken: [action] }],
+  operator: [{ operatorKey: [] }],
+  /** Client credentials in the body, or in HTTP Basic. */
+  clientCredentials: [{}, { clientBasic: [] }],
+} as const;
+
+/** Values the examples share: ids and secrets in the shapes the server makes (all made up). */
+export const EXAMPLE = {
+  accountId: 'fn6fzo7vocltsj5nxr4s',
+  envId: 'lrzzyvuwjekugso4dgow',
+  accessId: 'g6bi5bafxzbjmgde3fyy',
+  campaignId: 'c1',
+  apiKey: 'fk_H5a1qRDMdobBgYfm7NiTF2gd9d_KG4BBKLFk1rGOeSc',
+  clientId: 'ffc_oVc8liAKDioVsiTYI6qbbA',
+  clientSecret: 'ffs_ipONjhM6XWy3dvjyyUa1M2KbVr3ssJ3G2fdNgQs3wb0',
+  accessToken: 'fft_YZWoTpuq9oO-SuDTV780ZyVlFF6rBVf08NjjG0wDjw4',
+  requestId: '0b7e4f52-9c1d-4a3e-8f60-2d5b7a9c1e34',
+  time: '2026-11-22T10:00:00.000Z',
+} as const;
+
+const PATH_PARAMETERS = {
+  envId: { type: 'string', description: 'The environment id.', examples: [EXAMPLE.envId] },
+  accountId: { type: 'string', description: 'The account id.', examples: [EXAMPLE.accountId] },
+  campaignId: { type: 'string', description: 'The campaign id.', examples: [EXAMPLE.campaignId] },
+  accessId: { type: 'string', description: 'The access id.', examples: [EXAMPLE.accessId] },
+} as const;
+
+/** The `params` schema of a route whose path holds `names`. */
+export const pathParameters = (...names: Array<keyof typeof PATH_PARAMETERS>) => ({
+  type: 'object',
+  required: names,
+  properties: Object.fromEntries(names.map((name) => [name, PATH_PARAMETERS[name]])),
+});
+
+/** Request headers of a conditional GET (§2.5). */
+export const conditionalHeaders = {
+  type: 'object',
+  properties: {
+    'if-none-match': {
+      type: 'string',
+      description:
+        'ETags of copies the client holds; a match answers 304. Takes precedence over If-Modified-Since.',
+      examples: ['"fW5OCNnosXEIlV2j4qQbTGxaMf7QYRz9"'],
+    },
+    'if-modified-since': {
+      type: 'string',
+      description:
+        'Used only without If-None-Match; ignored when it is not a valid date or lies in the future.',
+      examples: ['Sun, 22 Nov 2026 10:00:00 GMT'],
+    },
+  },
+} as const;
+
+/** Response headers of a conditional GET's 200 and 304 (§2.5). */
+export const conditionalAnswerHeaders = {
+  ETag: { type: 'string', description: 'Strong; changes with every change of the answer.' },
+  'Last-Modified': {
+    type: 'string',
+    description: "The environment's configuration time (whole seconds), never later than Date.",
+  },
+  'Cache-Control': { type: 'string', description: '`no-cache`: revalidate before each use.' },
+} as const;
+
+/** A 304 answer: no body. */
+export const notModifiedResponse = {
+  description: 'Not modified: the copy the client holds is current. No body.',
+  type: 'null',
+  headers: conditionalAnswerHeaders,
+} as const;
+
+/** A 2xx answer without a body. */
+export const noContentResponse = (description: string) => ({ description, type: 'null' }) as const;
+
+/** The body an ApiError is answered with (error-handler.ts). */
+export const errorAnswer = (error: ApiError): ErrorBody => ({
+  message: error.message,
+  code: error.code,
+  ...(error.details === undefined ? {} : { details: error.details }),
+});
+
+/** A §2.4 error answer with its examples. */
+export const errorResponse = (description: string, ...examples: ErrorBody[]) => ({
+  ...errorBodySchema,
+  description,
+  examples,
+});
+
+/** The 500 every route may answer on a server fault, never on anything a client sent (§2.4). */
+export const internalErrorResponse = errorResponse(
+  'A server fault, logged under the request id. Never an answer to what a client sent.',
+  { ...errorAnswer(errors.internal(EXAMPLE.requestId)), requestId: EXAMPLE.requestId },
+);
+
+const OAUTH_ERRORS = [
+  'invalid_request',
+  'invalid_client',
+  'unsupported_grant_type',
+  'invalid_scope',
+  'slow_down',
+] as const satisfies ReadonlyArray<OAuthErrorBody['error']>;
+
+/** A token route's error answer (RFC 6749 §5.2) with its examples. */
+export const oauthErrorResponse = (description: string, ...examples: OAuthErrorBody[]) => ({
+  title: 'OAuth error',
+  description,
+  type: 'object',
+  required: ['error', 'error_description'],
+  properties: {
+    error: { type: 'string', enum: OAUTH_ERRORS },
+    error_description: { type: 'string', description: 'What is wrong and what to change.' },
+  },
+  examples,
+});
+
+/** The 429 of the token routes (§13.7), with the wait in Retry-After. */
+export const oauthRateLimitedResponse = {
+  ...oauthErrorResponse(
+    'Too many requests from this address, or failed authentications: wait Retry-After seconds.',
+    {
+      error: 'slow_down',
+      error_description: 'Too many requests from this address: retry in 2 s.',
+    },
+  ),
+  headers: { 'Retry-After': { type: 'string', description: 'Seconds to wait before the next attempt.' } },
+};
