@@ -41,7 +41,7 @@ const CONTENT_SECURITY_POLICY = [
   "style-src 'self' 'unsafe-inline'",
 ].join('; ');
 
-const DESCRIPTION = `The feature server's HTTP API (PROTOCOL.md): decisions, bucketing file, activations and hits for the
+const DESCRIPTION = `The feature server's HTTP API: decisions, bucketing file, activations and hits for the
 SDKs; tokens and the remote control API for automation; operator routes for accounts, environments and accesses.
 
 - Bodies are JSON. The SDK routes also take JSON text as \`text/plain\` (what \`sendBeacon\` sends) and answer
@@ -67,10 +67,21 @@ export const registerOpenApi = async (app: FastifyInstance): Promise<void> => {
       openapi: '3.1.0',
       info: { title: 'feature-server', version: packageVersion(), description: DESCRIPTION },
       tags: [
-        { name: 'sdk', description: 'What the SDKs call (§3-§6, §12). CORS: any origin.' },
-        { name: 'tokens', description: 'Bearer tokens for the remote control API (§13.3, §13.4).' },
-        { name: 'remote-control', description: 'Campaigns, panic and reports of one environment (§13.5).' },
-        { name: 'operator', description: 'Accounts, environments and accesses (§13.8).' },
+        {
+          name: 'sdk',
+          description:
+            'What the SDKs call: decisions, exposures, hits, the bucketing file. CORS: any origin.',
+        },
+        {
+          name: 'tokens',
+          description:
+            'Bearer tokens for the remote control API, from client credentials (docs/remote-control.md).',
+        },
+        {
+          name: 'remote-control',
+          description: 'Campaigns, panic and reports of one environment, with a bearer token.',
+        },
+        { name: 'operator', description: 'Accounts, environments and accesses, with the operator key.' },
       ],
       components: { securitySchemes: SECURITY_SCHEMES },
     },
