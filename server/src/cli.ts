@@ -1,12 +1,14 @@
 // `feature-server`: operating the server and its database (PROTOCOL.md §13.9). Every command takes --json and
-// then prints one JSON object on stdout, errors included (`{"error":{"code","message"}}`); errors also go to
-// stderr with a message that says what to change, and a non-zero exit code. Every command says which store
-// it used (stderr, or `store` in the JSON object). The commands live in cli/commands-*.ts.
+// then prints one JSON object on stdout, errors included (`{"error":{"code","message","details"?}}`, details
+// naming the fields of a refused campaign file); errors also go to stderr with a message that says what to
+// change, and a non-zero exit code. Every command says which store it used (stderr, or `store` in the JSON
+// object). The commands live in cli/commands-*.ts.
 import { parseArgs } from './cli/args.js';
 import { describeFailure } from './cli/cli-error.js';
 import { accessCommand } from './cli/commands-accesses.js';
 import { accountCommand, envCommand } from './cli/commands-accounts.js';
-import { campaignCommand, importCommand, panicCommand, reportCommand } from './cli/commands-campaigns.js';
+import { campaignCommand } from './cli/commands-campaign.js';
+import { importCommand, panicCommand, reportCommand } from './cli/commands-campaigns.js';
 import { demoCommand, serveCommand, startCommand } from './cli/commands-server.js';
 import { createContext, type CommandContext } from './cli/context.js';
 import { USAGE } from './cli/usage.js';
@@ -53,7 +55,8 @@ export const runCli = async (argv: readonly string[]): Promise<number> => {
     process.stderr.write(`feature-server: ${failure.known ? failure.message : detail}\n`);
     if (json) {
       const store = context?.storeUsed ?? null;
-      const answer = { error: { code: failure.code, message: failure.message } };
+      const { code, message, details } = failure;
+      const answer = { error: { code, message, ...(details === undefined ? {} : { details }) } };
       process.stdout.write(`${JSON.stringify(store === null ? answer : { ...answer, store })}\n`);
     }
     return failure.known ? 2 : 1;

@@ -1,5 +1,7 @@
 // The CLI's own refusals, each with a stable code for `--json` (PROTOCOL.md §13.9: `{"error":{"code",
-// "message"}}`), and how any error becomes that object and an exit code.
+// "message"}}`, plus `details` naming the fields of a refused campaign as the HTTP API does, §2.4), and how
+// any error becomes that object and an exit code.
+import type { ErrorDetail } from 'feature-ts/protocol';
 import { IdConflictError, InputError, unknownEnvironmentInput } from '../errors.js';
 import { DataDirBusyError } from '../store/data-dir-lock.js';
 
@@ -8,6 +10,8 @@ export class CliError extends Error {
   constructor(
     readonly code: string,
     message: string,
+    /** The fields at fault, by their path in the JSON the command was given. */
+    readonly details?: readonly ErrorDetail[],
   ) {
     super(message);
     this.name = 'CliError';
@@ -18,13 +22,21 @@ export class CliError extends Error {
 export interface CliFailure {
   code: string;
   message: string;
+  /** The fields at fault, when the error names some. */
+  details?: readonly ErrorDetail[];
   /** False for an unexpected error (a bug, or a broken store): exit code 1 instead of 2. */
   known: boolean;
 }
 
 /** Classifies an error thrown by a command. */
 export const describeFailure = (error: unknown): CliFailure => {
-  if (error instanceof CliError) return { code: error.code, message: error.message, known: true };
+  if (error instanceof CliError)
+    return {
+      code: error.code,
+      message: error.message,
+      ...(error.details === undefined ? {} : { details: error.details }),
+      known: true,
+    };
   if (error instanceof DataDirBusyError)
     return { code: 'data_dir_busy', message: error.message, known: true };
   if (error instanceof IdConflictError) return { code: 'conflict', message: error.message, known: true };
@@ -52,6 +64,13 @@ export const unknownAccess = (accessId: string): CliError =>
     'unknown_access',
     `No access has the id "${short(accessId)}": list them with \`feature-server access list --account A\`.`,
   );
+
+/**
+ * A refused campaign body (PROTOCOL.md §13.5), named by the field's path: the same message, code and details
+ * whether the command went to the store or through a server (whose 400 says `path: reason`).
+ */
+export const invalidCampaignField = (path: string, reason: string): CliError =>
+  new CliError('invalid_input', `${path}: ${reason}`, [{ path, message: reason }]);
 
 /** A campaign id (or slug) that names no campaign of the environment. */
 export const unknownCampaign = (envId: string, campaign: string): CliError =>

@@ -1,7 +1,9 @@
 // `feature-server import FILE --env E` (PROTOCOL.md §13.9): a bucketing-format file (§6) becomes the
-// environment's campaigns. One function for the CLI and for tests that seed a server the way an operator does.
+// environment's campaigns. One function for the CLI and for tests that seed a server the way an operator does,
+// and what the import says of the campaigns that the platform's own SDKs cannot evaluate (compatibility.ts).
 import { readFile } from 'node:fs/promises';
 import { InputError, unknownEnvironmentInput } from '../errors.js';
+import { environmentCompatibility, type CompatibilityWarning } from '../remote/compatibility.js';
 import type { Store } from '../store/store.js';
 import { validateBucketingCampaigns } from '../validation/bucketing-campaigns.js';
 
@@ -33,3 +35,31 @@ export const importCampaignsFile = async (store: Store, envId: string, path: str
   }
   return store.replaceCampaigns(envId, campaigns);
 };
+
+/**
+ * What the platform's SDKs evaluate differently in a bucketing-format file's campaigns, campaign by campaign
+ * (the environment's one visitor, one test setting is not in the file: the remote control API checks it).
+ * Throws, as the import does, when the file is not a bucketing file.
+ */
+export const importWarnings = (file: unknown): CompatibilityWarning[] =>
+  environmentCompatibility(validateBucketingCampaigns(file));
+
+/** What `import` prints: `warnings` in the JSON object only when there are some; one text line per warning. */
+export const importOutcome = (
+  envId: string,
+  count: number,
+  warnings: readonly CompatibilityWarning[],
+): { value: Record<string, unknown>; human: string } => ({
+  value: { envId, campaigns: count, ...(warnings.length === 0 ? {} : { warnings }) },
+  human: [
+    `${count} campaign(s) imported into ${envId}.`,
+    ...warnings.map(
+      (w) => `warning: campaign ${w.campaignId}, ${w.path} (${w.modes.join(' and ')} mode): ${w.message}`,
+    ),
+    ...(warnings.length === 0
+      ? []
+      : [
+          'The platform\'s own SDKs evaluate these campaigns differently: see docs/http-api.md, "Using the platform\'s SDKs".',
+        ]),
+  ].join('\n'),
+});

@@ -59,7 +59,19 @@ export interface Operations {
   revokeAccess(accessId: string): Promise<AccessView>;
   /** The environment's campaigns (not deleted), in stored order, as the remote control API shows them. */
   listCampaigns(envId: string): Promise<RemoteCampaign[]>;
+  /** The campaign (not deleted) whose id, else whose slug, is `campaign`. */
+  getCampaign(envId: string, campaign: string): Promise<RemoteCampaign>;
+  /**
+   * Creates a campaign from a create body of the remote control API (§13.5), last in the stored order;
+   * a bad field is refused by its path (`invalid_input` with details), a taken id or slug is a `conflict`.
+   */
+  createCampaign(envId: string, body: unknown): Promise<RemoteCampaign>;
+  /** Applies a patch body of the remote control API (fields given replace; `position` moves). */
+  updateCampaign(envId: string, campaignId: string, body: unknown): Promise<RemoteCampaign>;
+  /** Changes a campaign's state; leaving `interrupted` is a `conflict` (it is final). */
   toggleCampaign(envId: string, campaignId: string, state: CampaignState): Promise<RemoteCampaign>;
+  /** Deletes a campaign (its ids stay taken and its report readable). */
+  deleteCampaign(envId: string, campaignId: string): Promise<void>;
   /** True when `apiKey` is the environment's current key. */
   apiKeyMatches(envId: string, apiKey: string): Promise<boolean>;
   close(): Promise<void>;

@@ -1,7 +1,14 @@
 // The CLI's operations through a running server's operator routes (PROTOCOL.md §13.8), used when that server
 // holds the embedded store's folder: the server wrote its URL and a key for this run into the folder
 // (local-operator.ts). Refusals come back as the CLI's own errors, with the same messages as on the store.
-import { isJsonObject, type CampaignReport } from 'feature-ts/protocol';
+import {
+  isJsonObject,
+  type CampaignReport,
+  type CampaignState,
+  type ErrorDetail,
+  type RemoteCampaign,
+  type RemotePage,
+} from 'feature-ts/protocol';
 import type { LocalOperator } from '../local-operator.js';
 import { validateBucketingCampaigns } from '../validation/bucketing-campaigns.js';
 import { CliError, unknownAccess, unknownAccount, unknownCampaign, unknownEnvironment } from './cli-error.js';
@@ -11,7 +18,7 @@ import type { AccessView, AccountView, EnvironmentView, Operations, StoreUsed } 
 const TIMEOUT_MS = 120_000;
 
 interface Call {
-  method: 'GET' | 'POST' | 'PUT' | 'PATCH';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   path: string;
   body?: unknown;
   /** The CLI's error when the server answers 404 (an id that names nothing). */
@@ -74,16 +81,36 @@ export const operatorClient = (operator: LocalOperator, used: StoreUsed): Operat
       isJsonObject(answer) && typeof answer.message === 'string'
         ? answer.message
         : `The running server at ${operator.url} answered ${response.status} to ${method} /admin/v1${path}.`;
-    throw new CliError(code, message);
+    // The fields a refused campaign names (§2.4), as the CLI names them without a server.
+    const details =
+      isJsonObject(answer) && Array.isArray(answer.details) ? (answer.details as ErrorDetail[]) : undefined;
+    throw new CliError(code, message, details);
   };
 
-  const notThrough = (command: string): CliError =>
-    new CliError(
-      'not_through_server',
-      `\`${command}\` cannot go through the running server at ${operator.url} (its operator routes have no ` +
-        'campaign routes): use the remote control API (/v1/accounts/{accountId}/account_environments/{envId}/' +
-        'campaigns, with a token of an access), or stop the server and run the command again.',
-    );
+  /**
+   * A call to the campaign routes of an environment (the remote control API's, under
+   * /admin/v1/environments/{envId}): their 404 is the environment's (unknown_environment) or the campaign's
+   * (not_found), said as the CLI says them without a server.
+   */
+  const campaignCall = async (envId: string, campaign: string, request: Call) =>
+    call({ ...request, path: `/environments/${enc(envId)}${request.path}` }).catch((error: unknown) => {
+      if (error instanceof CliError && error.code === 'unknown_environment') throw unknownEnvironment(envId);
+      if (error instanceof CliError && error.code === 'not_found') throw unknownCampaign(envId, campaign);
+      throw error;
+    });
+  /** Every campaign, page after page (a page holds at most 100). */
+  const listCampaigns = async (envId: string): Promise<RemoteCampaign[]> => {
+    const campaigns: RemoteCampaign[] = [];
+    for (let page = 1; ; page++) {
+      const answer = (await campaignCall(envId, '', {
+        method: 'GET',
+        path: `/campaigns?_page=${page}&_max_per_page=100`,
+      })) as unknown as RemotePage<RemoteCampaign>;
+      campaigns.push(...answer.items);
+      if (page >= answer.last_page || answer.items.length === 0) return campaigns;
+    }
+  };
+  const campaignPath = (campaignId: string): string => `/campaigns/${enc(campaignId)}`;
 
   return {
     used,
@@ -176,8 +203,42 @@ export const operatorClient = (operator: LocalOperator, used: StoreUsed): Operat
         path: `/accesses/${enc(accessId)}/revoke`,
         notFound: () => unknownAccess(accessId),
       })) as AccessView,
-    listCampaigns: () => Promise.reject(notThrough('campaign list')),
-    toggleCampaign: () => Promise.reject(notThrough('campaign toggle')),
+    listCampaigns,
+    getCampaign: async (envId, wanted) => {
+      try {
+        return (await campaignCall(envId, wanted, {
+          method: 'GET',
+          path: campaignPath(wanted),
+        })) as unknown as RemoteCampaign;
+      } catch (error) {
+        // Not an id: perhaps a slug, which the API does not look up.
+        if (!(error instanceof CliError && error.code === 'unknown_campaign')) throw error;
+        const bySlug = (await listCampaigns(envId)).find((c) => c.slug === wanted);
+        if (bySlug === undefined) throw error;
+        return bySlug;
+      }
+    },
+    createCampaign: async (envId, body) =>
+      (await campaignCall(envId, '', {
+        method: 'POST',
+        path: '/campaigns',
+        body,
+      })) as unknown as RemoteCampaign,
+    updateCampaign: async (envId, campaignId, body) =>
+      (await campaignCall(envId, campaignId, {
+        method: 'PATCH',
+        path: campaignPath(campaignId),
+        body,
+      })) as unknown as RemoteCampaign,
+    toggleCampaign: async (envId, campaignId, state: CampaignState) =>
+      (await campaignCall(envId, campaignId, {
+        method: 'PATCH',
+        path: `${campaignPath(campaignId)}/toggle`,
+        body: { state },
+      })) as unknown as RemoteCampaign,
+    deleteCampaign: async (envId, campaignId) => {
+      await campaignCall(envId, campaignId, { method: 'DELETE', path: campaignPath(campaignId) });
+    },
     apiKeyMatches: async (envId, apiKey) => {
       // No operator route checks a key; the decision route does, before it reads the body (§2.2): an empty
       // body is refused (400) after a good key and never decides anything, a wrong key is 403.

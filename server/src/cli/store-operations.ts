@@ -4,12 +4,18 @@
 import type { CampaignState } from 'feature-ts/protocol';
 import { AccessInputError, createAccess } from '../auth/create-access.js';
 import { secretMatches } from '../ids.js';
-import { toRemoteCampaign } from '../remote/campaign-format.js';
+import { campaignFromRemote, toRemoteCampaign } from '../remote/campaign-format.js';
 import { buildCampaignReport } from '../report/build-report.js';
 import { accessAnswer, accountAnswer, environmentAnswer } from '../routes/operator.js';
-import type { EnvironmentRecord, Store } from '../store/store.js';
-import { validateBucketingCampaigns } from '../validation/bucketing-campaigns.js';
-import { CliError, unknownAccess, unknownAccount, unknownCampaign, unknownEnvironment } from './cli-error.js';
+import type { CampaignRecord, EnvironmentRecord, Store } from '../store/store.js';
+import { FieldError, validateBucketingCampaigns } from '../validation/bucketing-campaigns.js';
+import {
+  invalidCampaignField,
+  unknownAccess,
+  unknownAccount,
+  unknownCampaign,
+  unknownEnvironment,
+} from './cli-error.js';
 import type { Operations, StoreUsed } from './operations.js';
 
 /** Operations on `store`; `close` closes it. */
@@ -22,10 +28,19 @@ export const storeOperations = (store: Store, used: StoreUsed): Operations => {
   const account = async (accountId: string): Promise<void> => {
     if ((await store.getAccount(accountId)) === null) throw unknownAccount(accountId);
   };
-  const campaign = async (envId: string, campaignId: string) => {
+  const campaign = async (envId: string, campaignId: string): Promise<CampaignRecord> => {
     const found = await store.getCampaign(envId, campaignId);
     if (found === null) throw unknownCampaign(envId, campaignId);
     return found;
+  };
+  /** A body of the remote control API read as its routes read it (remote.ts), refusals named by field. */
+  const parse = (body: unknown, existing?: CampaignRecord) => {
+    try {
+      return campaignFromRemote(body, existing);
+    } catch (error) {
+      if (error instanceof FieldError) throw invalidCampaignField(error.path, error.reason);
+      throw error;
+    }
   };
 
   return {
@@ -89,17 +104,43 @@ export const storeOperations = (store: Store, used: StoreUsed): Operations => {
     },
     listCampaigns: async (envId) =>
       (await store.listCampaigns((await environment(envId)).id)).map(toRemoteCampaign),
+    getCampaign: async (envId, wanted) => {
+      const found = await environment(envId);
+      const byId = await store.getCampaign(found.id, wanted);
+      const bySlug = byId ?? (await store.listCampaigns(found.id)).find((c) => c.body.slug === wanted);
+      if (bySlug === undefined) throw unknownCampaign(envId, wanted);
+      return toRemoteCampaign(bySlug);
+    },
+    createCampaign: async (envId, body) => {
+      const found = await environment(envId);
+      const parsed = parse(body);
+      const created = await store.createCampaign(found.id, parsed.campaign, {
+        description: parsed.description,
+        state: parsed.state ?? 'active',
+      });
+      return toRemoteCampaign(created);
+    },
+    updateCampaign: async (envId, campaignId, body) => {
+      const found = await environment(envId);
+      const existing = await campaign(found.id, campaignId);
+      // campaignFromRemote refuses a state change: as on the API, that is the toggle's (its own action).
+      const parsed = parse(body, existing);
+      const updated = await store.updateCampaign(found.id, existing.id, parsed.campaign, {
+        description: parsed.description,
+        ...(parsed.position === undefined ? {} : { position: parsed.position }),
+      });
+      return toRemoteCampaign(updated);
+    },
+    // The store refuses to leave `interrupted` in the same statement (IdConflictError: a `conflict`).
     toggleCampaign: async (envId, campaignId, state: CampaignState) => {
       const found = await environment(envId);
       const existing = await campaign(found.id, campaignId);
-      // As the remote control API's toggle (§13.5): interrupted is final.
-      if (existing.state === 'interrupted' && state !== 'interrupted')
-        throw new CliError(
-          'conflict',
-          `Campaign "${existing.id}" is interrupted, which is final: create a new campaign to run it again.`,
-        );
       await store.setCampaignState(found.id, existing.id, state);
       return toRemoteCampaign(await campaign(found.id, existing.id));
+    },
+    deleteCampaign: async (envId, campaignId) => {
+      const found = await environment(envId);
+      if (!(await store.deleteCampaign(found.id, campaignId))) throw unknownCampaign(envId, campaignId);
     },
     apiKeyMatches: async (envId, apiKey) => secretMatches(apiKey, (await environment(envId)).apiKeyDigest),
     close: () => store.close(),

@@ -19,11 +19,16 @@ Accounts and environments
 
 Campaigns and reports
   import FILE --env E                     replace the environment's campaigns with a bucketing-format file
-  campaign list --env E                   list the environment's campaigns
-  campaign toggle ID --env E --state active|paused|interrupted   change a campaign's state
+  campaign list --env E                   list the environment's campaigns, in their stored order
+  campaign show ID|SLUG --env E           show a campaign
+  campaign create FILE --env E            create a campaign from a JSON file in the remote control API's
+                                          form (snake_case); it goes last
+  campaign update ID FILE --env E         change the fields the JSON file gives (a list given replaces the
+                                          whole list; "position": n moves the campaign)
+  campaign toggle ID --env E --state active|paused|interrupted   change a campaign's state (interrupted
+                                          is final)
+  campaign delete ID --env E              delete a campaign (its ids stay taken, its report readable)
   report --env E [--campaign idOrSlug]    campaign reports (a table without --json)
-  (campaign list and toggle work on the store itself, not through a running server: there, use the remote
-  control API)
 
 Remote control accesses
   access create --account A --name N --actions a,b [--envs e1,e2]   create an access; prints its client

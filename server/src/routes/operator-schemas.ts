@@ -1,10 +1,12 @@
 // Schemas of the operator routes (PROTOCOL.md §13.8), for the OpenAPI document: the routes check their
 // bodies by hand (shared-schemas.ts says why the schemas only document). What they answer is in
-// operator-answer-schemas.ts; every answer is no-store.
-import { ACTIONS } from 'feature-ts/protocol';
+// operator-answer-schemas.ts; every answer is no-store. The campaign routes under
+// /admin/v1/environments/{envId} are the remote control API's (campaign-route-schemas.ts) with the key.
+import { ACTIONS, type Action } from 'feature-ts/protocol';
 import { errors } from '../errors.js';
 import { JSON_OR_TEXT } from '../http/json-body.js';
 import { bucketingCampaignSchema, checkoutCampaignExample } from './bucketing-schemas.js';
+import { campaignRouteSchemas } from './campaign-route-schemas.js';
 import {
   accessExample,
   accessSchema,
@@ -60,24 +62,26 @@ const bodyErrors = {
   415: errorResponse('The body is not JSON.', errorAnswer(errors.unsupportedMediaType(JSON_OR_TEXT))),
 } as const;
 
+/** What any operator route may answer before it runs: no key or a wrong one; a server fault. */
+const authErrors = {
+  401: {
+    ...errorResponse(
+      'No operator key, or a wrong one.',
+      errorAnswer(errors.missingToken()),
+      errorAnswer(errors.invalidToken()),
+    ),
+    headers: { 'WWW-Authenticate': { type: 'string', description: 'Bearer realm="feature"…' } },
+  },
+  500: internalErrorResponse,
+} as const;
+
 /** A route's documented options: the tag, key and answers every operator route shares, around its own. */
 const operatorRoute = (schema: RouteSchema & { response: Record<number, unknown> }): DocumentedRoute =>
   documented({
     tags: ['operator'],
     security: security.operator,
     ...schema,
-    response: {
-      ...schema.response,
-      401: {
-        ...errorResponse(
-          'No operator key, or a wrong one.',
-          errorAnswer(errors.missingToken()),
-          errorAnswer(errors.invalidToken()),
-        ),
-        headers: { 'WWW-Authenticate': { type: 'string', description: 'Bearer realm="feature"…' } },
-      },
-      500: internalErrorResponse,
-    },
+    response: { ...schema.response, ...authErrors },
   });
 
 const settingsBody = {
@@ -293,3 +297,14 @@ export const operatorRoutes = {
     },
   }),
 } as const;
+
+/** The campaign routes' schemas under /admin/v1/environments/{envId}, by the action each serves. */
+export const operatorCampaignRoutes: Record<Action, RouteSchema> = campaignRouteSchemas({
+  tag: 'operator',
+  security: () => security.operator,
+  params: (withCampaign) => (withCampaign ? pathParameters('envId', 'campaignId') : pathParameters('envId')),
+  authErrors: () => authErrors,
+  answerHeaders: NO_STORE,
+  unknownEnvironment: 'No environment has this id.',
+  note: "The remote control API's route, with the operator key instead of a token: what `feature-server campaign …` calls while a server holds the embedded store.",
+});

@@ -1,7 +1,9 @@
 // The operator routes (PROTOCOL.md §13.8): accounts, environments and remote control accesses, plus the
-// import and reports the CLI needs when a server holds the embedded store. `Authorization: Bearer <operator
-// key>`; with no operator key configured (FEATURE_OPERATOR_KEY, or the local credential the server writes
-// for the CLI) the routes do not exist. Secrets (API keys, client secrets) are in an answer once, when made.
+// import, reports and campaign routes the CLI needs when a server holds the embedded store. `Authorization:
+// Bearer <operator key>`; with no operator key configured (FEATURE_OPERATOR_KEY, or the local credential the
+// server writes for the CLI) the routes do not exist. Secrets (API keys, client secrets) are in an answer
+// once, when made. The campaign routes are the remote control API's own (remote.ts), under
+// /admin/v1/environments/{envId}: the same bodies, answers and field-named errors, with the operator key.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../app-context.js';
 import { AccessInputError, createAccess } from '../auth/create-access.js';
@@ -11,7 +13,8 @@ import { buildCampaignReport } from '../report/build-report.js';
 import { STORABLE_TEXT_RULE, isStorableText } from '../validation/storable-text.js';
 import type { AccessRecord, Account, EnvironmentRecord } from '../store/store.js';
 import { validateBucketingCampaigns } from '../validation/bucketing-campaigns.js';
-import { operatorRoutes as doc } from './operator-schemas.js';
+import { operatorCampaignRoutes, operatorRoutes as doc } from './operator-schemas.js';
+import { registerCampaignRoutes } from './remote.js';
 
 const PREFIX = '/admin/v1';
 
@@ -226,6 +229,14 @@ export const registerOperatorRoutes = (
       const found = await access(request);
       const revoked = await ctx.store.revokeAccess(found.id);
       return accessAnswer(revoked ?? found);
+    });
+    registerCampaignRoutes(scope, ctx, {
+      base: `${PREFIX}/environments/:envId`,
+      // The key was checked by the scope's hook; what is left is the environment (404 when unknown).
+      authorize: () => async (request) => {
+        await environment(request);
+      },
+      schemas: operatorCampaignRoutes,
     });
     registered();
   });

@@ -2,7 +2,11 @@
 // deleted and toggled, the environment's panic switch, and a campaign's report, each call authorized by a
 // bearer token for exactly its action and environment (bearer-auth.ts). Every change goes through the store,
 // which publishes it: decisions and the bucketing file change at once, other instances within a second.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+//
+// The operator routes (operator.ts) serve the same routes under /admin/v1/environments/{envId} with the
+// operator key, for the CLI while a server holds the embedded store: registerCampaignRoutes is given the base
+// path, the authorization and the schemas, so both families answer the same bodies and the same errors.
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import type { Action, CampaignState, RemotePage } from 'feature-ts/protocol';
 import type { AppContext } from '../app-context.js';
 import type { TokenService } from '../auth/token-service.js';
@@ -15,12 +19,11 @@ import { buildCampaignReport } from '../report/build-report.js';
 import { FieldError } from '../validation/bucketing-campaigns.js';
 import type { CampaignRecord } from '../store/store.js';
 import { remoteRouteSchemas } from './remote-schemas.js';
-import { documented } from './shared-schemas.js';
+import { documented, type RouteSchema } from './shared-schemas.js';
 
-const BASE = '/v1/accounts/:accountId/account_environments/:envId';
+const REMOTE_BASE = '/v1/accounts/:accountId/account_environments/:envId';
 
 interface Params {
-  accountId: string;
   envId: string;
   campaignId?: string;
 }
@@ -61,12 +64,36 @@ const parseCampaign = (body: unknown, existing?: CampaignRecord) => {
 
 const STATES: readonly CampaignState[] = ['active', 'paused', 'interrupted'];
 
-/** Registers the remote control routes. */
-export const registerRemoteRoutes = (app: FastifyInstance, ctx: AppContext, tokens: TokenService): void => {
+/** Where and how one family of campaign routes is served. */
+export interface CampaignRoutes {
+  /** The environment's path, holding `:envId` (and any other parameter the authorization reads). */
+  base: string;
+  /** Authorizes `action` on the request's environment, and refuses an unknown environment (404). */
+  authorize: (action: Action) => onRequestAsyncHookHandler;
+  /** The documentation of each route, by the action it needs. */
+  schemas: Record<Action, RouteSchema>;
+}
+
+/** `base` with its parameters filled from the request's: the path a `Location` header names. */
+const fillPath = (base: string, request: FastifyRequest): string => {
+  const params = request.params as Record<string, string>;
+  return base.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(params[name] ?? ''));
+};
+
+/**
+ * Registers the campaign routes (list, create, read, update, delete, toggle, report) and the panic switch of
+ * one environment under `routes.base`, each behind `routes.authorize(action)`.
+ */
+export const registerCampaignRoutes = (
+  app: FastifyInstance,
+  ctx: AppContext,
+  routes: CampaignRoutes,
+): void => {
+  const { base } = routes;
   // One route per action: its schema, whose security names the action, is the action's.
   const guard = (action: Action) => ({
-    ...documented(remoteRouteSchemas[action]),
-    onRequest: async (request: FastifyRequest) => authorizeCall(request, tokens, ctx.store, action),
+    ...documented(routes.schemas[action]),
+    onRequest: routes.authorize(action),
   });
   const campaignOf = async (request: FastifyRequest): Promise<CampaignRecord> => {
     const { envId, campaignId = '' } = paramsOf(request);
@@ -80,7 +107,7 @@ export const registerRemoteRoutes = (app: FastifyInstance, ctx: AppContext, toke
     return sendConditional(request, reply, servedDocument(value), environment?.configTime ?? 0, ctx.now());
   };
 
-  app.get(`${BASE}/campaigns`, guard('campaign.list'), async (request, reply) => {
+  app.get(`${base}/campaigns`, guard('campaign.list'), async (request, reply) => {
     const page = pageParameter(request, '_page', 1, 1_000_000);
     const perPage = pageParameter(request, '_max_per_page', 10, 100);
     const campaigns = await ctx.store.listCampaigns(paramsOf(request).envId);
@@ -96,8 +123,8 @@ export const registerRemoteRoutes = (app: FastifyInstance, ctx: AppContext, toke
     return sendRead(request, reply, answer);
   });
 
-  app.post(`${BASE}/campaigns`, guard('campaign.create'), async (request, reply) => {
-    const { accountId, envId } = paramsOf(request);
+  app.post(`${base}/campaigns`, guard('campaign.create'), async (request, reply) => {
+    const { envId } = paramsOf(request);
     const parsed = parseCampaign(request.body);
     const created = await storeErrors(() =>
       ctx.store.createCampaign(envId, parsed.campaign, {
@@ -107,15 +134,15 @@ export const registerRemoteRoutes = (app: FastifyInstance, ctx: AppContext, toke
     );
     return reply
       .code(201)
-      .header('location', `/v1/accounts/${accountId}/account_environments/${envId}/campaigns/${created.id}`)
+      .header('location', `${fillPath(base, request)}/campaigns/${encodeURIComponent(created.id)}`)
       .send(toRemoteCampaign(created));
   });
 
-  app.get(`${BASE}/campaigns/:campaignId`, guard('campaign.read'), async (request, reply) =>
+  app.get(`${base}/campaigns/:campaignId`, guard('campaign.read'), async (request, reply) =>
     sendRead(request, reply, toRemoteCampaign(await campaignOf(request))),
   );
 
-  app.patch(`${BASE}/campaigns/:campaignId`, guard('campaign.update'), async (request) => {
+  app.patch(`${base}/campaigns/:campaignId`, guard('campaign.update'), async (request) => {
     const existing = await campaignOf(request);
     const parsed = parseCampaign(request.body, existing);
     const { envId } = paramsOf(request);
@@ -130,13 +157,13 @@ export const registerRemoteRoutes = (app: FastifyInstance, ctx: AppContext, toke
     return toRemoteCampaign(updated);
   });
 
-  app.delete(`${BASE}/campaigns/:campaignId`, guard('campaign.delete'), async (request, reply) => {
+  app.delete(`${base}/campaigns/:campaignId`, guard('campaign.delete'), async (request, reply) => {
     const { envId, campaignId = '' } = paramsOf(request);
     if (!(await ctx.store.deleteCampaign(envId, campaignId))) throw errors.unknownCampaign(campaignId);
     return reply.code(204).send();
   });
 
-  app.patch(`${BASE}/campaigns/:campaignId/toggle`, guard('campaign.toggle'), async (request) => {
+  app.patch(`${base}/campaigns/:campaignId/toggle`, guard('campaign.toggle'), async (request) => {
     const body = request.body as Record<string, unknown> | null;
     const state = body !== null && typeof body === 'object' ? body.state : undefined;
     if (typeof state !== 'string' || !(STATES as readonly string[]).includes(state))
@@ -151,7 +178,7 @@ export const registerRemoteRoutes = (app: FastifyInstance, ctx: AppContext, toke
     return toRemoteCampaign(await campaignOf(request));
   });
 
-  app.patch(`${BASE}/panic`, guard('environment.panic'), async (request) => {
+  app.patch(`${base}/panic`, guard('environment.panic'), async (request) => {
     const body = request.body as Record<string, unknown> | null;
     const panic = body !== null && typeof body === 'object' ? body.panic : undefined;
     if (panic !== 'on' && panic !== 'off') throw errors.invalidBody('panic', 'must be "on" or "off"');
@@ -159,7 +186,7 @@ export const registerRemoteRoutes = (app: FastifyInstance, ctx: AppContext, toke
     return { panic };
   });
 
-  app.get(`${BASE}/campaigns/:campaignId/report`, guard('report.read'), async (request, reply) => {
+  app.get(`${base}/campaigns/:campaignId/report`, guard('report.read'), async (request, reply) => {
     const { envId, campaignId = '' } = paramsOf(request);
     // Deleted campaigns keep their report; only an id never used in the environment is unknown.
     const known = (await ctx.store.listCampaigns(envId, { includeDeleted: true })).some(
@@ -170,3 +197,11 @@ export const registerRemoteRoutes = (app: FastifyInstance, ctx: AppContext, toke
     return reply.header('cache-control', 'no-store').send(report);
   });
 };
+
+/** Registers the remote control routes: the campaign routes with a bearer token for each action (§13.6). */
+export const registerRemoteRoutes = (app: FastifyInstance, ctx: AppContext, tokens: TokenService): void =>
+  registerCampaignRoutes(app, ctx, {
+    base: REMOTE_BASE,
+    authorize: (action) => async (request) => authorizeCall(request, tokens, ctx.store, action),
+    schemas: remoteRouteSchemas,
+  });

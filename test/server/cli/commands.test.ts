@@ -1,6 +1,6 @@
 // `feature-server` commands on the store itself (PROTOCOL.md §13.9): a read-only command never creates a
-// database, a busy folder whose credential does not answer keeps the folder's message, `--help` lists every
-// command, and the campaign commands work on the store.
+// database, a busy folder whose credential does not answer keeps the folder's message, and `--help` lists
+// every command. The campaign commands have their own file (campaign-commands.test.ts).
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,9 +8,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { writeLocalOperator } from '../../../server/src/local-operator.js';
 import { lockDataDir } from '../../../server/src/store/data-dir-lock.js';
-import { openPgliteStore } from '../../../server/src/store/pglite.js';
 import { runCliCommand } from '../cli-support.js';
-import { checkoutCampaign, premiumToggle, seedEnvironment } from '../support.js';
 import { cliJson } from './cli-json.js';
 
 void describe('feature-server commands (embedded store, no server)', () => {
@@ -73,7 +71,11 @@ void describe('feature-server commands (embedded store, no server)', () => {
       'panic on|off',
       'import FILE',
       'campaign list',
+      'campaign show',
+      'campaign create FILE',
+      'campaign update ID FILE',
       'campaign toggle',
+      'campaign delete',
       'report --env',
       'access create',
       'access list',
@@ -82,31 +84,5 @@ void describe('feature-server commands (embedded store, no server)', () => {
     ])
       assert.ok(help.stdout.includes(`  ${command}`), `${command} in\n${help.stdout}`);
     assert.equal(existsSync(join(dir, 'help')), false);
-  });
-
-  void it('lists and toggles campaigns on the store; interrupted is final', async () => {
-    const data = join(dir, 'campaigns');
-    const store = await openPgliteStore(data);
-    const { envId } = await seedEnvironment(store, [checkoutCampaign(), premiumToggle()]);
-    await store.close();
-    const env = { FEATURE_DATA_DIR: data };
-    const toggled = await cliJson(
-      ['campaign', 'toggle', 'c1', '--env', envId, '--state', 'interrupted'],
-      env,
-    );
-    assert.deepEqual(toggled.store, { kind: 'embedded', dataDir: data });
-    assert.equal((toggled.campaign as { state: string }).state, 'interrupted');
-    const again = await cliJson(['campaign', 'toggle', 'c1', '--env', envId, '--state', 'active'], env, {
-      code: 2,
-    });
-    assert.deepEqual(again.error, {
-      code: 'conflict',
-      message: 'Campaign "c1" is interrupted, which is final: create a new campaign to run it again.',
-    });
-    const listed = await cliJson(['campaign', 'list', '--env', envId], env, { json: false });
-    assert.match(
-      listed.stdout,
-      /^id +slug +type +state +name\nc1 +checkout +ab +interrupted +Checkout\nc2 +- +toggle +active +Premium banner\n$/,
-    );
   });
 });
