@@ -3,7 +3,10 @@
 // both read and written behind), next to, in the same run, (a) a bare node:http server that parses the same
 // request, evaluates the same compiled campaigns with the engine and stringifies the answer (no fastify,
 // no validation, no API key, no store), and (b) a bare server answering a fixed JSON of the same size. Then
-// hit ingestion in hits/s. This file is also the child: BENCH_SERVER_MODE selects which server it runs.
+// hit ingestion in hits/s, next to a bare node:http server in the same child over the same store, which
+// JSON.parses the batch and inserts the same rows through the same store call (no fastify, no validation, no
+// environment lookup): the figure is what the route adds to storing hits durably. This file is also the
+// child: BENCH_SERVER_MODE selects which server it runs.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -11,9 +14,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import type { HitRow, Store } from '../server/src/store/store.js';
 import { compileFile, evaluate } from '../src/engine/index.js';
 import type { BucketingFile, VisitorContext } from '../src/protocol/index.js';
-import { median, type Bench, type BenchRow } from './harness.js';
+import { median, nsPerOp, type Bench, type BenchRow } from './harness.js';
 
 const FIXTURE = fileURLToPath(new URL('./fixtures/engine-50x2x3.json', import.meta.url));
 const VISITORS = 10_000;
@@ -36,6 +40,52 @@ const bodies = Array.from({ length: VISITORS }, (_, i) =>
   JSON.stringify({ visitorId: `visitor-${i}`, context: contextOf(i) }),
 );
 
+/**
+ * The hit ingestion baseline: parses the batch and stores each hit as a row through the same store call the
+ * route makes, with no validation (a hit is taken as it comes), and answers the same body.
+ */
+const startBareHitServer = (store: Store, envId: string): Promise<number> => {
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const batch = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
+        h: Array<Record<string, unknown>>;
+      };
+      const now = Date.now();
+      const rows = batch.h.map((hit): HitRow => ({
+        hid: hit.hid as string,
+        type: hit.t as string,
+        visitorId: hit.vid as string,
+        customerId: (hit.cuid as string | null) ?? null,
+        goal: (hit.ea as string | undefined) ?? null,
+        revenue: null,
+        createdMs: now - (hit.qt as number),
+        receivedMs: now,
+        body: hit,
+      }));
+      store.insertHits(envId, rows).then(
+        (accepted) => {
+          response.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+          response.end(
+            JSON.stringify({ accepted, duplicates: rows.length - accepted, rejected: [], rejectedCount: 0 }),
+          );
+        },
+        () => {
+          response.writeHead(500);
+          response.end();
+        },
+      );
+    });
+  });
+  return new Promise((resolve) => {
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      resolve(typeof address === 'object' && address !== null ? address.port : 0);
+    });
+  });
+};
+
 /** Child side: runs one server and prints `{"port":…,"envId":…,"apiKey":…}` on stdout. */
 const runChild = async (mode: string): Promise<void> => {
   const file = JSON.parse(readFileSync(FIXTURE, 'utf8')) as BucketingFile;
@@ -52,8 +102,9 @@ const runChild = async (mode: string): Promise<void> => {
     const app = await createApp({ store, logger: createLogger('warn') });
     await app.listen({ port: 0, host: '127.0.0.1' });
     const address = app.server.address();
+    const barePort = await startBareHitServer(store, environment.id);
     process.stdout.write(
-      `${JSON.stringify({ port: typeof address === 'object' && address !== null ? address.port : 0, envId: environment.id, apiKey })}\n`,
+      `${JSON.stringify({ port: typeof address === 'object' && address !== null ? address.port : 0, envId: environment.id, apiKey, barePort })}\n`,
     );
     return;
   }
@@ -89,6 +140,8 @@ interface Child {
   port: number;
   envId: string;
   apiKey: string;
+  /** The app child only: the port of the bare hit server beside it (same process, same store). */
+  barePort?: number;
 }
 
 const startChild = (mode: string, env: Record<string, string> = {}): Promise<Child> =>
@@ -196,27 +249,51 @@ export const bench: Bench = async () => {
     const ceiling = medianOf(ceilingSamples);
     const ratios = (oursSamples ?? []).map((s, round) => s.rps / (plainSamples?.[round]?.rps ?? Infinity));
     const ratio = median(ratios);
-    let hid = 0;
-    const hitBatch = (): string =>
-      JSON.stringify({
-        cid: app.envId,
-        ds: 'APP',
-        t: 'BATCH',
-        h: Array.from({ length: HITS_PER_REQUEST }, () => ({
-          t: 'EVENT',
-          vid: `visitor-${hid % VISITORS}`,
-          cuid: null,
-          qt: 5,
-          hid: `bench-${++hid}`,
-          ec: 'Action Tracking',
-          ea: 'add_to_cart',
-          ev: 1,
-        })),
-      });
-    const hits = medianOf(
-      (await loadInRounds([{ url: `http://127.0.0.1:${app.port}/events`, headers: {}, makeBody: hitBatch }]))
-        .counted[0],
+    // The same batches for both servers, each with its own idempotency ids (one store holds both).
+    const hitBatches = (prefix: string): (() => string) => {
+      let hid = 0;
+      return () =>
+        JSON.stringify({
+          cid: app.envId,
+          ds: 'APP',
+          t: 'BATCH',
+          h: Array.from({ length: HITS_PER_REQUEST }, () => ({
+            t: 'EVENT',
+            vid: `visitor-${hid % VISITORS}`,
+            cuid: null,
+            qt: 5,
+            hid: `${prefix}-${++hid}`,
+            ec: 'Action Tracking',
+            ea: 'add_to_cart',
+            ev: 1,
+          })),
+        });
+    };
+    const hitRounds = await loadInRounds([
+      { url: `http://127.0.0.1:${app.port}/events`, headers: {}, makeBody: hitBatches('bench') },
+      { url: `http://127.0.0.1:${app.barePort ?? 0}/`, headers: {}, makeBody: hitBatches('bare') },
+    ]);
+    const [hitSamples, bareHitSamples] = hitRounds.counted;
+    const hits = medianOf(hitSamples);
+    const bareHits = medianOf(bareHitSamples);
+    const hitRatios = (hitSamples ?? []).map(
+      (s, round) => s.rps / (bareHitSamples?.[round]?.rps ?? Infinity),
     );
+    const hitRatio = median(hitRatios);
+    // What validation costs per hit, which the HTTP figure (bound by the store's commits) hides: checkHit on
+    // the bench's hits, next to JSON.parse of the same hits' text.
+    const { checkHit } = await import('../server/src/validation/hit.js');
+    const sampleHits = JSON.parse(
+      `[${Array.from({ length: 1000 }, hitBatches('micro')).join(',')}]`,
+    ) as Array<{
+      h: unknown[];
+    }>;
+    const oneHits = sampleHits.flatMap((batch) => batch.h);
+    const oneTexts = oneHits.map((hit) => JSON.stringify(hit));
+    const checkNs = nsPerOp((i) =>
+      checkHit(oneHits[i % oneHits.length], app.envId, 'h[0]', 1_700_000_000_000),
+    );
+    const parseNs = nsPerOp((i) => JSON.parse(oneTexts[i % oneTexts.length] ?? '{}'));
     const note = `50 campaigns (engine-50x2x3), ${CONNECTIONS} connections, ${WARM_UP_ROUNDS} warm-up + ${RUNS} rounds × ${SECONDS} s alternating the servers, medians (ratio: of per-round ratios)`;
     const rows: BenchRow[] = [
       {
@@ -251,7 +328,19 @@ export const bench: Bench = async () => {
         figure: 'hit ingestion (durable before 200)',
         value: hits.rps * HITS_PER_REQUEST,
         unit: 'hits/s',
-        note: `${HITS_PER_REQUEST} hits per request, p99 ${hits.p99} ms`,
+        baseline: {
+          figure: 'bare node:http: JSON.parse + the same store insert, no validation',
+          value: bareHits.rps * HITS_PER_REQUEST,
+        },
+        ratio: { value: hitRatio, goal: '≥ 0.80', met: hitRatio >= 0.8 },
+        note: `${HITS_PER_REQUEST} hits per request, same PGlite store for both, ${CONNECTIONS} connections, ${WARM_UP_ROUNDS} warm-up + ${RUNS} rounds × ${SECONDS} s alternating; p99 ${hits.p99} ms (baseline ${bareHits.p99} ms); per-round ratios ${hitRatios.map((r) => r.toFixed(2)).join(' ')}`,
+      },
+      {
+        figure: 'hit validation, in process (checkHit per hit)',
+        value: checkNs,
+        unit: 'ns/hit',
+        baseline: { figure: 'JSON.parse of the same hit', value: parseNs },
+        note: `the EVENT hits of the ingestion figure; ${(checkNs / parseNs).toFixed(2)}× the parse`,
       },
     ];
     return rows;

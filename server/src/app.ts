@@ -9,9 +9,10 @@ import { AssignmentService } from './assignments/assignment-service.js';
 import { AssignmentWriter } from './assignments/assignment-writer.js';
 import { EnvironmentCache } from './configuration/environment-cache.js';
 import { registerCors } from './http/cors.js';
-import { registerErrorHandlers } from './http/error-handler.js';
+import { answerFrameworkError, registerErrorHandlers } from './http/error-handler.js';
 import { registerJsonBodyParser } from './http/json-body.js';
 import { registerOpenApi } from './http/openapi.js';
+import { rewritePlatformUrl } from './http/platform-paths.js';
 import { errors } from './errors.js';
 import { STORABLE_TEXT_RULE, isStorableText } from './validation/storable-text.js';
 import { createLogger, redactUrl } from './logger.js';
@@ -21,6 +22,7 @@ import { registerDecisionRoutes } from './routes/decision.js';
 import { registerEventRoutes } from './routes/events.js';
 import { registerOAuthRoutes } from './routes/oauth.js';
 import { registerOperatorRoutes } from './routes/operator.js';
+import { registerPlatformRoutes } from './routes/platform-routes.js';
 import { registerRemoteRoutes } from './routes/remote.js';
 import { registerStaticRoutes, type StaticOptions } from './routes/static.js';
 import { TokenRateLimits, type TokenLimits } from './auth/rate-limits.js';
@@ -70,6 +72,10 @@ export const createApp = async (deps: AppDeps): Promise<FastifyInstance> => {
     genReqId: () => randomUUID(),
     routerOptions: { ignoreTrailingSlash: true },
     forceCloseConnections: true,
+    // A URL the router cannot decode answers 400 invalid_url from the catalogue, with CORS (§2.1).
+    frameworkErrors: answerFrameworkError,
+    // The platform's SDKs call root paths on their own hosts (PROTOCOL.md §2.6): served at our routes.
+    rewriteUrl: rewritePlatformUrl,
     bodyLimit: 1024 * 1024,
     ...(deps.trustProxy === undefined ? {} : { trustProxy: deps.trustProxy }),
   });
@@ -120,6 +126,7 @@ export const createApp = async (deps: AppDeps): Promise<FastifyInstance> => {
   registerActivationRoutes(app, ctx);
   registerEventRoutes(app, ctx);
   registerBucketingRoutes(app, ctx);
+  registerPlatformRoutes(app);
   const tokens = new TokenService(deps.store, ctx.now);
   registerOAuthRoutes(app, {
     tokens,

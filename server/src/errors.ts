@@ -32,6 +32,12 @@ export class ApiError extends Error {
 export const errors = {
   unsupportedMediaType: (accepted: readonly string[]) =>
     new ApiError(415, 'unsupported_media_type', `Content-Type must be ${accepted.join(' or ')}`),
+  unsupportedContentEncoding: (coding: string) =>
+    new ApiError(
+      415,
+      'unsupported_media_type',
+      `Content-Encoding ${coding.slice(0, 32)} is not supported: send the body uncompressed.`,
+    ),
   payloadTooLarge: (limitBytes: number) =>
     new ApiError(
       413,
@@ -40,6 +46,7 @@ export const errors = {
     ),
   invalidJson: (why: string) =>
     new ApiError(400, 'invalid_json', `The body is not valid JSON (${why}): send a JSON text.`),
+  invalidUrl: (problem: string) => new ApiError(400, 'invalid_url', `The URL is malformed: ${problem}.`),
   invalidBody: (path: string, message: string) =>
     new ApiError(400, 'invalid_body', `${path}: ${message}`, { details: [{ path, message }] }),
   forbiddenKey: (path: string) =>

@@ -22,8 +22,14 @@ export interface ActivationBatch {
   batch: ActivationItem[];
 }
 
-/** The most activations in one batch request. */
+/** The most activations our SDK sends in one batch request. */
 export const MAX_ACTIVATIONS_PER_BATCH = 100;
+
+/** The most activations of one request the server processes; the rest are rejected by index (§4). */
+export const MAX_ACTIVATIONS_PROCESSED = 1000;
+
+/** The most rejections a collect answer lists; `rejectedCount` gives the total (§5.2). */
+export const MAX_REJECTIONS_LISTED = 100;
 
 /** A per-item rejection in a 200 answer of the activation or hit routes. */
 export interface ItemRejection {
@@ -35,5 +41,8 @@ export interface ItemRejection {
 export interface CollectAnswer {
   accepted: number;
   duplicates: number;
+  /** The first rejections, in index order: at most MAX_REJECTIONS_LISTED. */
   rejected: ItemRejection[];
+  /** How many items were rejected in all, listed or not. */
+  rejectedCount: number;
 }

@@ -18,6 +18,7 @@ export const ERROR_CODES = [
   'payload_too_large',
   'invalid_json',
   'invalid_body',
+  'invalid_url',
   'unknown_environment',
   'missing_api_key',
   'invalid_api_key',

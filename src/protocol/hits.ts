@@ -24,6 +24,7 @@ export interface WireHitBase {
   uip?: string;
   sr?: string;
   ul?: string;
+  /** Session number; the platform's SDK sends it as a string of digits, which the server accepts too. */
   sn?: number;
 }
 
@@ -33,7 +34,7 @@ export interface WireScreenHit extends WireHitBase {
   dl: string;
 }
 
-/** Page hit: `dl` is an absolute http(s) URL. */
+/** Page hit: `dl` is an absolute http(s) URL, or a path starting with `/` (as the platform's SDK sends). */
 export interface WirePageHit extends WireHitBase {
   t: 'PAGEVIEW';
   dl: string;
@@ -93,10 +94,19 @@ export interface HitBatch {
   h: WireHit[];
 }
 
-/** Limits on hits (PROTOCOL.md §5.1, §5.3). */
+/** The most hits of one request the server processes (§5.2); the SDK never sends more in one request. */
+export const MAX_HITS_PER_BATCH = 1000;
+
+/** Limits on hits (PROTOCOL.md §5.1, §5.2, §5.3). */
 export const HIT_LIMITS = {
   maxStringLength: 500,
   maxLocationLength: 2048,
+  /** `qt` is an integer from 0 to one day, in ms. */
+  maxQueueTimeMs: 86_400_000,
+  /** Money fields (`tr`, `ts`, `tt`, `ip`) go from 0 to 10^12, so no sum of them can overflow a report. */
+  maxAmount: 1e12,
+  /** The most hits of one request the server processes; the rest are rejected by index. */
+  maxHitsPerBatch: MAX_HITS_PER_BATCH,
   maxBatchBytes: 2 * 1024 * 1024,
   maxBeaconBytes: 60 * 1024,
   maxItemAgeMs: 4 * 60 * 60 * 1000,

@@ -369,6 +369,8 @@ void describe('every operation, called with its documented examples', () => {
       );
     for (const path of ['/events/analytics', '/events/troubleshooting'])
       assert.equal((await call('post', path, { body: requestExample('post', path) })).status, 200);
+    const emotionsAi = requestExample('post', '/events/emotionsai');
+    assert.equal((await call('post', '/events/emotionsai', { body: emotionsAi })).status, 204);
     const file = await call('get', '/cdn/{envId}/bucketing.json');
     assert.equal(file.status, 200);
     const etag = file.headers.get('etag') ?? '';
@@ -430,6 +432,26 @@ void describe('every operation, called with its documented examples', () => {
 
     const revoked = await call('post', '/admin/v1/accesses/{accessId}/revoke', { headers: operator });
     assert.notEqual(revoked.body.revoked_at, null);
+  });
+
+  void it('operator campaign routes: the remote control handlers with the operator key', async () => {
+    const admin = (method: string, template: string, body?: unknown) =>
+      call(method, `/admin/v1${template}`, { headers: operator, ...(body === undefined ? {} : { body }) });
+    const third = await admin('post', '/accounts/{accountId}/environments', { name: 'qa' });
+    ids.envId = String(third.body.id);
+    const base = '/environments/{envId}';
+    const example = (method: string, template: string) =>
+      requestExample(method, `/admin/v1${base}${template}`);
+    const created = await admin('post', `${base}/campaigns`, example('post', '/campaigns'));
+    assert.equal(created.status, 201);
+    ids.campaignId = String(created.body.id);
+    assert.equal((await admin('post', `${base}/campaigns`, example('post', '/campaigns'))).status, 409);
+    assert.equal((await admin('get', `${base}/campaigns`)).status, 200);
+    assert.equal((await admin('get', `${base}/campaigns/{campaignId}`)).status, 200);
+    for (const template of ['/campaigns/{campaignId}', '/campaigns/{campaignId}/toggle', '/panic'])
+      assert.equal((await admin('patch', `${base}${template}`, example('patch', template))).status, 200);
+    assert.equal((await admin('get', `${base}/campaigns/{campaignId}/report`)).status, 200);
+    assert.equal((await admin('delete', `${base}/campaigns/{campaignId}`)).status, 204);
   });
 
   void it('covered every documented operation', () => {

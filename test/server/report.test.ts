@@ -100,7 +100,7 @@ describeOnEveryStore('campaign report', [checkoutCampaign()], (fixture) => {
       ],
     };
     const answer = await post(`${fixture.server.url}/events`, hits);
-    assert.deepEqual(answer.body, { accepted: 8, duplicates: 0, rejected: [] });
+    assert.deepEqual(answer.body, { accepted: 8, duplicates: 0, rejected: [], rejectedCount: 0 });
 
     const report: CampaignReport = await buildCampaignReport(fixture.store, fixture.env.envId, 'c1');
     assert.equal(report.campaign_id, 'c1');

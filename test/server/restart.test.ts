@@ -29,6 +29,7 @@ void describe('restart durability (embedded store)', () => {
       accepted: 1,
       duplicates: 0,
       rejected: [],
+      rejectedCount: 0,
     });
     const activation = {
       cid: env.envId,
@@ -44,6 +45,7 @@ void describe('restart durability (embedded store)', () => {
       accepted: 0,
       duplicates: 1,
       rejected: [],
+      rejectedCount: 0,
     });
     second.child.kill('SIGTERM');
     await once(second.child, 'exit');

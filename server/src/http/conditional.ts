@@ -1,6 +1,7 @@
 // Conditional GET of the bucketing file and account settings (PROTOCOL.md §2.5): strong ETag, Last-Modified
 // from the stored configuration time, Cache-Control no-cache; If-None-Match first, If-Modified-Since only
-// without it (RFC 9110 §13.1.3).
+// without it, and ignored when it is not a date or lies in the future (RFC 9110 §13.1.3): a client whose
+// clock runs ahead would otherwise keep its stale copy until its clock's date had passed.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ServedDocument } from '../configuration/environment-state.js';
 
@@ -36,7 +37,8 @@ export const sendConditional = (
   } else {
     const since = request.headers['if-modified-since'];
     const sinceMs = typeof since === 'string' ? Date.parse(since) : Number.NaN;
-    if (Number.isFinite(sinceMs) && lastModified * 1000 <= sinceMs) return reply.code(304).send();
+    if (Number.isFinite(sinceMs) && sinceMs <= nowMs && lastModified * 1000 <= sinceMs)
+      return reply.code(304).send();
   }
   return reply.code(200).send(doc.bytes);
 };

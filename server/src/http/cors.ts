@@ -12,13 +12,30 @@ export const CORS_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   'access-control-expose-headers': 'ETag, Last-Modified, Retry-After',
 });
 
-/** True for the URL of an SDK-facing route (§3-§6, §12). */
+/** What the SDK bundles under `/sdk/` carry: module scripts load in CORS mode from any origin (§2.3). */
+export const SDK_BUNDLE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  'access-control-allow-origin': '*',
+  'cross-origin-resource-policy': 'cross-origin',
+});
+
+/**
+ * True for the URL of an SDK-facing route (§3-§6, §12), as sent: `/events%…` counts too, so that a hit URL
+ * whose percent-encoding is broken gets its 400 with CORS, readable by the browser that sent it.
+ */
 export const isSdkFacing = (url: string): boolean =>
   url.startsWith('/v2/') ||
   url === '/events' ||
   url.startsWith('/events/') ||
   url.startsWith('/events?') ||
+  url.startsWith('/events%') ||
   url.startsWith('/cdn/');
+
+/**
+ * The cross-origin headers of any answer to `url`, errors included: CORS on SDK-facing routes, the bundle
+ * headers under `/sdk/`, none elsewhere (token, remote control and operator routes send none).
+ */
+export const crossOriginHeadersOf = (url: string): Readonly<Record<string, string>> | null =>
+  isSdkFacing(url) ? CORS_HEADERS : url.startsWith('/sdk/') ? SDK_BUNDLE_HEADERS : null;
 
 /** Adds the CORS headers to SDK-facing answers and answers their preflights. */
 export const registerCors = (app: FastifyInstance): void => {

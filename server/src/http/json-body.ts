@@ -1,6 +1,8 @@
 // Request bodies: JSON text under `application/json` or `text/plain` (sendBeacon sends the latter), read as
-// a string within the route's byte limit (fastify counts while reading and stops at the limit), parsed, and
-// refused when a key could reach an object's prototype (PROTOCOL.md §2.1).
+// bytes within the route's byte limit (fastify counts while reading and stops at the limit), refused unless
+// they are UTF-8 (§1: a byte that is not would be stored as U+FFFD, not as sent), parsed, and refused when a
+// key could reach an object's prototype (PROTOCOL.md §2.1).
+import { isUtf8 } from 'node:buffer';
 import type { FastifyInstance } from 'fastify';
 import { errors } from '../errors.js';
 
@@ -75,12 +77,25 @@ export const parseJsonBody = (text: string): unknown => {
   return value;
 };
 
+const BYTE_ORDER_MARK = 0xfeff;
+
+/** Parses a JSON body's bytes: UTF-8 (a leading byte order mark is skipped, RFC 8259 §8.1), then as above. */
+export const parseJsonBytes = (bytes: Buffer): unknown => {
+  if (!isUtf8(bytes)) throw errors.invalidJson('it is not UTF-8 text');
+  const text = bytes.toString('utf8');
+  return parseJsonBody(text.charCodeAt(0) === BYTE_ORDER_MARK ? text.slice(1) : text);
+};
+
 /** Replaces fastify's body parsers with the JSON-or-text parser above. */
 export const registerJsonBodyParser = (app: FastifyInstance): void => {
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser([...JSON_OR_TEXT], { parseAs: 'string' }, (_request, body, done) => {
+  app.addContentTypeParser([...JSON_OR_TEXT], { parseAs: 'buffer' }, (request, body, done) => {
     try {
-      done(null, parseJsonBody(typeof body === 'string' ? body : body.toString('utf8')));
+      // Bodies are not decompressed: a compressed one is refused as such, not as text that does not parse.
+      const coding = request.headers['content-encoding'];
+      if (coding !== undefined && coding.trim().toLowerCase() !== 'identity')
+        throw errors.unsupportedContentEncoding(coding);
+      done(null, parseJsonBytes(typeof body === 'string' ? Buffer.from(body, 'utf8') : body));
     } catch (error) {
       done(error as Error, undefined);
     }

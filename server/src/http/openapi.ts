@@ -81,7 +81,10 @@ export const registerOpenApi = async (app: FastifyInstance): Promise<void> => {
           name: 'remote-control',
           description: 'Campaigns, panic and reports of one environment, with a bearer token.',
         },
-        { name: 'operator', description: 'Accounts, environments and accesses, with the operator key.' },
+        {
+          name: 'operator',
+          description: 'Accounts, environments, accesses and campaigns, with the operator key.',
+        },
       ],
       components: { securitySchemes: SECURITY_SCHEMES },
     },

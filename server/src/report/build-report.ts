@@ -1,5 +1,6 @@
-// A campaign report (PROTOCOL.md §14), computed from stored rows so it survives restarts: visits, unique
-// persons, conversions per goal with the attribution rule of §14.4, revenue, and the comparison figures.
+// A campaign report (PROTOCOL.md §14), computed from stored rows so it survives restarts: visits (§14.1, see
+// visit-window.ts), unique persons, conversions per goal with the attribution rule of §14.4, revenue, and the
+// comparison figures.
 import type {
   CampaignReport,
   GoalFigures,
@@ -9,6 +10,7 @@ import type {
 import { InputError } from '../errors.js';
 import type { ReportConversion, Store } from '../store/store.js';
 import { twoProportionPValue, uplift, waldInterval95 } from './statistics.js';
+import { visitCounter } from './visit-window.js';
 
 /** A hit created up to this long before the exposure still counts (§14.4: clock and queue jitter). */
 export const ATTRIBUTION_SLACK_MS = 1000;
@@ -105,6 +107,8 @@ export const buildCampaignReport = async (
   }
   // person → variation group → [variation, time of the first exposure]; only the first variation counts.
   const firstExposure = new Map<string, Map<string, { variation: VariationTally; at: number }>>();
+  // Exposures come in created order, as the visit windows of §14.1 need.
+  const isVisit = visitCounter();
   for (const exposure of await store.reportExposures(envId, campaignId)) {
     let variations = groups.get(exposure.variationGroupId);
     if (variations === undefined) {
@@ -124,7 +128,7 @@ export const buildCampaignReport = async (
       };
       variations.set(exposure.variationId, variation);
     }
-    variation.visits++;
+    if (isVisit(exposure)) variation.visits++;
     let byGroup = firstExposure.get(exposure.person);
     if (byGroup === undefined) {
       byGroup = new Map();

@@ -2,7 +2,10 @@
 // item by hand and rejects a bad one with its index, keeping the others (shared-schemas.ts says why the
 // schemas only document).
 import {
+  HIT_LIMITS,
   MAX_ACTIVATIONS_PER_BATCH,
+  MAX_ACTIVATIONS_PROCESSED,
+  MAX_REJECTIONS_LISTED,
   type ActivationBatch,
   type ActivationItem,
   type CollectAnswer,
@@ -20,32 +23,43 @@ import {
 } from './shared-schemas.js';
 
 const visitorId = { type: 'string', minLength: 1, maxLength: 256 } as const;
+
+/** What every stored text of the SDK routes must be (§2.1), said in its fields' descriptions. */
+export const STORABLE_TEXT_NOTE = 'Without U+0000 or a lone surrogate (stored as sent, or refused).';
+
+/** `qt` on activations and hits (§5.1). */
+export const queueTimeSchema = {
+  type: 'integer',
+  minimum: 0,
+  maximum: HIT_LIMITS.maxQueueTimeMs,
+  default: 0,
+  description:
+    'Queue time in ms (at most one day): send time minus creation time. The item is dated received time − qt.',
+} as const;
 const id = { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' } as const;
 
 const activationProperties = {
-  vid: { ...visitorId, description: "The visitor's current id: the authenticated id after login." },
+  vid: {
+    ...visitorId,
+    description: `The visitor's current id: the authenticated id after login. ${STORABLE_TEXT_NOTE}`,
+  },
   aid: {
     type: ['string', 'null'],
     minLength: 1,
     maxLength: 256,
-    description: 'The anonymous id of an authenticated visitor.',
+    description: `The anonymous id of an authenticated visitor. ${STORABLE_TEXT_NOTE}`,
   },
   caid: { ...id, description: 'The variation group id (the platform names it caid; not the campaign id).' },
   vaid: {
     ...id,
     description: 'The variation id; it must belong to caid in this environment, now or before.',
   },
-  qt: {
-    type: 'number',
-    minimum: 0,
-    default: 0,
-    description: 'Queue time in ms: send time minus creation time. The visit is dated received time − qt.',
-  },
+  qt: queueTimeSchema,
   hid: {
     type: 'string',
     minLength: 1,
     maxLength: 128,
-    description: 'Idempotency id (our SDK: a UUID v4): a second arrival counts as a duplicate (§5.4).',
+    description: `Idempotency id (our SDK: a UUID v4): a second arrival counts as a duplicate (§5.4). ${STORABLE_TEXT_NOTE}`,
   },
 } as const;
 
@@ -85,13 +99,19 @@ const singleExample = {
 export const collectAnswerSchema = {
   title: 'Collect answer',
   type: 'object',
-  required: ['accepted', 'duplicates', 'rejected'],
+  required: ['accepted', 'duplicates', 'rejected', 'rejectedCount'],
   properties: {
     accepted: { type: 'integer', minimum: 0, description: 'Items stored now (committed before the answer).' },
     duplicates: { type: 'integer', minimum: 0, description: 'Items whose hid was already stored.' },
+    rejectedCount: {
+      type: 'integer',
+      minimum: 0,
+      description: 'How many items were rejected in all, listed in rejected or not.',
+    },
     rejected: {
       type: 'array',
-      description: 'Invalid items, not stored and not worth retrying; the message names the field.',
+      maxItems: MAX_REJECTIONS_LISTED,
+      description: `The first ${MAX_REJECTIONS_LISTED} invalid items in index order, not stored and not worth retrying; the message names the field.`,
       items: {
         type: 'object',
         required: ['index', 'message'],
@@ -110,12 +130,13 @@ const partialExample = {
       message: 'batch[1].vaid "v9" is not a variation of variation group "vg1" in this environment',
     },
   ],
+  rejectedCount: 1,
 } satisfies CollectAnswer;
 
 /** `POST /v2/activate`. */
 export const activationRouteSchema: RouteSchema = {
   summary: 'Report exposures (activations)',
-  description: `Records that visitors were exposed to a variation: one visit each in the report (PROTOCOL.md §4, §14.1). Batch form (what our SDK sends, at most ${MAX_ACTIVATIONS_PER_BATCH} items) or one activation at the top level. The body is JSON text, as application/json or text/plain (sendBeacon), at most 3 MiB. x-api-key may be left out; when sent it must be the key of cid. Checks in order: 415, 413, 400, 404 cid, 403 key, then each item.`,
+  description: `Records that visitors were exposed to a variation: one visit each in the report (PROTOCOL.md §4, §14.1). Batch form (what our SDK sends, ${MAX_ACTIVATIONS_PER_BATCH} items at most) or one activation at the top level. The first ${MAX_ACTIVATIONS_PROCESSED} items of a request are processed, and any further item is rejected by index (never a 400 for the size). The body is JSON text (UTF-8), as application/json or text/plain (sendBeacon), at most 3 MiB. x-api-key may be left out; when sent it must be the key of cid. Checks in order: 415, 413, 400, 404 cid, 403 key, then each item.`,
   tags: ['sdk'],
   security: security.optionalApiKey,
   consumes: JSON_OR_TEXT,
@@ -128,7 +149,11 @@ export const activationRouteSchema: RouteSchema = {
         required: ['cid', 'batch'],
         properties: {
           cid: { type: 'string', description: 'The environment id.' },
-          batch: { type: 'array', maxItems: MAX_ACTIVATIONS_PER_BATCH, items: activationItemSchema },
+          batch: {
+            type: 'array',
+            items: activationItemSchema,
+            description: `Items past the first ${MAX_ACTIVATIONS_PROCESSED} are rejected by index, unread.`,
+          },
         },
       },
       {
@@ -148,7 +173,7 @@ export const activationRouteSchema: RouteSchema = {
     },
     204: noContentResponse('Every item was stored, or was a duplicate.'),
     400: errorResponse(
-      `The body is not JSON, not an activation, its cid is not a string, or it holds more than ${MAX_ACTIVATIONS_PER_BATCH} items.`,
+      'The body is not UTF-8 JSON, not an activation at all, or its cid is not a string.',
       errorAnswer(
         errors.invalidBody(
           'batch',

@@ -1,14 +1,16 @@
-// Activation (exposure) collection (PROTOCOL.md §4): `POST /v2/activate`, batch and single forms, at most
-// 100 items; valid items are stored durably (idempotent on hid) before the answer.
+// Activation (exposure) collection (PROTOCOL.md §4): `POST /v2/activate`, batch and single forms; valid items
+// are stored durably (idempotent on hid) before the answer. The first 1 000 items are processed and the rest
+// rejected by index, never a 400 for the size: the platform's SDK sends its whole queue in one request and
+// would re-send it forever after a 4xx.
 import type { FastifyInstance } from 'fastify';
-import { isJsonObject, MAX_ACTIVATIONS_PER_BATCH, type CollectAnswer } from 'feature-ts/protocol';
+import { isJsonObject, MAX_ACTIVATIONS_PROCESSED, type CollectAnswer } from 'feature-ts/protocol';
 import type { AppContext } from '../app-context.js';
 import { errors } from '../errors.js';
 import { apiKeyOf } from '../http/environment-auth.js';
 import { JSON_OR_TEXT } from '../http/json-body.js';
 import { secretMatches } from '../ids.js';
-import type { ActivationRow } from '../store/store.js';
 import { checkActivation } from '../validation/activation.js';
+import { checkBatch } from '../validation/batch.js';
 import { activationRouteSchema } from './activation-schemas.js';
 import { documented } from './shared-schemas.js';
 
@@ -43,9 +45,6 @@ export const registerActivationRoutes = (app: FastifyInstance, ctx: AppContext):
       }
       const cid = environmentIdOf(body);
       const items: unknown[] = Array.isArray(body.batch) ? body.batch : [body];
-      if (items.length > MAX_ACTIVATIONS_PER_BATCH) {
-        throw errors.invalidBody('batch', `must hold at most ${MAX_ACTIVATIONS_PER_BATCH} activations`);
-      }
       const state = await ctx.environments.get(cid);
       if (state === null) throw errors.unknownEnvironment(cid);
       const key = apiKeyOf(request);
@@ -53,22 +52,22 @@ export const registerActivationRoutes = (app: FastifyInstance, ctx: AppContext):
       if (key !== undefined && !secretMatches(key, state.environment.apiKeyDigest))
         throw errors.invalidApiKey();
       const now = ctx.now();
-      const rows: ActivationRow[] = [];
-      const rejected: CollectAnswer['rejected'] = [];
-      items.forEach((item, index) => {
-        const checked = checkActivation(
-          item,
-          cid,
-          batch ? `batch[${index}]` : '',
-          now,
-          state.variationOwners,
-        );
-        if ('row' in checked) rows.push(checked.row);
-        else rejected.push({ index, message: checked.message });
-      });
+      const { rows, rejected, rejectedCount } = checkBatch(
+        items,
+        MAX_ACTIVATIONS_PROCESSED,
+        (item, index) =>
+          checkActivation(item, cid, batch ? `batch[${index}]` : '', now, state.variationOwners),
+        (index) =>
+          `batch[${index}] was not processed: a request's first ${MAX_ACTIVATIONS_PROCESSED} activations are, send at most ${MAX_ACTIVATIONS_PROCESSED} per request`,
+      );
       const accepted = await ctx.store.insertActivations(state.environment.id, rows);
-      if (rejected.length === 0) return reply.code(204).send();
-      return reply.send({ accepted, duplicates: rows.length - accepted, rejected } satisfies CollectAnswer);
+      if (rejectedCount === 0) return reply.code(204).send();
+      return reply.send({
+        accepted,
+        duplicates: rows.length - accepted,
+        rejected,
+        rejectedCount,
+      } satisfies CollectAnswer);
     },
   );
 };

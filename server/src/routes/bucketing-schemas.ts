@@ -8,6 +8,8 @@ import {
   type BucketingFile,
 } from 'feature-ts/protocol';
 import { errors } from '../errors.js';
+import { URL_PROBLEMS } from '../http/error-handler.js';
+import { STORABLE_TEXT_RULE } from '../validation/storable-text.js';
 import {
   conditionalAnswerHeaders,
   conditionalHeaders,
@@ -182,11 +184,19 @@ const unknownEnvironment = errorResponse(
   errorAnswer(errors.unknownEnvironment('nope')),
 );
 
+/** The 400 of a route with the environment in its path: a URL that is malformed or holds unstorable text. */
+export const malformedPathResponse = errorResponse(
+  'The URL is malformed (invalid_url: broken percent-encoding, or a path segment over 100 characters), or the environment id holds U+0000 or a lone surrogate (invalid_body).',
+  errorAnswer(errors.invalidUrl(URL_PROBLEMS.FST_ERR_BAD_URL)),
+  errorAnswer(errors.invalidUrl(URL_PROBLEMS.FST_ERR_MAX_PARAM_LENGTH)),
+  errorAnswer(errors.invalidBody('path.envId', STORABLE_TEXT_RULE)),
+);
+
 /** `GET /cdn/{envId}/bucketing.json`. */
 export const bucketingFileRouteSchema: RouteSchema = {
   summary: 'Get the bucketing file',
   description:
-    'Every active campaign of the environment in order, panic and account settings, for SDKs that decide locally (PROTOCOL.md §6). Conditional (§2.5): send the ETag back in If-None-Match. No API key. Paused and interrupted campaigns are left out.',
+    'Every active campaign of the environment in order, panic and account settings, for SDKs that decide locally (PROTOCOL.md §6). Conditional (§2.5): send the ETag back in If-None-Match (If-Modified-Since is used only without it, and ignored when it lies in the future). No API key. Paused and interrupted campaigns are left out.',
   tags: ['sdk'],
   security: security.none,
   params: pathParameters('envId'),
@@ -209,6 +219,7 @@ export const bucketingFileRouteSchema: RouteSchema = {
       examples: [bucketingFileExample],
     },
     304: notModifiedResponse,
+    400: malformedPathResponse,
     404: unknownEnvironment,
     500: internalErrorResponse,
   },
@@ -234,6 +245,7 @@ export const accountSettingsRouteSchema: RouteSchema = {
       examples: [accountSettingsExample],
     },
     304: notModifiedResponse,
+    400: malformedPathResponse,
     404: unknownEnvironment,
     500: internalErrorResponse,
   },

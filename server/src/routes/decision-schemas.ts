@@ -2,6 +2,8 @@
 // readDecisionQuery check the request by hand (documented in shared-schemas.ts says why).
 import { CAMPAIGN_TYPES, CONTEXT_LIMITS, type Decision, type DecisionRequest } from 'feature-ts/protocol';
 import { errors } from '../errors.js';
+import { URL_PROBLEMS } from '../http/error-handler.js';
+import { STORABLE_TEXT_NOTE } from './activation-schemas.js';
 import { JSON_OR_TEXT } from '../http/json-body.js';
 import { accountSettingsSchema, modificationsSchema } from './bucketing-schemas.js';
 import {
@@ -29,7 +31,7 @@ const contextSchema = {
   maxProperties: CONTEXT_LIMITS.maxKeys,
   propertyNames: { minLength: 1, maxLength: CONTEXT_LIMITS.maxKeyLength },
   additionalProperties: { type: ['string', 'number', 'boolean'] },
-  description: `Case-sensitive keys to strings, finite numbers or booleans: at most ${CONTEXT_LIMITS.maxKeys} keys and ${CONTEXT_LIMITS.maxSerializedBytes} bytes as JSON. Targeting compares these (§7).`,
+  description: `Case-sensitive keys to strings, finite numbers or booleans: at most ${CONTEXT_LIMITS.maxKeys} keys and ${CONTEXT_LIMITS.maxSerializedBytes} bytes as JSON. Targeting compares these (§7). Keys and string values: ${STORABLE_TEXT_NOTE}`,
   examples: [{ plan: 'premium', age: 31, fs_client: 'feature-ts' }],
 } as const;
 
@@ -131,11 +133,14 @@ export const decisionRouteSchema: RouteSchema = {
     type: 'object',
     anyOf: [{ required: ['visitorId'] }, { required: ['visitor_id'] }],
     properties: {
-      visitorId: { ...visitorIdSchema, description: 'The current id: the authenticated id once logged in.' },
+      visitorId: {
+        ...visitorIdSchema,
+        description: `The current id: the authenticated id once logged in. ${STORABLE_TEXT_NOTE}`,
+      },
       visitor_id: visitorIdSchema,
       anonymousId: {
         ...anonymousIdSchema,
-        description: 'The anonymous id of an authenticated visitor (experience continuity, §8.5).',
+        description: `The anonymous id of an authenticated visitor (experience continuity, §8.5). ${STORABLE_TEXT_NOTE}`,
       },
       anonymous_id: anonymousIdSchema,
       context: contextSchema,
@@ -174,9 +179,11 @@ export const decisionRouteSchema: RouteSchema = {
       examples: [decisionExample, panicExample],
     },
     400: errorResponse(
-      'The body is not JSON, or a field or query flag is wrong (named by its path).',
+      'The body is not UTF-8 JSON, or a field or query flag is wrong (named by its path), or the URL is malformed (invalid_url: broken percent-encoding, or a path segment over 100 characters).',
       errorAnswer(errors.invalidBody('context.a', 'must be a string, a finite number or a boolean')),
+      errorAnswer(errors.invalidBody('visitorId', 'must not hold U+0000 or a lone surrogate')),
       errorAnswer(errors.invalidJson('Unexpected end of JSON input')),
+      errorAnswer(errors.invalidUrl(URL_PROBLEMS.FST_ERR_BAD_URL)),
     ),
     401: {
       ...errorResponse('x-api-key is missing.', errorAnswer(errors.missingApiKey())),

@@ -4,13 +4,14 @@
 import {
   EVENT_CATEGORIES,
   HIT_LIMITS,
+  MAX_REJECTIONS_LISTED,
   type CollectAnswer,
   type HitBatch,
   type UsageHit,
 } from 'feature-ts/protocol';
 import { errors } from '../errors.js';
 import { JSON_OR_TEXT } from '../http/json-body.js';
-import { collectAnswerSchema } from './activation-schemas.js';
+import { STORABLE_TEXT_NOTE, collectAnswerSchema, queueTimeSchema } from './activation-schemas.js';
 import {
   EXAMPLE,
   errorAnswer,
@@ -21,9 +22,16 @@ import {
 } from './shared-schemas.js';
 
 const text = (description: string, max: number = HIT_LIMITS.maxStringLength) =>
-  ({ type: 'string', minLength: 1, maxLength: max, description }) as const;
-const amount = (description: string) => ({ type: 'number', minimum: 0, description }) as const;
-const count = (description: string) => ({ type: 'integer', minimum: 0, description }) as const;
+  ({
+    type: 'string',
+    minLength: 1,
+    maxLength: max,
+    description: `${description} ${STORABLE_TEXT_NOTE}`,
+  }) as const;
+const amount = (description: string) =>
+  ({ type: 'number', minimum: 0, maximum: HIT_LIMITS.maxAmount, description }) as const;
+const count = (description: string) =>
+  ({ type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description }) as const;
 
 const commonProperties = {
   vid: text('The anonymous id when authenticated, else the visitor id (the reverse of activations).', 256),
@@ -31,14 +39,21 @@ const commonProperties = {
     type: ['string', 'null'],
     minLength: 1,
     maxLength: 256,
-    description: 'The authenticated id, else null.',
+    description: `The authenticated id, else null. ${STORABLE_TEXT_NOTE}`,
   },
-  qt: amount('Queue time in ms; the hit is dated received time − qt.'),
+  qt: queueTimeSchema,
   hid: text('Idempotency id (our SDK: a UUID v4): a second arrival counts as a duplicate (§5.4).', 128),
   uip: text('User IP.'),
   sr: text('Screen resolution.'),
   ul: text('User language.'),
-  sn: count('Session number.'),
+  sn: {
+    description:
+      "Session number: an integer, or a string of its digits (the platform's SDK sends text), stored as the integer.",
+    oneOf: [
+      { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER },
+      { type: 'string', pattern: '^[0-9]{1,16}$' },
+    ],
+  },
   cid: { type: 'string', description: "May repeat the batch's cid; a different one rejects the hit." },
   ds: { type: 'string', description: 'Data source, "APP"; not read.' },
 } as const;
@@ -58,7 +73,10 @@ const hitSchema = {
       dl: text('The screen name.', HIT_LIMITS.maxLocationLength),
     }),
     hitOf('PAGEVIEW', 'A page view.', ['dl'], {
-      dl: text('An absolute http: or https: URL.', HIT_LIMITS.maxLocationLength),
+      dl: text(
+        "An absolute http: or https: URL, or a path starting with / (the platform's SDK sends one).",
+        HIT_LIMITS.maxLocationLength,
+      ),
     }),
     hitOf('TRANSACTION', 'A transaction: a goal named by its affiliation.', ['tid', 'ta'], {
       tid: text('Transaction id.'),
@@ -92,7 +110,11 @@ const hitSchema = {
       },
     ),
     hitOf('SEGMENT', 'The visitor context, stored with string values.', ['s'], {
-      s: { type: 'object', additionalProperties: { type: ['string', 'number', 'boolean'] } },
+      s: {
+        type: 'object',
+        additionalProperties: { type: ['string', 'number', 'boolean'] },
+        description: `Keys and string values: ${STORABLE_TEXT_NOTE}`,
+      },
     }),
   ],
 } as const;
@@ -164,8 +186,7 @@ const collected = (description: string, example: CollectAnswer) => ({
 /** `POST /events`. */
 export const hitsRouteSchema: RouteSchema = {
   summary: 'Send hits',
-  description:
-    'Stores analytics hits: screen and page views, events, transactions, items, contexts (PROTOCOL.md §5). Batch form (what our SDK sends) or one hit at the top level with its cid. The body is JSON text, as application/json or text/plain (sendBeacon), at most 3 MiB. No API key. Every accepted hit is committed before the answer; invalid hits are rejected by index.',
+  description: `Stores analytics hits: screen and page views, events, transactions, items, contexts (PROTOCOL.md §5). Batch form (what our SDK sends) or one hit at the top level with its cid. The body is JSON text (UTF-8), as application/json or text/plain (sendBeacon), at most 3 MiB. No API key. Every accepted hit is committed before the answer; invalid hits are rejected by index, and so is every hit past the first ${HIT_LIMITS.maxHitsPerBatch} of a request (unread). The answer lists the first ${MAX_REJECTIONS_LISTED} rejections; rejectedCount gives the total. Every text a hit holds, unknown keys included, is stored as sent, or the hit is rejected.`,
   tags: ['sdk'],
   security: security.none,
   consumes: JSON_OR_TEXT,
@@ -181,7 +202,11 @@ export const hitsRouteSchema: RouteSchema = {
           ds: { type: 'string', description: '"APP"; not read.' },
           t: { type: 'string', description: '"BATCH"; not read when h is an array.' },
           qt: { type: 'number', description: "The batch's own qt is ignored." },
-          h: { type: 'array', items: hitSchema },
+          h: {
+            type: 'array',
+            items: hitSchema,
+            description: `Hits past the first ${HIT_LIMITS.maxHitsPerBatch} are rejected by index, unread.`,
+          },
         },
       },
       { title: 'One hit', allOf: [{ type: 'object', required: ['cid'] }, hitSchema] },
@@ -193,9 +218,10 @@ export const hitsRouteSchema: RouteSchema = {
       accepted: 3,
       duplicates: 0,
       rejected: [{ index: 3, message: 'h[3].ev must be an integer ≥ 0' }],
+      rejectedCount: 1,
     }),
     400: errorResponse(
-      'The body is not JSON, or not a hit batch at all (no h array and no hit type, cid not a string).',
+      'The body is not UTF-8 JSON, or not a hit batch at all (no h array and no hit type, cid not a string).',
       errorAnswer(errors.invalidBody('h', 'must be an array of hits (or send one hit with its t)')),
     ),
     ...collectErrors,
@@ -231,14 +257,18 @@ export const usageRouteSchema: RouteSchema = {
       t: { const: 'USAGE' },
       cid: { type: 'string', description: 'The environment id.' },
       vid: { type: 'string', description: "The SDK instance's id; not stored." },
-      cv: { type: 'object', additionalProperties: { type: 'string' }, description: 'Every value a string.' },
+      cv: {
+        type: 'object',
+        additionalProperties: { type: 'string' },
+        description: `Every value a string; keys and values: ${STORABLE_TEXT_NOTE} stack.name (1-100 characters) and stack.version (1-50) are stored as sent ("unknown" when absent).`,
+      },
     },
     examples: [usageExample],
   },
   response: {
-    200: collected('Counted.', { accepted: 1, duplicates: 0, rejected: [] }),
+    200: collected('Counted.', { accepted: 1, duplicates: 0, rejected: [], rejectedCount: 0 }),
     400: errorResponse(
-      't is not "USAGE", cid is not a string, or a cv value is not a string.',
+      't is not "USAGE", cid is not a string, a cv key or value is not a storable string, or stack.name or stack.version is empty or too long.',
       errorAnswer(errors.invalidBody('cv.version', 'must be a string')),
     ),
     ...collectErrors,
@@ -266,7 +296,7 @@ export const troubleshootingRouteSchema: RouteSchema = {
     ],
   },
   response: {
-    200: collected('Accepted and discarded.', { accepted: 0, duplicates: 0, rejected: [] }),
+    200: collected('Accepted and discarded.', { accepted: 0, duplicates: 0, rejected: [], rejectedCount: 0 }),
     400: errorResponse(
       'The body is not JSON.',
       errorAnswer(errors.invalidJson('Unexpected end of JSON input')),

@@ -4,6 +4,7 @@
 import { join, normalize, sep } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { errors } from '../errors.js';
+import { SDK_BUNDLE_HEADERS } from '../http/cors.js';
 import { sendStaticFile } from '../http/static-file.js';
 
 /** Where the static files are, and the demo environment when this process seeded it. */
@@ -70,10 +71,7 @@ export const registerStaticRoutes = (app: FastifyInstance, options: StaticOption
     // The router has decoded the path once already; decoding again would turn `%25…` into a URIError.
     const relative = (request.params as Record<string, string>)['*'] ?? '';
     const path = inside(options.sdkDir, relative);
-    void reply.headers({
-      'access-control-allow-origin': '*',
-      'cross-origin-resource-policy': 'cross-origin',
-    });
+    void reply.headers(SDK_BUNDLE_HEADERS);
     if (path === null || !(await sendStaticFile(request, reply, path)))
       throw errors.notFound(request.method, `${request.url} (build the SDK bundles with \`npm run build\`)`);
     return reply;

@@ -161,6 +161,44 @@ export const collectQueries = (db: Queryable) => ({
       rows[0]?.receivedMs ?? Date.now(),
     );
   },
+  /** Every stored hit of an environment, oldest first, as stored: for operators and tests. */
+  async listHits(envId: string): Promise<HitRow[]> {
+    const rows = await db.query(
+      `SELECT hid, type, visitor_id, customer_id, goal, revenue, created_ms, received_ms, body::text AS body
+       FROM hits WHERE env_id = $1 ORDER BY seq`,
+      [envId],
+    );
+    return rows.map((row) => ({
+      hid: textOrNull(row, 'hid'),
+      type: text(row, 'type'),
+      visitorId: text(row, 'visitor_id'),
+      customerId: textOrNull(row, 'customer_id'),
+      goal: textOrNull(row, 'goal'),
+      revenue: row.revenue === null ? null : num(row, 'revenue'),
+      createdMs: num(row, 'created_ms'),
+      receivedMs: num(row, 'received_ms'),
+      body: JSON.parse(text(row, 'body')) as Record<string, unknown>,
+    }));
+  },
+  /** Every stored activation of an environment, oldest first, as stored: for operators and tests. */
+  async listActivations(envId: string): Promise<ActivationRow[]> {
+    const rows = await db.query(
+      `SELECT hid, visitor_id, anonymous_id, campaign_id, variation_group_id, variation_id, created_ms,
+         received_ms
+       FROM activations WHERE env_id = $1 ORDER BY seq`,
+      [envId],
+    );
+    return rows.map((row) => ({
+      hid: textOrNull(row, 'hid'),
+      visitorId: text(row, 'visitor_id'),
+      anonymousId: textOrNull(row, 'anonymous_id'),
+      campaignId: text(row, 'campaign_id'),
+      variationGroupId: text(row, 'variation_group_id'),
+      variationId: text(row, 'variation_id'),
+      createdMs: num(row, 'created_ms'),
+      receivedMs: num(row, 'received_ms'),
+    }));
+  },
   async countHits(envId: string): Promise<Record<string, number>> {
     const rows = await db.query('SELECT type, count(*)::int AS n FROM hits WHERE env_id = $1 GROUP BY type', [
       envId,
@@ -189,3 +227,9 @@ export const collectQueries = (db: Queryable) => ({
     }));
   },
 });
+
+/**
+ * Reads of stored rows, for operators and tests (collectQueries: listHits, listActivations). Until the Store
+ * interface lists them, a test reaches them on an open store as `store as Store & StoredRowReads`.
+ */
+export type StoredRowReads = Pick<ReturnType<typeof collectQueries>, 'listHits' | 'listActivations'>;

@@ -1,6 +1,6 @@
 // The rows a campaign report is computed from (§14): activations with their person, and the goal hits of
 // the persons exposed to the campaign. The person rule of §14.2 is one SQL expression, used by both.
-import { num, text, type Queryable } from './sql.js';
+import { num, text, textOrNull, type Queryable } from './sql.js';
 import type { ReportConversion, ReportExposure } from './store.js';
 
 // An activation with an anonymous id is made by its authenticated id; otherwise its id is an anonymous id
@@ -16,12 +16,15 @@ const EXPOSURES = `FROM activations a
 export const reportQueries = (db: Queryable) => ({
   async reportExposures(envId: string, campaignId: string): Promise<ReportExposure[]> {
     const rows = await db.query(
-      `SELECT ${ACTIVATION_PERSON} AS person, a.variation_group_id, a.variation_id, a.created_ms, a.seq
+      `SELECT ${ACTIVATION_PERSON} AS person, a.visitor_id, a.hid, a.variation_group_id, a.variation_id,
+              a.created_ms, a.seq
        ${EXPOSURES} ORDER BY a.created_ms, a.seq`,
       [envId, campaignId],
     );
     return rows.map((row) => ({
       person: text(row, 'person'),
+      visitorId: text(row, 'visitor_id'),
+      hid: textOrNull(row, 'hid'),
       variationGroupId: text(row, 'variation_group_id'),
       variationId: text(row, 'variation_id'),
       createdMs: num(row, 'created_ms'),

@@ -133,6 +133,9 @@ export interface HitRow {
 /** An activation as the report reads it, with its person resolved (§14.2). */
 export interface ReportExposure {
   person: string;
+  /** The activation's `vid` and idempotency id: §14.1 counts activations without one once per window. */
+  visitorId: string;
+  hid: string | null;
   variationGroupId: string;
   variationId: string;
   createdMs: number;

@@ -1,10 +1,11 @@
 // One activation of `POST /v2/activate` (PROTOCOL.md §4), validated on its own: the valid items of a batch
 // are kept and the others rejected with their index. The variation must belong to its variation group in
 // the environment now or in the past (deleted campaigns are tombstones, so a cached activation still counts).
+// The texts it stores are storable and `qt` is within its range (PROTOCOL.md §2.1, §5.1), or it is rejected.
 import { isJsonObject } from 'feature-ts/protocol';
 import { isValidId } from '../ids.js';
 import type { ActivationRow } from '../store/store.js';
-import { badOptionalAmount, badOptionalString, badString } from './fields.js';
+import { badOptionalQueueTime, badOptionalString, badString } from './fields.js';
 
 /** A validated activation, or why it was rejected. */
 export type ActivationCheck = { row: ActivationRow } | { message: string };
@@ -26,7 +27,7 @@ export const checkActivation = (
     ['aid', raw.aid === null ? null : badOptionalString(raw.aid, 256)],
     ['caid', isValidId(raw.caid) ? null : 'must be a variation group id'],
     ['vaid', isValidId(raw.vaid) ? null : 'must be a variation id'],
-    ['qt', badOptionalAmount(raw.qt)],
+    ['qt', badOptionalQueueTime(raw.qt)],
     ['hid', badOptionalString(raw.hid, 128)],
   ];
   for (const [field, problem] of problems)
@@ -50,7 +51,7 @@ export const checkActivation = (
       campaignId,
       variationGroupId: group,
       variationId: variation,
-      createdMs: Math.round(receivedMs - qt),
+      createdMs: receivedMs - qt,
       receivedMs,
     },
   };

@@ -1,8 +1,11 @@
 // The decision request (PROTOCOL.md §3): both spellings of every field, limits on the visitor id and the
-// context, defaults of trigger_hit (false) and visitor_consent (true); unknown fields ignored.
+// context, defaults of trigger_hit (false) and visitor_consent (true); unknown fields ignored. The ids and the
+// context are stored (assignments, the SEGMENT hit), so their texts must be storable (§2.1): refused with a
+// 400 naming the field whatever the query asks, so that the answer does not depend on sendContextEvent.
 import { CONTEXT_LIMITS, isJsonObject, type VisitorContext } from 'feature-ts/protocol';
 import { errors } from '../errors.js';
 import { badOptionalBoolean, badString, either, spelling } from './fields.js';
+import { STORABLE_TEXT_RULE, isStorableText, shownKey } from './storable-text.js';
 
 /** A validated decision request. */
 export interface DecisionInput {
@@ -22,15 +25,17 @@ const validContext = (value: unknown): VisitorContext => {
     throw errors.invalidBody('context', `must have at most ${CONTEXT_LIMITS.maxKeys} keys`);
   }
   for (const key of keys) {
+    const path = `context.${shownKey(key)}`;
     if (key.length === 0 || key.length > CONTEXT_LIMITS.maxKeyLength) {
-      throw errors.invalidBody(`context.${key}`, `keys must be 1-${CONTEXT_LIMITS.maxKeyLength} characters`);
+      throw errors.invalidBody(path, `keys must be 1-${CONTEXT_LIMITS.maxKeyLength} characters`);
     }
+    if (!isStorableText(key)) throw errors.invalidBody(path, `${STORABLE_TEXT_RULE} (in its key)`);
     const item = value[key];
-    const ok =
-      typeof item === 'string' ||
-      typeof item === 'boolean' ||
-      (typeof item === 'number' && Number.isFinite(item));
-    if (!ok) throw errors.invalidBody(`context.${key}`, 'must be a string, a finite number or a boolean');
+    if (typeof item === 'string') {
+      if (!isStorableText(item)) throw errors.invalidBody(path, STORABLE_TEXT_RULE);
+    } else if (typeof item !== 'boolean' && !(typeof item === 'number' && Number.isFinite(item))) {
+      throw errors.invalidBody(path, 'must be a string, a finite number or a boolean');
+    }
   }
   if (Buffer.byteLength(JSON.stringify(value), 'utf8') > CONTEXT_LIMITS.maxSerializedBytes) {
     throw errors.invalidBody('context', `must be at most ${CONTEXT_LIMITS.maxSerializedBytes} bytes as JSON`);
@@ -49,7 +54,10 @@ export const validateDecisionRequest = (body: unknown): DecisionInput => {
   if (anonymousId !== undefined && anonymousId !== null) {
     const problem = badString(anonymousId, CONTEXT_LIMITS.maxVisitorIdLength);
     if (problem !== null)
-      throw errors.invalidBody(spelling(body, 'anonymousId', 'anonymous_id'), `${problem} or null`);
+      throw errors.invalidBody(
+        spelling(body, 'anonymousId', 'anonymous_id'),
+        typeof anonymousId === 'string' ? problem : `${problem} or null`,
+      );
   }
   const triggerHit = either(body, 'triggerHit', 'trigger_hit');
   const consent = either(body, 'visitorConsent', 'visitor_consent');

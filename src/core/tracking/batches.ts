@@ -1,4 +1,4 @@
-import { MAX_ACTIVATIONS_PER_BATCH, type HitCacheRecord } from '../../protocol/index.js';
+import { MAX_ACTIVATIONS_PER_BATCH, MAX_HITS_PER_BATCH, type HitCacheRecord } from '../../protocol/index.js';
 import { toWireActivation, toWireHit } from './wire.js';
 
 /** One hit or activation in the tracker's pool. */
@@ -33,8 +33,8 @@ const wireOf = (item: PooledItem, now: number) =>
   item.record.data.type === 'ACTIVATE' ? toWireActivation(item.record, now) : toWireHit(item.record, now);
 
 /**
- * Splits items into requests (PROTOCOL.md §5.3): activations first, at most 100 per request, then hits;
- * each request's body at most `maxBytes` UTF-8 bytes (2 MB for fetch, 60 KB for a beacon). An item too big
+ * Splits items into requests (PROTOCOL.md §5.3): activations first, at most 100 per request, then hits, at
+ * most 1 000 per request (the server rejects the rest); each request's body at most `maxBytes` UTF-8 bytes (2 MB for fetch, 60 KB for a beacon). An item too big
  * on its own still gets a request: the server's 413 then drops it with a logged reason.
  */
 export const planBatches = (items: readonly PooledItem[], maxBytes: number, now: number): Batch[] => {
@@ -45,7 +45,7 @@ export const planBatches = (items: readonly PooledItem[], maxBytes: number, now:
     for (const item of items) {
       if ((item.record.data.type === 'ACTIVATE') !== activation) continue;
       const bytes = encoder.encode(JSON.stringify(wireOf(item, now))).length + ITEM_SLACK_BYTES;
-      const full = activation && current.length >= MAX_ACTIVATIONS_PER_BATCH;
+      const full = current.length >= (activation ? MAX_ACTIVATIONS_PER_BATCH : MAX_HITS_PER_BATCH);
       if (current.length > 0 && (full || size + bytes > maxBytes)) {
         batches.push({ activation, items: current });
         current = [];

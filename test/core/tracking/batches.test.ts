@@ -1,0 +1,73 @@
+// Splitting the pool into requests (PROTOCOL.md §4, §5.2, §5.3): activations first, at most 100 a request,
+// hits at most 1 000 a request (the server rejects the rest by index, and a rejected hit is not retried), and
+// every request's body within the byte budget.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { batchBody, planBatches, type PooledItem } from '../../../src/core/tracking/batches.js';
+import type { CachedHitType, JsonValue } from '../../../src/protocol/index.js';
+
+const item = (type: CachedHitType, n: number, fields: Record<string, JsonValue>): PooledItem => ({
+  record: {
+    version: 1,
+    data: {
+      visitorId: `v${n}`,
+      anonymousId: null,
+      type,
+      time: 0,
+      content: { hid: `h${n}`, createdAt: 0, ...fields },
+    },
+  },
+  cached: false,
+  inFlight: false,
+  beaconed: false,
+  onAck: undefined,
+});
+
+const events = (count: number, from = 0) =>
+  Array.from({ length: count }, (_, i) =>
+    item('EVENT', from + i, { category: 'ACTION_TRACKING', action: 'a' }),
+  );
+const activations = (count: number) =>
+  Array.from({ length: count }, (_, i) =>
+    item('ACTIVATE', 10_000 + i, { variationGroupId: 'vg1', variationId: 'v1', flagKey: 'k' }),
+  );
+
+void describe('planBatches', () => {
+  void it('sends at most 1 000 hits in one request', () => {
+    const batches = planBatches(events(2_500), 2 * 1024 * 1024, 0);
+    assert.deepEqual(
+      batches.map((b) => [b.activation, b.items.length]),
+      [
+        [false, 1000],
+        [false, 1000],
+        [false, 500],
+      ],
+    );
+    // Every hit once, in order.
+    assert.deepEqual(
+      batches.flatMap((b) => b.items.map((i) => i.record.data.content.hid)),
+      events(2_500).map((i) => i.record.data.content.hid),
+    );
+  });
+
+  void it('sends activations first, at most 100 in one request', () => {
+    const batches = planBatches([...events(3), ...activations(250)], 2 * 1024 * 1024, 0);
+    assert.deepEqual(
+      batches.map((b) => [b.activation, b.items.length]),
+      [
+        [true, 100],
+        [true, 100],
+        [true, 50],
+        [false, 3],
+      ],
+    );
+  });
+
+  void it('keeps each body within the byte budget', () => {
+    const budget = 8 * 1024;
+    const batches = planBatches(events(400), budget, 0);
+    assert.ok(batches.length > 1);
+    for (const batch of batches)
+      assert.ok(new TextEncoder().encode(batchBody('env', batch, 0)).length <= budget);
+  });
+});
