@@ -39,6 +39,8 @@ export interface RemoteCampaign {
   bucket_ranges: Array<[number, number]>;
   created_at: string;
   updated_at: string;
+  /** Read-only, in the server's answers: what the platform's own SDKs would evaluate differently here. */
+  compatibility?: Array<{ code: string; modes: string[]; path: string; message: string }>;
 }
 
 /** A page of a remote control listing. */

@@ -138,7 +138,7 @@ void describe('campaigns over the remote control API', () => {
   void it('reads one with an ETag, and answers 304 to it', async () => {
     const got = await call('GET', `/campaigns/${created.id}`);
     assert.equal(got.status, 200);
-    assert.deepEqual(got.body, created);
+    assert.deepEqual(got.body, { ...created, compatibility: [] });
     const etag = got.headers.get('etag') ?? '';
     assert.notEqual(etag, '');
     assert.equal(
@@ -159,6 +159,40 @@ void describe('campaigns over the remote control API', () => {
       [created.id, 'c1'],
     );
     assert.equal(file.campaigns[0]?.name, 'Banner v2');
+  });
+
+  void it("GET answers say what the platform's own SDKs would evaluate differently, and it can be sent back", async () => {
+    const versioned = banner('Versioned');
+    const group = versioned.variation_groups[0];
+    if (group !== undefined)
+      group.targeting = {
+        targeting_groups: [
+          { targetings: [{ key: 'appVersion', operator: 'SEMVER_GREATER_THAN_OR_EQUALS', value: '2.0.0' }] },
+        ],
+      };
+    const posted = await call('POST', '/campaigns', versioned);
+    assert.equal(posted.status, 201, JSON.stringify(posted.body));
+    const made = posted.body as RemoteCampaign;
+    const read = (await call('GET', `/campaigns/${made.id}`)).body as RemoteCampaign;
+    // Its semver rule is unknown to their engine; its null banner masks the earlier Banner campaign's value.
+    assert.deepEqual(
+      read.compatibility?.map((w) => [w.code, w.modes, w.path]),
+      [
+        ['semver_operator', ['bucketing'], 'variation_groups[0].targeting.targeting_groups[0].targetings[0]'],
+        [
+          'null_masks_earlier_flag',
+          ['decision_api', 'bucketing'],
+          'variation_groups[0].variations[0].modifications.value',
+        ],
+      ],
+    );
+    const listed = (await call('GET', '/campaigns?_max_per_page=100')).body as RemotePage<RemoteCampaign>;
+    assert.deepEqual(listed.items.find((c) => c.id === made.id)?.compatibility, read.compatibility);
+    assert.deepEqual(listed.items.find((c) => c.id === 'c1')?.compatibility, []);
+    // The read answer goes back whole as a PATCH: compatibility is read-only and ignored.
+    const back = await call('PATCH', `/campaigns/${made.id}`, { ...read, position: undefined });
+    assert.equal(back.status, 200, JSON.stringify(back.body));
+    assert.equal((await call('DELETE', `/campaigns/${made.id}`)).status, 204);
   });
 
   void it('refuses a bad campaign naming the field, and a clash with 409', async () => {

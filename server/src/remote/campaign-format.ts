@@ -6,8 +6,8 @@
 // Decisions beyond PROTOCOL.md, each so that a client learns of a mistake instead of having it ignored:
 // - Unknown fields are refused at every level (the API is typed); a camelCase spelling of a known field is
 //   named as such (`variationGroups` → `variation_groups`).
-// - `created_at` and `updated_at` are read-only and ignored (they must be strings), so that a campaign read
-//   with GET can be edited and sent back whole. `id` is read-only on PATCH: it must match or be left out.
+// - `created_at`, `updated_at` and `compatibility` are read-only and ignored (the times must be strings), so
+//   that a campaign read with GET can be edited and sent back whole. `id` is read-only on PATCH: it must match or be left out.
 // - `state` on PATCH may only repeat the current state: changing it is the toggle route's job, behind its
 //   own action (`campaign.toggle`, §13.2), which `campaign.update` must not bypass.
 // - `position` is PATCH only: a new campaign goes last (§13.5).
@@ -57,6 +57,7 @@ export const CAMPAIGN_BODY_FIELDS = [
   'position',
   'created_at',
   'updated_at',
+  'compatibility',
 ] as const;
 
 /** The largest `position` (the store keeps it in an SQL integer; past the end means last anyway). */

@@ -163,6 +163,21 @@ export const remoteCampaignSchema = {
     },
     created_at: TIME,
     updated_at: TIME,
+    compatibility: {
+      type: 'array',
+      description:
+        "Read-only (ignored in bodies): what the platform's own SDKs would evaluate differently in this campaign (empty: nothing).",
+      items: {
+        type: 'object',
+        required: ['code', 'modes', 'path', 'message'],
+        properties: {
+          code: { type: 'string' },
+          modes: { type: 'array', items: { type: 'string', enum: ['bucketing', 'decision_api'] } },
+          path: { type: 'string' },
+          message: { type: 'string' },
+        },
+      },
+    },
   },
   examples: [remoteCampaignExample],
 } as const;

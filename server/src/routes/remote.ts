@@ -7,7 +7,7 @@
 // operator key, for the CLI while a server holds the embedded store: registerCampaignRoutes is given the base
 // path, the authorization and the schemas, so both families answer the same bodies and the same errors.
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
-import type { Action, CampaignState, RemotePage } from 'feature-ts/protocol';
+import type { Action, CampaignState, RemoteCampaign, RemotePage } from 'feature-ts/protocol';
 import type { AppContext } from '../app-context.js';
 import type { TokenService } from '../auth/token-service.js';
 import { servedDocument } from '../configuration/environment-state.js';
@@ -15,6 +15,7 @@ import { IdConflictError, InputError, errors } from '../errors.js';
 import { authorizeCall } from '../http/bearer-auth.js';
 import { sendConditional } from '../http/conditional.js';
 import { campaignFromRemote, toRemoteCampaign } from '../remote/campaign-format.js';
+import { campaignCompatibility } from '../remote/compatibility.js';
 import { buildCampaignReport } from '../report/build-report.js';
 import { FieldError } from '../validation/bucketing-campaigns.js';
 import type { CampaignRecord } from '../store/store.js';
@@ -101,6 +102,26 @@ export const registerCampaignRoutes = (
     if (campaign === null) throw errors.unknownCampaign(campaignId);
     return campaign;
   };
+  /**
+   * Campaigns as the routes answer them: with what the platform's own SDKs would evaluate differently in each,
+   * in the environment as it is (its campaigns in order and its account settings).
+   */
+  const withCompatibility = async (
+    envId: string,
+    shown: readonly CampaignRecord[],
+    all?: readonly CampaignRecord[],
+  ): Promise<RemoteCampaign[]> => {
+    const campaigns = (all ?? (await ctx.store.listCampaigns(envId))).map((c) => c.body);
+    const environment = await ctx.store.getEnvironment(envId);
+    return shown.map((record) => ({
+      ...toRemoteCampaign(record),
+      compatibility: campaignCompatibility(record.body, {
+        campaigns,
+        paths: 'remote',
+        ...(environment === null ? {} : { accountSettings: environment.accountSettings }),
+      }).map(({ code, modes, path, message }) => ({ code, modes: [...modes], path, message })),
+    }));
+  };
   /** A GET answer with ETag and Last-Modified (§2.5), so pollers can ask cheaply. */
   const sendRead = async (request: FastifyRequest, reply: FastifyReply, value: unknown) => {
     const environment = await ctx.store.getEnvironment(paramsOf(request).envId);
@@ -111,7 +132,11 @@ export const registerCampaignRoutes = (
     const page = pageParameter(request, '_page', 1, 1_000_000);
     const perPage = pageParameter(request, '_max_per_page', 10, 100);
     const campaigns = await ctx.store.listCampaigns(paramsOf(request).envId);
-    const items = campaigns.slice((page - 1) * perPage, page * perPage).map(toRemoteCampaign);
+    const items = await withCompatibility(
+      paramsOf(request).envId,
+      campaigns.slice((page - 1) * perPage, page * perPage),
+      campaigns,
+    );
     const answer: RemotePage<(typeof items)[number]> = {
       items,
       current_items_count: items.length,
@@ -135,12 +160,14 @@ export const registerCampaignRoutes = (
     return reply
       .code(201)
       .header('location', `${fillPath(base, request)}/campaigns/${encodeURIComponent(created.id)}`)
-      .send(toRemoteCampaign(created));
+      .send((await withCompatibility(envId, [created]))[0]);
   });
 
-  app.get(`${base}/campaigns/:campaignId`, guard('campaign.read'), async (request, reply) =>
-    sendRead(request, reply, toRemoteCampaign(await campaignOf(request))),
-  );
+  app.get(`${base}/campaigns/:campaignId`, guard('campaign.read'), async (request, reply) => {
+    const campaign = await campaignOf(request);
+    const [answer] = await withCompatibility(paramsOf(request).envId, [campaign]);
+    return sendRead(request, reply, answer);
+  });
 
   app.patch(`${base}/campaigns/:campaignId`, guard('campaign.update'), async (request) => {
     const existing = await campaignOf(request);
@@ -154,7 +181,7 @@ export const registerCampaignRoutes = (
         ...(parsed.position === undefined ? {} : { position: parsed.position }),
       }),
     );
-    return toRemoteCampaign(updated);
+    return (await withCompatibility(envId, [updated]))[0];
   });
 
   app.delete(`${base}/campaigns/:campaignId`, guard('campaign.delete'), async (request, reply) => {
@@ -175,7 +202,7 @@ export const registerCampaignRoutes = (
       );
     const { envId } = paramsOf(request);
     await storeErrors(() => ctx.store.setCampaignState(envId, existing.id, state as CampaignState));
-    return toRemoteCampaign(await campaignOf(request));
+    return (await withCompatibility(envId, [await campaignOf(request)]))[0];
   });
 
   app.patch(`${base}/panic`, guard('environment.panic'), async (request) => {
