@@ -138,3 +138,17 @@ export const unknownEnvironmentInput = (envId: string): InputError =>
   new InputError(
     `No environment has the id "${envId.slice(0, 64)}": use an id that \`feature-server env create\` printed.`,
   );
+
+/**
+ * Runs a store call for a route: a clash of ids or slugs becomes 409 `conflict`, an input the store refuses
+ * 400 `invalid_body`, each with the store's message (it names what to change).
+ */
+export const storeErrors = async <T>(work: () => Promise<T>): Promise<T> => {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof IdConflictError) throw errors.conflict(error.message);
+    if (error instanceof InputError) throw errors.invalidBody('(body)', error.message);
+    throw error;
+  }
+};

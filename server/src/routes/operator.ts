@@ -7,7 +7,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../app-context.js';
 import { AccessInputError, createAccess } from '../auth/create-access.js';
-import { IdConflictError, InputError, errors } from '../errors.js';
+import { InputError, errors, storeErrors } from '../errors.js';
 import { digest, secretMatches } from '../ids.js';
 import { buildCampaignReport } from '../report/build-report.js';
 import { STORABLE_TEXT_RULE, isStorableText } from '../validation/storable-text.js';
@@ -68,17 +68,6 @@ const optionalBoolean = (body: Record<string, unknown>, field: string): boolean 
   if (value === undefined) return undefined;
   if (typeof value !== 'boolean') throw errors.invalidBody(field, 'must be true or false');
   return value;
-};
-
-/** Store refusals as the catalogue's answers. */
-const storeErrors = async <T>(work: () => Promise<T>): Promise<T> => {
-  try {
-    return await work();
-  } catch (error) {
-    if (error instanceof IdConflictError) throw errors.conflict(error.message);
-    if (error instanceof InputError) throw errors.invalidBody('(body)', error.message);
-    throw error;
-  }
 };
 
 /** Registers the operator routes when at least one operator key is given. */

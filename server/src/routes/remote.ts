@@ -11,7 +11,7 @@ import type { Action, CampaignState, RemoteCampaign, RemotePage } from 'feature-
 import type { AppContext } from '../app-context.js';
 import type { TokenService } from '../auth/token-service.js';
 import { servedDocument } from '../configuration/environment-state.js';
-import { IdConflictError, InputError, errors } from '../errors.js';
+import { InputError, errors, storeErrors } from '../errors.js';
 import { authorizeCall } from '../http/bearer-auth.js';
 import { sendConditional } from '../http/conditional.js';
 import { campaignFromRemote, toRemoteCampaign } from '../remote/campaign-format.js';
@@ -39,17 +39,6 @@ const pageParameter = (request: FastifyRequest, name: string, fallback: number, 
   if (!Number.isInteger(value) || value < 1 || value > max)
     throw errors.invalidBody(name, `must be a whole number from 1 to ${max}`);
   return value;
-};
-
-/** Store refusals become the catalogue's answers: a clash is 409, a bad input 400, each naming the field. */
-const storeErrors = async <T>(work: () => Promise<T>): Promise<T> => {
-  try {
-    return await work();
-  } catch (error) {
-    if (error instanceof IdConflictError) throw errors.conflict(error.message);
-    if (error instanceof InputError) throw errors.invalidBody('(body)', error.message);
-    throw error;
-  }
 };
 
 /** The body's validation errors as 400 invalid_body naming the field (e.g. `variation_groups[0].name`). */
