@@ -20,6 +20,7 @@ import { registerActivationRoutes } from './routes/activation.js';
 import { registerBucketingRoutes } from './routes/bucketing.js';
 import { registerDecisionRoutes } from './routes/decision.js';
 import { registerEventRoutes } from './routes/events.js';
+import { registerConsoleRoutes } from './routes/console.js';
 import { registerOAuthRoutes } from './routes/oauth.js';
 import { registerOperatorRoutes } from './routes/operator.js';
 import { registerPlatformRoutes } from './routes/platform-routes.js';
@@ -27,6 +28,7 @@ import { registerRemoteRoutes } from './routes/remote.js';
 import { registerStaticRoutes, type StaticOptions } from './routes/static.js';
 import { TokenRateLimits, type TokenLimits } from './auth/rate-limits.js';
 import { TokenService } from './auth/token-service.js';
+import { ConsoleSessions } from './console/console-sessions.js';
 import type { Store } from './store/store.js';
 
 const DAY_MS = 86_400_000;
@@ -59,6 +61,8 @@ export interface AppDeps {
   trustProxy?: string;
   /** Keys that open the operator routes (§13.8); none: the routes do not exist. */
   operatorKeys?: readonly string[];
+  /** The console's sessions (default: new ones); the caller keeps them to make sign-in links. */
+  consoleSessions?: ConsoleSessions;
 }
 
 /** Builds the server (PROTOCOL.md §2-§6, §12); call `listen` on the result. */
@@ -134,7 +138,14 @@ export const createApp = async (deps: AppDeps): Promise<FastifyInstance> => {
     maxLifetimeSeconds: deps.maxTokenLifetimeSeconds ?? null,
   });
   registerRemoteRoutes(app, ctx, tokens);
-  registerOperatorRoutes(app, ctx, deps.operatorKeys ?? []);
+  const consoleSessions = deps.consoleSessions ?? new ConsoleSessions(deps.store, { now: ctx.now });
+  registerOperatorRoutes(app, ctx, deps.operatorKeys ?? [], consoleSessions);
+  registerConsoleRoutes(app, {
+    sessions: consoleSessions,
+    operatorKeys: deps.operatorKeys ?? [],
+    ...(deps.static?.consoleDir === undefined ? {} : { consoleDir: deps.static.consoleDir }),
+    now: ctx.now,
+  });
   if (deps.static !== undefined) registerStaticRoutes(app, deps.static);
 
   const retentionMs = (deps.assignmentRetentionDays ?? 90) * DAY_MS;
@@ -142,6 +153,7 @@ export const createApp = async (deps: AppDeps): Promise<FastifyInstance> => {
     try {
       // Expired tokens answer {"active":false} whether their row exists or not: drop the rows.
       await deps.store.purgeExpiredTokens(ctx.now());
+      await deps.store.purgeConsoleSessions(ctx.now());
       const purged = await deps.store.purgeAssignments(ctx.now() - retentionMs);
       if (purged > 0) {
         ctx.assignments.clear();

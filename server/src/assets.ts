@@ -24,3 +24,6 @@ export const demoPageDir = (): string => join(serverPackageRoot(), 'dist', 'demo
 
 /** The framework (React) demo's folder, built into this package's dist/demo/framework. */
 export const frameworkDemoDir = (): string => join(demoPageDir(), 'framework');
+
+/** The browser console's folder (index.html and assets/), built into this package's dist/console. */
+export const consoleDir = (): string => join(serverPackageRoot(), 'dist', 'console');

@@ -8,6 +8,7 @@ import { describeFailure } from './cli/cli-error.js';
 import { accessCommand } from './cli/commands-accesses.js';
 import { accountCommand, envCommand } from './cli/commands-accounts.js';
 import { campaignCommand } from './cli/commands-campaign.js';
+import { consoleCommand } from './cli/commands-console.js';
 import { importCommand, panicCommand, reportCommand } from './cli/commands-campaigns.js';
 import { demoCommand, serveCommand, startCommand } from './cli/commands-server.js';
 import { createContext, type CommandContext } from './cli/context.js';
@@ -26,6 +27,7 @@ const COMMANDS: Record<string, (context: CommandContext) => Promise<void>> = {
   campaign: campaignCommand,
   report: reportCommand,
   access: accessCommand,
+  console: consoleCommand,
 };
 
 /** Runs the CLI; resolves to the exit code (the server commands keep the process alive). */

@@ -89,6 +89,36 @@ export const errors = {
       'The bearer token is malformed, unknown, expired or revoked: get a new one from POST /oauth/{accountId}/token.',
       { headers: { 'www-authenticate': 'Bearer realm="feature", error="invalid_token"' } },
     ),
+  consoleSignInRequired: () =>
+    new ApiError(
+      401,
+      'missing_token',
+      'No console session and no operator key: sign in at /admin (with the operator key, or a sign-in link from `feature-server console`), or send "Authorization: Bearer <operator key>".',
+      { headers: { 'www-authenticate': 'Bearer realm="feature"' } },
+    ),
+  consoleSessionEnded: () =>
+    new ApiError(401, 'invalid_token', 'The console session has ended or expired: sign in again at /admin.', {
+      headers: { 'www-authenticate': 'Bearer realm="feature", error="invalid_token"' },
+    }),
+  invalidOperatorKey: () =>
+    new ApiError(
+      401,
+      'invalid_token',
+      'This is not an operator key this server accepts, or the sign-in link was used or has expired: use FEATURE_OPERATOR_KEY, or get a new link with `feature-server console`.',
+    ),
+  signInLocked: (waitSeconds: number) =>
+    new ApiError(
+      429,
+      'too_many_requests',
+      `Too many wrong operator keys from this address: try again in ${waitSeconds} s.`,
+      { headers: { 'retry-after': String(waitSeconds) } },
+    ),
+  csrfRejected: (why: string) =>
+    new ApiError(
+      403,
+      'invalid_csrf_token',
+      `${why}: a console session's changes must come from the console page, with the X-CSRF-Token header it got at sign-in.`,
+    ),
   insufficientScope: (scope: string) =>
     new ApiError(
       403,

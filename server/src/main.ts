@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { DestinationStream, Logger } from 'pino';
 import { createApp } from './app.js';
-import { demoPageDir, frameworkDemoDir, sdkBundleDir } from './assets.js';
+import { consoleDir, demoPageDir, frameworkDemoDir, sdkBundleDir } from './assets.js';
+import { ConsoleSessions } from './console/console-sessions.js';
 import type { ServerConfig } from './config.js';
 import { InputError } from './errors.js';
 import { newLocalOperatorKey, removeLocalOperator, writeLocalOperator } from './local-operator.js';
@@ -49,6 +50,8 @@ export interface RunningServer {
   url: string;
   log: Logger;
   close: () => Promise<void>;
+  /** A one-time console sign-in link (15 minutes), or null when the console is off (no operator key). */
+  consoleSignInLink: () => Promise<string | null>;
 }
 
 /**
@@ -65,8 +68,10 @@ export const serve = async (
   // On the embedded store, commands reach this server through its operator routes (local-operator.ts).
   const localKey = store.kind === 'pglite' ? newLocalOperatorKey() : null;
   const operatorKeys = [config.operatorKey, localKey].filter((key): key is string => key !== null);
+  const consoleSessions = new ConsoleSessions(store);
   const app = await createApp({
     store,
+    consoleSessions,
     logger: log,
     assignmentRetentionDays: config.assignmentRetentionDays,
     operatorKeys,
@@ -76,6 +81,7 @@ export const serve = async (
       demoDir: demoPageDir(),
       sdkDir: sdkBundleDir(),
       frameworkDemoDir: frameworkDemoDir(),
+      consoleDir: consoleDir(),
       ...(demo === undefined ? {} : { demo }),
     },
   });
@@ -121,5 +127,7 @@ export const serve = async (
       void close().then(() => process.exit(0));
     });
   }
-  return { app, store, url, log, close };
+  const consoleSignInLink = async (): Promise<string | null> =>
+    operatorKeys.length === 0 ? null : `${url}/admin/#sign-in=${(await consoleSessions.createLink()).token}`;
+  return { app, store, url, log, close, consoleSignInLink };
 };

@@ -25,6 +25,7 @@ export const ERROR_CODES = [
   'missing_token',
   'invalid_token',
   'insufficient_scope',
+  'invalid_csrf_token',
   'not_found',
   'conflict',
   'method_not_allowed',

@@ -47,6 +47,8 @@ void describe('migrations in the compiled server', () => {
       assert.deepEqual(applied, [
         { version: 1, name: '001-initial' },
         { version: 2, name: '002-accesses' },
+        { version: 3, name: '003-traffic-index' },
+        { version: 4, name: '004-console-sessions' },
       ]);
       const tables = await sql.query(
         "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name",
@@ -59,6 +61,8 @@ void describe('migrations in the compiled server', () => {
           'activations',
           'assignments',
           'campaigns',
+          'console_sessions',
+          'console_sign_in_links',
           'environments',
           'hits',
           'identities',

@@ -52,11 +52,12 @@ interface Route {
 const OPERATOR_KEY = 'operator-key-for-the-openapi-test';
 const TAGS = ['sdk', 'tokens', 'remote-control', 'operator'];
 // Files and pages, not API operations: the only routes that may hide from the document.
-const HIDDEN = /^\/(?:$|demo\/|sdk\/|docs(?:\/|$)|openapi\.json$)/;
+const HIDDEN = /^\/(?:$|demo\/|sdk\/|docs(?:\/|$)|openapi\.json$|admin$|admin\/assets\/)/;
 // Actions that take no body (everything they need is in the path).
 const BODYLESS = new Set([
   'post /admin/v1/environments/{envId}/rotate-key',
   'post /admin/v1/accesses/{accessId}/revoke',
+  'post /admin/v1/console/sign-in-links',
 ]);
 
 const routes: Route[] = [];
@@ -379,6 +380,18 @@ void describe('every operation, called with its documented examples', () => {
       304,
     );
     assert.equal((await call('get', '/cdn/{envId}/accountSettings.json')).status, 200);
+
+    // What these routes stored, through the operator's insight routes (their schemas checked on real rows).
+    const traffic = await call('get', '/admin/v1/environments/{envId}/traffic', {
+      query: '?limit=200',
+      headers: operator,
+    });
+    assert.ok((traffic.body.items as unknown[]).length > 0);
+    ids.campaignId = EXAMPLE.campaignId;
+    const days = await call('get', '/admin/v1/environments/{envId}/reports/{campaignId}/days', {
+      headers: operator,
+    });
+    assert.equal((days.body.days as unknown[]).length, 1);
   });
 
   void it('token routes, the remote control routes with a token, and revocation', async () => {
@@ -452,6 +465,27 @@ void describe('every operation, called with its documented examples', () => {
       assert.equal((await admin('patch', `${base}${template}`, example('patch', template))).status, 200);
     assert.equal((await admin('get', `${base}/campaigns/{campaignId}/report`)).status, 200);
     assert.equal((await admin('delete', `${base}/campaigns/{campaignId}`)).status, 204);
+  });
+
+  void it('console session routes: sign in with the key or a link, read, sign out', async () => {
+    const signedIn = await call('post', '/admin/session', { body: requestExample('post', '/admin/session') });
+    // The example key is not this server's: refused with the documented 401, then signed in with the real one.
+    assert.equal(signedIn.status, 401);
+    const session = await call('post', '/admin/session', { body: { operator_key: OPERATOR_KEY } });
+    assert.equal(session.status, 200);
+    const cookie = /^(feature_console=[^;]+)/.exec(session.headers.get('set-cookie') ?? '')?.[1] ?? '';
+    const csrf = String(session.body.csrf_token);
+    assert.equal((await call('get', '/admin/session', { headers: { cookie } })).status, 200);
+    const link = await call('post', '/admin/v1/console/sign-in-links', {
+      headers: { cookie, 'x-csrf-token': csrf },
+    });
+    assert.equal(link.status, 201);
+    assert.equal((await call('delete', '/admin/session', { headers: { cookie } })).status, 403);
+    assert.equal(
+      (await call('delete', '/admin/session', { headers: { cookie, 'x-csrf-token': csrf } })).status,
+      204,
+    );
+    assert.equal((await call('get', '/admin/session', { headers: { cookie } })).status, 401);
   });
 
   void it('covered every documented operation', () => {

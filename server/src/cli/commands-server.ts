@@ -69,7 +69,16 @@ export const serveCommand = async (context: CommandContext): Promise<void> => {
   const running = await serve(context.config, await openServerStore(context), undefined, {
     logDestination: logs,
   });
-  context.print({ url: running.url }, `feature-server listening on ${running.url}`);
+  const link = await running.consoleSignInLink();
+  context.print(
+    { url: running.url, consoleUrl: `${running.url}/admin`, consoleSignInLink: link },
+    [
+      `feature-server listening on ${running.url}`,
+      link === null
+        ? `Console:        ${running.url}/admin is off: set FEATURE_OPERATOR_KEY to turn it on.`
+        : `Console:        ${link} (signs in once, within 15 min; later: ${running.url}/admin with the operator key, or \`feature-server console\` for a new link)`,
+    ].join('\n'),
+  );
 };
 
 /** `start`: the demo seeded on the first run, then the server (what `npm start` runs). */
@@ -92,17 +101,23 @@ export const startCommand = async (context: CommandContext): Promise<void> => {
     { envId: demo.envId, apiKey: demo.apiKey },
     { logDestination: logs },
   );
+  const link = await running.consoleSignInLink();
   context.print(
     {
       url: running.url,
       demoUrl: `${running.url}/`,
       reactDemoUrl: `${running.url}/demo/framework/`,
       elementsUrl: `${running.url}/sdk/elements.js`,
+      consoleUrl: `${running.url}/admin`,
+      consoleSignInLink: link,
       envId: demo.envId,
       apiKey: demo.apiKey,
     },
     [
       `Demo page:      ${running.url}/ (the same tags in React: ${running.url}/demo/framework/)`,
+      link === null
+        ? `Console:        ${running.url}/admin is off: set FEATURE_OPERATOR_KEY to turn it on.`
+        : `Console:        ${link}\n                (signs in once, within 15 min; afterwards \`npx feature-server console\` prints a new link)`,
       `Web components: <script type="module" src="${running.url}/sdk/elements.js"></script>`,
       `Environment id: ${demo.envId}`,
       `API key:        ${demo.apiKey}`,

@@ -8,6 +8,8 @@ Server
                                           LOG_FORMAT, FEATURE_OPERATOR_KEY)
   start                                   seed the demo on first run, then serve (what \`npm start\` runs)
   demo                                    seed the demo account, environment and campaigns if absent
+  console [--url URL]                     a one-time sign-in link to the running server's console at /admin
+                                          (--url: a server elsewhere, with FEATURE_OPERATOR_KEY)
 
 Accounts and environments
   account create --name N                 create an account

@@ -1,44 +1,15 @@
 // A campaign report (PROTOCOL.md §14), computed from stored rows so it survives restarts: visits (§14.1, see
 // visit-window.ts), unique persons, conversions per goal with the attribution rule of §14.4, revenue, and the
-// comparison figures.
+// comparison figures. The counting itself is campaign-tally.ts's, shared with the daily series.
 import type {
   CampaignReport,
   GoalFigures,
   TransactionGoalFigures,
   VariationReport,
 } from 'feature-ts/protocol';
-import { InputError } from '../errors.js';
-import type { ReportConversion, Store } from '../store/store.js';
+import type { Store } from '../store/store.js';
+import { tallyCampaign, type GoalTally, type VariationTally } from './campaign-tally.js';
 import { twoProportionPValue, uplift, waldInterval95 } from './statistics.js';
-import { visitCounter } from './visit-window.js';
-
-/** A hit created up to this long before the exposure still counts (§14.4: clock and queue jitter). */
-export const ATTRIBUTION_SLACK_MS = 1000;
-
-interface GoalTally {
-  conversions: number;
-  persons: Set<string>;
-  revenue: number;
-}
-
-interface VariationTally {
-  id: string;
-  name: string;
-  reference: boolean;
-  visits: number;
-  persons: Set<string>;
-  events: Map<string, GoalTally>;
-  transactions: Map<string, GoalTally>;
-}
-
-const tallyOf = (map: Map<string, GoalTally>, goal: string): GoalTally => {
-  let tally = map.get(goal);
-  if (tally === undefined) {
-    tally = { conversions: 0, persons: new Set(), revenue: 0 };
-    map.set(goal, tally);
-  }
-  return tally;
-};
 
 const figures = (
   tally: GoalTally | undefined,
@@ -81,77 +52,7 @@ export const buildCampaignReport = async (
   campaignId: string,
   now: Date = new Date(),
 ): Promise<CampaignReport> => {
-  const campaign = (await store.listCampaigns(envId, { includeDeleted: true })).find(
-    (c) => c.id === campaignId,
-  );
-  if (campaign === undefined) {
-    throw new InputError(
-      `No campaign "${campaignId}" in environment "${envId}": list them with the remote control API or import a file.`,
-    );
-  }
-  const groups = new Map<string, Map<string, VariationTally>>();
-  for (const group of campaign.body.variationGroups) {
-    const variations = new Map<string, VariationTally>();
-    for (const v of group.variations) {
-      variations.set(v.id, {
-        id: v.id,
-        name: v.name,
-        reference: v.reference === true,
-        visits: 0,
-        persons: new Set(),
-        events: new Map(),
-        transactions: new Map(),
-      });
-    }
-    groups.set(group.id, variations);
-  }
-  // person → variation group → [variation, time of the first exposure]; only the first variation counts.
-  const firstExposure = new Map<string, Map<string, { variation: VariationTally; at: number }>>();
-  // Exposures come in created order, as the visit windows of §14.1 need.
-  const isVisit = visitCounter();
-  for (const exposure of await store.reportExposures(envId, campaignId)) {
-    let variations = groups.get(exposure.variationGroupId);
-    if (variations === undefined) {
-      variations = new Map();
-      groups.set(exposure.variationGroupId, variations);
-    }
-    let variation = variations.get(exposure.variationId);
-    if (variation === undefined) {
-      variation = {
-        id: exposure.variationId,
-        name: '',
-        reference: false,
-        visits: 0,
-        persons: new Set(),
-        events: new Map(),
-        transactions: new Map(),
-      };
-      variations.set(exposure.variationId, variation);
-    }
-    if (isVisit(exposure)) variation.visits++;
-    let byGroup = firstExposure.get(exposure.person);
-    if (byGroup === undefined) {
-      byGroup = new Map();
-      firstExposure.set(exposure.person, byGroup);
-    }
-    if (!byGroup.has(exposure.variationGroupId)) {
-      byGroup.set(exposure.variationGroupId, { variation, at: exposure.createdMs });
-      variation.persons.add(exposure.person);
-    }
-  }
-  const eventGoals = new Set<string>();
-  const transactionGoals = new Set<string>();
-  const conversions: ReportConversion[] = await store.reportConversions(envId, campaignId);
-  for (const hit of conversions) {
-    (hit.kind === 'EVENT' ? eventGoals : transactionGoals).add(hit.goal);
-    for (const { variation, at } of firstExposure.get(hit.person)?.values() ?? []) {
-      if (at > hit.createdMs + ATTRIBUTION_SLACK_MS) continue;
-      const tally = tallyOf(hit.kind === 'EVENT' ? variation.events : variation.transactions, hit.goal);
-      tally.conversions++;
-      tally.persons.add(hit.person);
-      if (hit.kind === 'TRANSACTION') tally.revenue += hit.revenue;
-    }
-  }
+  const { groups, eventGoals, transactionGoals } = await tallyCampaign(store, envId, campaignId);
   const sortedEvents = [...eventGoals].sort();
   const sortedTransactions = [...transactionGoals].sort();
   return {

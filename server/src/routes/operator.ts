@@ -8,11 +8,13 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../app-context.js';
 import { AccessInputError, createAccess } from '../auth/create-access.js';
 import { InputError, errors, storeErrors } from '../errors.js';
-import { digest, secretMatches } from '../ids.js';
+import type { ConsoleSessions } from '../console/console-sessions.js';
+import { operatorCheck } from '../console/operator-auth.js';
 import { buildCampaignReport } from '../report/build-report.js';
 import { STORABLE_TEXT_RULE, isStorableText } from '../validation/storable-text.js';
 import type { AccessRecord, Account, EnvironmentRecord } from '../store/store.js';
 import { validateBucketingCampaigns } from '../validation/bucketing-campaigns.js';
+import { registerOperatorInsightRoutes } from './operator-insights.js';
 import { operatorCampaignRoutes, operatorRoutes as doc } from './operator-schemas.js';
 import { registerCampaignRoutes } from './remote.js';
 
@@ -70,22 +72,18 @@ const optionalBoolean = (body: Record<string, unknown>, field: string): boolean 
   return value;
 };
 
-/** Registers the operator routes when at least one operator key is given. */
+/**
+ * Registers the operator routes when at least one operator key is given; a console session (cookie and CSRF
+ * token) opens them too.
+ */
 export const registerOperatorRoutes = (
   app: FastifyInstance,
   ctx: AppContext,
   operatorKeys: readonly string[],
+  sessions: ConsoleSessions,
 ): void => {
   if (operatorKeys.length === 0) return;
-  const digests = operatorKeys.map((key) => digest(key));
-  const authorized = (request: FastifyRequest): void => {
-    const header = request.headers.authorization;
-    if (header === undefined) throw errors.missingToken();
-    const key = /^Bearer +(\S+) *$/i.exec(header)?.[1];
-    // Every key is compared, so the time does not tell which one came close.
-    const matched = key !== undefined && digests.map((d) => secretMatches(key, d)).includes(true);
-    if (!matched) throw errors.invalidToken();
-  };
+  const authorized = operatorCheck(operatorKeys, sessions);
   const account = async (request: FastifyRequest): Promise<Account> => {
     const { accountId } = request.params as { accountId: string };
     const found = await ctx.store.getAccount(accountId);
@@ -106,13 +104,8 @@ export const registerOperatorRoutes = (
   };
 
   void app.register((scope, _options, registered) => {
-    scope.addHook('onRequest', (request, _reply, done) => {
-      try {
-        authorized(request);
-        done();
-      } catch (error) {
-        done(error as Error);
-      }
+    scope.addHook('onRequest', async (request) => {
+      await authorized(request);
     });
     scope.addHook('onSend', (_request, reply, payload, done) => {
       void reply.header('cache-control', 'no-store');
@@ -219,6 +212,7 @@ export const registerOperatorRoutes = (
       const revoked = await ctx.store.revokeAccess(found.id);
       return accessAnswer(revoked ?? found);
     });
+    registerOperatorInsightRoutes(scope, ctx, environment);
     registerCampaignRoutes(scope, ctx, {
       base: `${PREFIX}/environments/:envId`,
       // The key was checked by the scope's hook; what is left is the environment (404 when unknown).

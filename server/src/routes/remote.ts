@@ -32,7 +32,12 @@ interface Params {
 const paramsOf = (request: FastifyRequest): Params => request.params as Params;
 
 /** A whole number query parameter within bounds, or its default; refused with the parameter's name. */
-const pageParameter = (request: FastifyRequest, name: string, fallback: number, max: number): number => {
+export const pageParameter = (
+  request: FastifyRequest,
+  name: string,
+  fallback: number,
+  max: number,
+): number => {
   const raw = (request.query as Record<string, unknown>)[name];
   if (raw === undefined) return fallback;
   const value = typeof raw === 'string' && /^\d{1,6}$/.test(raw) ? Number(raw) : Number.NaN;

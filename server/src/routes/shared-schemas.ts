@@ -54,6 +54,13 @@ export const SECURITY_SCHEMES = {
     description:
       'The operator key the server was started with (FEATURE_OPERATOR_KEY or --operator-key, §13.8); without one the operator routes do not exist.',
   },
+  consoleSession: {
+    type: 'apiKey',
+    in: 'cookie',
+    name: 'feature_console',
+    description:
+      'The console session cookie from POST /admin/session; state-changing calls also send its CSRF token in X-CSRF-Token.',
+  },
   clientBasic: {
     type: 'http',
     scheme: 'basic',
@@ -70,7 +77,8 @@ export const security = {
   optionalApiKey: [{ apiKey: [] }, {}],
   /** OpenAPI 3.1 lets a non-OAuth scheme list roles: here, the action the token must grant. */
   bearer: (action: Action) => [{ bearerToken: [action] }],
-  operator: [{ operatorKey: [] }],
+  /** The operator key, or the console's session (cookie and CSRF token). */
+  operator: [{ operatorKey: [] }, { consoleSession: [] }],
   /** Client credentials in the body, or in HTTP Basic. */
   clientCredentials: [{}, { clientBasic: [] }],
 } as const;

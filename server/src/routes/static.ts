@@ -15,6 +15,8 @@ export interface StaticOptions {
   sdkDir: string;
   /** Folder of the built framework demo (server/dist/demo/framework), served at `/demo/framework/`; absent: not served. */
   frameworkDemoDir?: string;
+  /** Folder of the built console (server/dist/console), served at `/admin`; absent: not served. */
+  consoleDir?: string;
   /** The demo environment's id and API key, served to the demo page; absent when unknown. */
   demo?: { envId: string; apiKey: string };
 }

@@ -151,6 +151,29 @@ export interface ReportConversion {
   createdMs: number;
 }
 
+/** What the operator's live traffic view asks for: the newest rows past a cursor, of one visitor or all. */
+export interface TrafficQuery {
+  /** Only activations with a higher seq (0: any). */
+  afterActivation: number;
+  /** Only hits with a higher seq (0: any). */
+  afterHit: number;
+  /** Only rows of this id: an activation's vid or aid, a hit's vid or cuid; null: every row. */
+  visitor: string | null;
+  /** At most this many rows, both kinds together. */
+  limit: number;
+}
+
+/** One row of the live traffic view: an accepted activation or hit as stored, with its seq. */
+export type TrafficItem =
+  ({ kind: 'activation'; seq: number } & ActivationRow) | ({ kind: 'hit'; seq: number } & HitRow);
+
+/** A page of live traffic, newest first by received time, with the cursor of the next poll. */
+export interface TrafficPage {
+  items: TrafficItem[];
+  /** Per table, the highest seq of the environment when the page was read, or the query's after when higher. */
+  cursor: { activation: number; hit: number };
+}
+
 /** The store's operations. Every write that changes what decisions see publishes a change (§2.5). */
 export interface Store {
   /** "pglite" or "postgres", for logs and tests. */
@@ -215,6 +238,18 @@ export interface Store {
   findToken(digest: Uint8Array): Promise<{ token: TokenRecord; access: AccessRecord } | null>;
   /** Deletes tokens that expired before `beforeMs`; returns how many. */
   purgeExpiredTokens(beforeMs: number): Promise<number>;
+  /** Stores a console session by the digest of its id (console/console-sessions.ts). */
+  createConsoleSession(digest: Uint8Array, createdMs: number, expiresMs: number): Promise<void>;
+  /** The console session of a digest while it lasts, else null. */
+  findConsoleSession(digest: Uint8Array, nowMs: number): Promise<{ expiresMs: number } | null>;
+  /** Ends a console session; false when there was none. */
+  endConsoleSession(digest: Uint8Array): Promise<boolean>;
+  /** Stores a one-time console sign-in link by its digest. */
+  createSignInLink(digest: Uint8Array, expiresMs: number): Promise<void>;
+  /** Uses a sign-in link: true once while it lasts; the link is gone after the first call either way. */
+  redeemSignInLink(digest: Uint8Array, nowMs: number): Promise<boolean>;
+  /** Deletes console sessions and links that ended by `beforeMs`; returns how many. */
+  purgeConsoleSessions(beforeMs: number): Promise<number>;
   /** What the in-memory configuration of an environment is built from; null for an unknown one. */
   loadConfiguration(envId: string): Promise<EnvironmentConfiguration | null>;
   /**
@@ -247,5 +282,7 @@ export interface Store {
   reportExposures(envId: string, campaignId: string): Promise<ReportExposure[]>;
   /** Goal hits (EVENT and TRANSACTION, reserved actions excluded) of persons exposed to the campaign. */
   reportConversions(envId: string, campaignId: string): Promise<ReportConversion[]>;
+  /** The environment's newest activations and hits past a cursor, merged newest first (operator routes). */
+  traffic(envId: string, query: TrafficQuery): Promise<TrafficPage>;
   close(): Promise<void>;
 }

@@ -211,7 +211,7 @@ void describe('migration 002 on a database at 001', () => {
           const reopened = await openPgliteThread(dir);
           try {
             const applied = await reopened.query('SELECT version FROM schema_migrations ORDER BY version');
-            assert.deepEqual(applied, [{ version: 1 }, { version: 2 }]);
+            assert.deepEqual(applied, [{ version: 1 }, { version: 2 }, { version: 3 }, { version: 4 }]);
           } finally {
             await reopened.close();
           }
@@ -236,7 +236,7 @@ void describe('migration 002 on a database at 001', () => {
           const applied = await client.query('SELECT version FROM schema_migrations ORDER BY version');
           assert.deepEqual(
             applied.rows.map((r: { version: number }) => r.version),
-            [1, 2],
+            [1, 2, 3, 4],
           );
         } finally {
           await store.close();

@@ -2,6 +2,8 @@
 // (so the build carries it) and a line here; an applied migration is never edited.
 import { initialMigration } from './001-initial.js';
 import { accessesMigration } from './002-accesses.js';
+import { trafficIndexMigration } from './003-traffic-index.js';
+import { consoleSessionsMigration } from './004-console-sessions.js';
 
 /** One migration: statements separated by `;` (none inside strings or bodies), `--` comments allowed. */
 export interface Migration {
@@ -11,4 +13,9 @@ export interface Migration {
 }
 
 /** Every migration, by ascending version. */
-export const MIGRATIONS: readonly Migration[] = [initialMigration, accessesMigration];
+export const MIGRATIONS: readonly Migration[] = [
+  initialMigration,
+  accessesMigration,
+  trafficIndexMigration,
+  consoleSessionsMigration,
+];

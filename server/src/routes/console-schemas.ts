@@ -1,0 +1,153 @@
+// Schemas of the console's session routes (routes/console.ts), for the OpenAPI document (documentation only,
+// as shared-schemas.ts says). A session is a cookie plus a CSRF token; the operator key is sent once, here.
+import { errors } from '../errors.js';
+import { JSON_OR_TEXT } from '../http/json-body.js';
+import {
+  documented,
+  errorAnswer,
+  errorResponse,
+  internalErrorResponse,
+  noContentResponse,
+  security,
+  type DocumentedRoute,
+} from './shared-schemas.js';
+
+const EXPIRES = '2026-11-25T18:00:00.000Z';
+const CSRF = 'csrf_Q2hhbmdlIG1lOiB0aGlzIGlzIGFuIGV4YW1wbGUgdG9rZW4';
+
+const sessionSchema = {
+  type: 'object',
+  required: ['csrf_token', 'expires_at'],
+  properties: {
+    csrf_token: {
+      type: 'string',
+      description: 'Send it in `X-CSRF-Token` with every POST, PUT, PATCH and DELETE of this session.',
+    },
+    expires_at: { type: 'string', format: 'date-time', description: 'When the session ends on its own.' },
+  },
+  additionalProperties: false,
+} as const;
+
+const session = (description: string) => ({
+  ...sessionSchema,
+  description,
+  headers: {
+    'Set-Cookie': {
+      type: 'string',
+      description: '`feature_console=…; Path=/admin; HttpOnly; SameSite=Strict` (and `Secure` over HTTPS)',
+    },
+  },
+  examples: [{ csrf_token: CSRF, expires_at: EXPIRES }],
+});
+
+const noSession = errorResponse(
+  'No session cookie, or a session that ended or expired.',
+  errorAnswer(errors.consoleSignInRequired()),
+  errorAnswer(errors.consoleSessionEnded()),
+);
+const csrf = errorResponse(
+  'A session change without its CSRF token, or one the browser marks cross-site.',
+  errorAnswer(errors.csrfRejected('The X-CSRF-Token header is missing')),
+);
+
+const route = (schema: Parameters<typeof documented>[0]): DocumentedRoute =>
+  documented({ tags: ['operator'], ...schema });
+
+/** The console session routes' options, by route. */
+export const consoleRouteSchemas = {
+  signIn: route({
+    summary: 'Sign in to the console',
+    description:
+      'Trades the operator key, or a one-time sign-in link (`feature-server console`, or the link `npm start` prints), for a session cookie and its CSRF token. Wrong keys are answered after the same delay and lock the address out after repeated failures (429).',
+    security: security.none,
+    consumes: ['application/json'],
+    body: {
+      type: 'object',
+      properties: {
+        operator_key: { type: 'string', minLength: 1, maxLength: 512 },
+        sign_in_link: {
+          type: 'string',
+          minLength: 1,
+          maxLength: 512,
+          description: 'The token after `#sign-in=`.',
+        },
+      },
+      examples: [{ operator_key: 'an-operator-key-of-at-least-24-characters' }],
+    },
+    response: {
+      200: session('Signed in.'),
+      400: errorResponse(
+        'Neither or both of the fields, or not a string.',
+        errorAnswer(
+          errors.invalidBody('(body)', 'send exactly one of operator_key and sign_in_link, as strings'),
+        ),
+      ),
+      401: errorResponse(
+        'Not an operator key, or a used or expired link.',
+        errorAnswer(errors.invalidOperatorKey()),
+      ),
+      404: errorResponse(
+        'The console is off: the server has no operator key.',
+        errorAnswer(errors.notFound('POST', '/admin/session (the console is off: set FEATURE_OPERATOR_KEY)')),
+      ),
+      413: errorResponse('The body is over 1 MiB.', errorAnswer(errors.payloadTooLarge(1024 * 1024))),
+      415: errorResponse('The body is not JSON.', errorAnswer(errors.unsupportedMediaType(JSON_OR_TEXT))),
+      429: errorResponse('Too many wrong keys from this address.', errorAnswer(errors.signInLocked(4))),
+      500: internalErrorResponse,
+    },
+  }),
+  readSession: route({
+    summary: 'Read the console session',
+    description: "The session's CSRF token and end, for a console page loaded again while signed in.",
+    security: [{ consoleSession: [] }],
+    response: { 200: session('The session.'), 401: noSession, 500: internalErrorResponse },
+  }),
+  signOut: route({
+    summary: 'Sign out of the console',
+    description:
+      'Ends the session on the server (its cookie no longer opens anything) and clears the cookie.',
+    security: [{ consoleSession: [] }],
+    response: {
+      204: noContentResponse('Signed out.'),
+      401: noSession,
+      403: csrf,
+      500: internalErrorResponse,
+    },
+  }),
+  newSignInLink: route({
+    summary: 'Make a one-time console sign-in link',
+    description:
+      'A link that signs a browser in once, within 15 minutes: what `feature-server console` prints. Open it on this server.',
+    security: security.operator,
+    response: {
+      201: {
+        type: 'object',
+        required: ['path', 'expires_at'],
+        properties: {
+          path: {
+            type: 'string',
+            description:
+              "The link's path on this server (the token is in the fragment, never sent in a request line).",
+          },
+          expires_at: { type: 'string', format: 'date-time' },
+        },
+        additionalProperties: false,
+        description: 'The link.',
+        headers: { 'Cache-Control': { type: 'string', description: '`no-store`' } },
+        examples: [
+          {
+            path: '/admin/#sign-in=fcl_U2lnbiBpbiBvbmNlIHdpdGggdGhpcyBleGFtcGxlIGxpbms',
+            expires_at: EXPIRES,
+          },
+        ],
+      },
+      401: errorResponse(
+        'No operator key or session.',
+        errorAnswer(errors.consoleSignInRequired()),
+        errorAnswer(errors.invalidToken()),
+      ),
+      403: csrf,
+      500: internalErrorResponse,
+    },
+  }),
+};

@@ -1,0 +1,169 @@
+// The browser console at /admin: its page and assets (built by vite into dist/console), and its session routes.
+// Signing in trades the operator key (or a one-time sign-in link) for an HttpOnly session cookie and a CSRF
+// token, so the key never stays in the page; from then on the console calls the operator routes (§13.8) like
+// any client, and operator.ts accepts the session in place of the key. Every console answer carries a strict
+// Content-Security-Policy: the page runs only its own scripts and styles and talks only to this server.
+import { join, normalize, sep } from 'node:path';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { TokenRateLimits } from '../auth/rate-limits.js';
+import type { ConsoleSessions } from '../console/console-sessions.js';
+import { consoleSessionOf, operatorCheck, operatorKeyMatcher } from '../console/operator-auth.js';
+import { clearedSessionCookie, sessionCookie, sessionIdOf } from '../console/session-cookie.js';
+import { errors } from '../errors.js';
+import { sendStaticFile } from '../http/static-file.js';
+import { consoleRouteSchemas as doc } from './console-schemas.js';
+
+/** Where the console is and who may sign in. */
+export interface ConsoleOptions {
+  sessions: ConsoleSessions;
+  /** The operator keys; none: the console is off and /admin says how to turn it on. */
+  operatorKeys: readonly string[];
+  /** The built console (index.html and assets/); absent: only the session routes are served. */
+  consoleDir?: string;
+  now: () => number;
+}
+
+/** The console page's policy: its own scripts, styles, images and API, nothing inline, never framed. */
+export const CONSOLE_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "font-src 'self'",
+  "manifest-src 'self'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+const PAGE_HEADERS = {
+  'content-security-policy': CONSOLE_CSP,
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+  'referrer-policy': 'no-referrer',
+  'cross-origin-opener-policy': 'same-origin',
+} as const;
+
+/** Wrong keys answer no sooner than this after arriving, as the token route does (oauth.ts). */
+const FAILURE_FLOOR_MS = 10;
+
+const OFF_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>feature console: off</title>
+<meta name="viewport" content="width=device-width, initial-scale=1"></head><body>
+<h1>The console is off</h1>
+<p>This server has no operator key. Start it with <code>FEATURE_OPERATOR_KEY</code> set to a random value of
+at least 24 characters (or with <code>npm start</code> on the embedded store), then sign in here with that key.</p>
+</body></html>`;
+
+const hidden = { schema: { hide: true } };
+
+const inside = (root: string, relative: string): string | null => {
+  const path = normalize(join(root, relative));
+  return path.startsWith(normalize(root) + sep) ? path : null;
+};
+
+const sessionAnswer = (csrf: string, expiresMs: number) => ({
+  csrf_token: csrf,
+  expires_at: new Date(expiresMs).toISOString(),
+});
+
+/** Registers /admin (page and assets), /admin/session and /admin/v1/console/sign-in-links. */
+export const registerConsoleRoutes = (app: FastifyInstance, options: ConsoleOptions): void => {
+  const { sessions } = options;
+  const enabled = options.operatorKeys.length > 0;
+  const isOperatorKey = operatorKeyMatcher(options.operatorKeys);
+  const limits = new TokenRateLimits({}, options.now);
+
+  const sendPage = async (request: FastifyRequest, reply: FastifyReply, relative: string) => {
+    void reply.headers(PAGE_HEADERS);
+    if (!enabled)
+      return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(OFF_PAGE);
+    const dir = options.consoleDir;
+    const path = dir === undefined ? null : inside(dir, relative);
+    if (path === null || !(await sendStaticFile(request, reply, path)))
+      throw errors.notFound(request.method, `${request.url} (build the console with \`npm run build\`)`);
+    return reply;
+  };
+  app.get('/admin', hidden, (request, reply) => sendPage(request, reply, 'index.html'));
+  app.get('/admin/assets/*', hidden, (request, reply) => {
+    const relative = (request.params as Record<string, string>)['*'] ?? '';
+    return sendPage(request, reply, join('assets', relative));
+  });
+
+  app.register((scope, _options, registered) => {
+    scope.addHook('onSend', (_request, reply, payload, done) => {
+      void reply.headers({ 'cache-control': 'no-store', ...PAGE_HEADERS });
+      done(null, payload);
+    });
+    scope.post('/admin/session', doc.signIn, async (request, reply) => {
+      if (!enabled)
+        throw errors.notFound(
+          request.method,
+          `${request.url} (the console is off: set FEATURE_OPERATOR_KEY)`,
+        );
+      const started = performance.now();
+      const locked = limits.lockedFor(request.ip, 'console');
+      if (locked !== null) throw errors.signInLocked(locked);
+      const body = request.body;
+      const fields =
+        typeof body === 'object' && body !== null && !Array.isArray(body)
+          ? (body as Record<string, unknown>)
+          : {};
+      const key = fields.operator_key;
+      const link = fields.sign_in_link;
+      if ((key === undefined) === (link === undefined))
+        throw errors.invalidBody('(body)', 'send exactly one of operator_key and sign_in_link, as strings');
+      const given = key ?? link;
+      if (typeof given !== 'string' || given === '' || given.length > 512)
+        throw errors.invalidBody(
+          key === undefined ? 'sign_in_link' : 'operator_key',
+          'must be a string of 1 to 512 characters',
+        );
+      const accepted = key === undefined ? await sessions.redeemLink(given) : isOperatorKey(given);
+      if (!accepted) {
+        limits.failed(request.ip, 'console');
+        const floor = started + FAILURE_FLOOR_MS - performance.now();
+        if (floor > 0) await new Promise((resolve) => setTimeout(resolve, floor));
+        throw errors.invalidOperatorKey();
+      }
+      limits.succeeded(request.ip, 'console');
+      // A browser that was signed in before keeps no second session alive.
+      const previous = sessionIdOf(request);
+      if (previous !== null) await sessions.end(previous);
+      const opened = await sessions.open();
+      void reply.header('set-cookie', sessionCookie(request, opened.id, opened.expiresMs, options.now()));
+      return sessionAnswer(opened.csrf, opened.expiresMs);
+    });
+    scope.get('/admin/session', doc.readSession, async (request, reply) => {
+      const found = await consoleSessionOf(request, sessions);
+      if (found === null) throw errors.consoleSignInRequired();
+      return reply.send(sessionAnswer(found.session.csrf, found.session.expiresMs));
+    });
+    scope.delete('/admin/session', doc.signOut, async (request, reply) => {
+      const found = await consoleSessionOf(request, sessions);
+      if (found === null) throw errors.consoleSignInRequired();
+      await sessions.end(found.id);
+      return reply.header('set-cookie', clearedSessionCookie(request)).code(204).send();
+    });
+    if (enabled) {
+      const check = operatorCheck(options.operatorKeys, sessions);
+      scope.post(
+        '/admin/v1/console/sign-in-links',
+        {
+          ...doc.newSignInLink,
+          onRequest: async (request) => {
+            await check(request);
+          },
+        },
+        async (_request, reply) => {
+          const link = await sessions.createLink();
+          return reply.code(201).send({
+            path: `/admin/#sign-in=${link.token}`,
+            expires_at: new Date(link.expiresMs).toISOString(),
+          });
+        },
+      );
+    }
+    registered();
+  });
+};

@@ -1,0 +1,102 @@
+// Read-only operator routes for the browser console (PROTOCOL.md §13.8): an environment's live traffic, to
+// watch an integration send activations and hits, and a campaign report's daily series, for a chart. They
+// are registered inside operator.ts's scope, whose hook has already checked the operator key.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AppContext } from '../app-context.js';
+import { errors } from '../errors.js';
+import { buildDailySeries } from '../report/daily-series.js';
+import type { EnvironmentRecord, TrafficItem, TrafficPage } from '../store/store.js';
+import { badString } from '../validation/fields.js';
+import { operatorInsightRoutes as doc } from './operator-insight-schemas.js';
+import { pageParameter } from './remote.js';
+
+const PREFIX = '/admin/v1/environments/:envId';
+// The longest id an activation or hit may carry (validation/activation.ts, validation/hit.ts).
+const MAX_VISITOR_LENGTH = 256;
+
+const iso = (ms: number): string => new Date(ms).toISOString();
+
+/** One traffic row as the route answers it. */
+export const trafficItemAnswer = (item: TrafficItem) =>
+  item.kind === 'activation'
+    ? {
+        kind: item.kind,
+        seq: item.seq,
+        received_at: iso(item.receivedMs),
+        created_at: iso(item.createdMs),
+        visitor_id: item.visitorId,
+        anonymous_id: item.anonymousId,
+        campaign_id: item.campaignId,
+        variation_group_id: item.variationGroupId,
+        variation_id: item.variationId,
+        hid: item.hid,
+      }
+    : {
+        kind: item.kind,
+        seq: item.seq,
+        received_at: iso(item.receivedMs),
+        created_at: iso(item.createdMs),
+        type: item.type,
+        visitor_id: item.visitorId,
+        customer_id: item.customerId,
+        goal: item.goal,
+        revenue: item.revenue,
+        hid: item.hid,
+        body: item.body,
+      };
+
+/** A page of traffic as the route answers it. */
+export const trafficAnswer = (page: TrafficPage) => ({
+  items: page.items.map(trafficItemAnswer),
+  cursor: page.cursor,
+});
+
+/** A cursor parameter: a seq this route answered (0 or more), 0 when absent; else 400 naming it. */
+const cursorParameter = (request: FastifyRequest, name: string): number => {
+  const raw = (request.query as Record<string, unknown>)[name];
+  if (raw === undefined) return 0;
+  const value = typeof raw === 'string' && /^\d{1,16}$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!(value <= Number.MAX_SAFE_INTEGER))
+    throw errors.invalidBody(name, `must be a whole number from 0 to ${Number.MAX_SAFE_INTEGER}`);
+  return value;
+};
+
+const visitorParameter = (request: FastifyRequest): string | null => {
+  const raw = (request.query as Record<string, unknown>).visitor;
+  if (raw === undefined) return null;
+  const problem = badString(raw, MAX_VISITOR_LENGTH);
+  if (problem !== null) throw errors.invalidBody('visitor', problem);
+  return raw as string;
+};
+
+/**
+ * Registers GET …/environments/:envId/traffic and GET …/environments/:envId/reports/:campaignId/days in the
+ * operator routes' `scope`; `environment` reads the request's environment or throws the operator routes' 404.
+ */
+export const registerOperatorInsightRoutes = (
+  scope: FastifyInstance,
+  ctx: AppContext,
+  environment: (request: FastifyRequest) => Promise<EnvironmentRecord>,
+): void => {
+  scope.get(`${PREFIX}/traffic`, doc.traffic, async (request) => {
+    const found = await environment(request);
+    const query = {
+      afterActivation: cursorParameter(request, 'after_activation'),
+      afterHit: cursorParameter(request, 'after_hit'),
+      visitor: visitorParameter(request),
+      limit: pageParameter(request, 'limit', 50, 200),
+    };
+    return trafficAnswer(await ctx.store.traffic(found.id, query));
+  });
+
+  scope.get(`${PREFIX}/reports/:campaignId/days`, doc.days, async (request) => {
+    const found = await environment(request);
+    const { campaignId } = request.params as { campaignId: string };
+    // Deleted campaigns keep their report, and so their series; only an id never used here is unknown.
+    const known = (await ctx.store.listCampaigns(found.id, { includeDeleted: true })).some(
+      (c) => c.id === campaignId,
+    );
+    if (!known) throw errors.notFound(request.method, `campaign ${campaignId.slice(0, 64)}`);
+    return buildDailySeries(ctx.store, found.id, campaignId, new Date(ctx.now()));
+  });
+};

@@ -1,0 +1,448 @@
+// The console's sessions (routes/console.ts, console/*): sign-in with the operator key or a one-time link gives an
+// HttpOnly SameSite=Strict cookie; without a live session every console call is refused (401), changes need the
+// session's CSRF token (403 without it, or from another site), sign-out ends the session on the server, wrong keys
+// lock an address out, and the API keys and client secrets shown once appear in no later answer or log line.
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { after, before, describe, it } from 'node:test';
+import { createLogger } from '../../server/src/logger.js';
+import { CONSOLE_CSP } from '../../server/src/routes/console.js';
+import { openPgliteStore } from '../../server/src/store/pglite.js';
+import type { Store } from '../../server/src/store/store.js';
+import { describeOnEveryStoreWith, startApp, type Running } from './support.js';
+
+const KEY = 'operator-key-for-console-tests-0123456789';
+const HOUR = 3_600_000;
+
+let store: Store;
+let server: Running;
+let off: Running;
+let clock = Date.parse('2026-11-25T10:00:00Z');
+const logLines: string[] = [];
+
+const consoleDir = mkdtempSync(join(tmpdir(), 'console-'));
+mkdirSync(join(consoleDir, 'assets'));
+writeFileSync(
+  join(consoleDir, 'index.html'),
+  '<!doctype html><title>console</title><console-app></console-app>',
+);
+writeFileSync(
+  join(consoleDir, 'assets', 'index-abc.js'),
+  'customElements.define("x-y", class extends HTMLElement {});',
+);
+
+before(async () => {
+  store = await openPgliteStore(null);
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      logLines.push(chunk.toString());
+      done();
+    },
+  });
+  const statics = { demoDir: consoleDir, sdkDir: consoleDir, consoleDir };
+  server = await startApp(store, {
+    operatorKeys: [KEY],
+    logger: createLogger('debug', stream),
+    now: () => clock,
+    static: statics,
+  });
+  off = await startApp(store, { static: statics });
+});
+after(async () => {
+  await off.close();
+  await server.close();
+  await store.close();
+});
+
+interface Answer {
+  status: number;
+  headers: Headers;
+  text: string;
+  body: Record<string, unknown>;
+}
+
+const request = async (
+  method: string,
+  path: string,
+  options: { headers?: Record<string, string>; body?: unknown; on?: Running } = {},
+): Promise<Answer> => {
+  const res = await fetch(`${(options.on ?? server).url}${path}`, {
+    method,
+    headers: {
+      ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...options.headers,
+    },
+    ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
+  });
+  const text = await res.text();
+  let body: Record<string, unknown> = {};
+  try {
+    body = text === '' ? {} : (JSON.parse(text) as Record<string, unknown>);
+  } catch {
+    // HTML pages.
+  }
+  return { status: res.status, headers: res.headers, text, body };
+};
+
+interface Session {
+  cookie: string;
+  csrf: string;
+  setCookie: string;
+}
+
+const signIn = async (
+  credential: Record<string, string> = { operator_key: KEY },
+  on?: Running,
+): Promise<Session> => {
+  const answer = await request('POST', '/admin/session', { body: credential, ...(on ? { on } : {}) });
+  assert.equal(answer.status, 200, answer.text);
+  const setCookie = answer.headers.get('set-cookie') ?? '';
+  const cookie = /^(feature_console=[^;]+)/.exec(setCookie)?.[1];
+  assert.ok(cookie !== undefined, setCookie);
+  return { cookie, csrf: String(answer.body.csrf_token), setCookie };
+};
+
+const as = (session: Session, csrf: string | null = session.csrf, extra: Record<string, string> = {}) => ({
+  cookie: session.cookie,
+  ...(csrf === null ? {} : { 'x-csrf-token': csrf }),
+  ...extra,
+});
+
+/** Every console API call (the operator routes and the session routes), with made-up ids, from the document. */
+const consoleCalls = async (): Promise<Array<[string, string]>> => {
+  const doc = (await request('GET', '/openapi.json')).body as {
+    paths: Record<string, Record<string, unknown>>;
+  };
+  const calls: Array<[string, string]> = [];
+  for (const [template, operations] of Object.entries(doc.paths)) {
+    if (!template.startsWith('/admin/')) continue;
+    for (const method of Object.keys(operations)) {
+      if (template === '/admin/session' && method === 'post') continue; // signing in needs no session
+      calls.push([method.toUpperCase(), template.replace(/\{(\w+)\}/g, 'made-up-$1')]);
+    }
+  }
+  return calls;
+};
+
+void describe('console sessions', () => {
+  void it('serve the page with a strict CSP, and say how to turn the console on when it is off', async () => {
+    const page = await request('GET', '/admin');
+    assert.equal(page.status, 200);
+    assert.match(page.text, /<console-app>/);
+    assert.equal(page.headers.get('content-security-policy'), CONSOLE_CSP);
+    assert.match(CONSOLE_CSP, /script-src 'self'/);
+    assert.doesNotMatch(CONSOLE_CSP, /unsafe-inline|unsafe-eval/);
+    assert.equal(page.headers.get('x-frame-options'), 'DENY');
+    const script = await request('GET', '/admin/assets/index-abc.js');
+    assert.equal(script.status, 200);
+    assert.match(script.headers.get('content-type') ?? '', /javascript/);
+    assert.equal((await request('GET', '/admin/assets/..%2f..%2fetc%2fpasswd')).status, 404);
+
+    const offPage = await request('GET', '/admin', { on: off });
+    assert.equal(offPage.status, 200);
+    assert.match(offPage.text, /FEATURE_OPERATOR_KEY/);
+    assert.equal(
+      (await request('POST', '/admin/session', { body: { operator_key: KEY }, on: off })).status,
+      404,
+    );
+  });
+
+  void it('give an HttpOnly, SameSite=Strict cookie scoped to /admin, Secure over HTTPS', async () => {
+    const session = await signIn();
+    assert.match(session.setCookie, /; Path=\/admin;/);
+    assert.match(session.setCookie, /; HttpOnly;/);
+    assert.match(session.setCookie, /; SameSite=Strict/);
+    assert.match(session.setCookie, /; Max-Age=28800$/);
+    assert.doesNotMatch(session.setCookie, /Secure/);
+    assert.match(session.csrf, /^csrf_[A-Za-z0-9_-]{40,}$/);
+    const read = await request('GET', '/admin/session', { headers: as(session, null) });
+    // No CORS anywhere under /admin: another origin's script can neither read an answer nor preflight a change.
+    assert.equal(read.headers.get('access-control-allow-origin'), null);
+    const listed = await request('GET', '/admin/v1/accounts', {
+      headers: as(session, null, { origin: 'https://evil.example' }),
+    });
+    assert.equal(listed.headers.get('access-control-allow-origin'), null);
+    const preflight = await request('OPTIONS', '/admin/v1/accounts', {
+      headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' },
+    });
+    assert.equal(preflight.headers.get('access-control-allow-origin'), null);
+    assert.deepEqual(read.body, {
+      csrf_token: session.csrf,
+      expires_at: new Date(clock + 8 * HOUR).toISOString(),
+    });
+
+    const secure = await startApp(store, { operatorKeys: [KEY], trustProxy: '127.0.0.1' });
+    try {
+      const answer = await request('POST', '/admin/session', {
+        body: { operator_key: KEY },
+        headers: { 'x-forwarded-proto': 'https' },
+        on: secure,
+      });
+      assert.match(answer.headers.get('set-cookie') ?? '', /; Secure; Max-Age=/);
+    } finally {
+      await secure.close();
+    }
+  });
+
+  void it('refuse every console call without a session, with a forged cookie or an expired one', async () => {
+    const calls = await consoleCalls();
+    // Operator routes (accounts, environments, accesses, campaigns, reports…), the session routes, sign-in links.
+    assert.ok(calls.length >= 25, `${calls.length} console calls`);
+    const forged = `feature_console=fcs_${'A'.repeat(43)}`;
+    const expiring = await signIn();
+    clock += 8 * HOUR + 1;
+    try {
+      for (const [method, path] of calls) {
+        const none = await request(method, path, {
+          body: method === 'GET' || method === 'DELETE' ? undefined : {},
+        });
+        assert.equal(none.status, 401, `${method} ${path} without a session: ${none.text}`);
+        const fake = await request(method, path, { headers: { cookie: forged, 'x-csrf-token': 'csrf_x' } });
+        assert.equal(fake.status, 401, `${method} ${path} with a forged cookie`);
+        assert.equal(fake.body.code, 'invalid_token');
+        const expired = await request(method, path, { headers: as(expiring) });
+        assert.equal(expired.status, 401, `${method} ${path} with an expired session`);
+      }
+    } finally {
+      clock -= 8 * HOUR + 1;
+    }
+    const malformed = await request('GET', '/admin/v1/accounts', {
+      headers: { cookie: 'feature_console=<script>' },
+    });
+    assert.equal(malformed.status, 401);
+    assert.equal(malformed.body.code, 'missing_token');
+  });
+
+  void it('refuse changes without the CSRF token, with a wrong one, or from another site', async () => {
+    const session = await signIn();
+    const before = (
+      (await request('GET', '/admin/v1/accounts', { headers: as(session, null) })).body.items as unknown[]
+    ).length;
+    const missing = await request('POST', '/admin/v1/accounts', {
+      body: { name: 'Forged' },
+      headers: as(session, null),
+    });
+    assert.equal(missing.status, 403);
+    assert.equal(missing.body.code, 'invalid_csrf_token');
+    assert.match(String(missing.body.message), /X-CSRF-Token header is missing/);
+    const wrong = await request('POST', '/admin/v1/accounts', {
+      body: { name: 'Forged' },
+      headers: as(session, 'csrf_nope'),
+    });
+    assert.equal(wrong.status, 403);
+    const otherSession = await signIn();
+    const swapped = await request('POST', '/admin/v1/accounts', {
+      body: { name: 'Forged' },
+      headers: as(session, otherSession.csrf),
+    });
+    assert.equal(swapped.status, 403, "another session's token");
+    const crossSite = await request('POST', '/admin/v1/accounts', {
+      body: { name: 'Forged' },
+      headers: as(session, session.csrf, { 'sec-fetch-site': 'cross-site' }),
+    });
+    assert.equal(crossSite.status, 403);
+    // A form post from another site: no JSON content type, no token.
+    const form = await fetch(`${server.url}/admin/v1/accounts`, {
+      method: 'POST',
+      headers: {
+        cookie: session.cookie,
+        'content-type': 'application/x-www-form-urlencoded',
+        origin: 'https://evil.example',
+      },
+      body: 'name=Forged',
+    });
+    assert.equal(form.status, 403);
+    const signOutForged = await request('DELETE', '/admin/session', { headers: as(session, null) });
+    assert.equal(signOutForged.status, 403, 'sign-out needs the token too');
+    const after = (await request('GET', '/admin/v1/accounts', { headers: as(session, null) })).body
+      .items as unknown[];
+    assert.equal(after.length, before, 'nothing was created by the refused requests');
+
+    const made = await request('POST', '/admin/v1/accounts', {
+      body: { name: 'Real' },
+      headers: as(session),
+    });
+    assert.equal(made.status, 201);
+    const env = await request('POST', `/admin/v1/accounts/${String(made.body.id)}/environments`, {
+      body: { name: 'prod' },
+      headers: as(session),
+    });
+    assert.equal(env.status, 201);
+    const patchForged = await request('PATCH', `/admin/v1/environments/${String(env.body.id)}`, {
+      body: { panic: true },
+      headers: as(session, null),
+    });
+    assert.equal(patchForged.status, 403);
+    const stillCalm = await request('GET', `/admin/v1/accounts/${String(made.body.id)}/environments`, {
+      headers: as(session, null),
+    });
+    assert.equal((stillCalm.body.items as Array<{ panic: boolean }>)[0]?.panic, false);
+  });
+
+  void it('end the session on the server at sign-out: the old cookie opens nothing', async () => {
+    const session = await signIn();
+    assert.equal((await request('GET', '/admin/v1/accounts', { headers: as(session, null) })).status, 200);
+    const out = await request('DELETE', '/admin/session', { headers: as(session) });
+    assert.equal(out.status, 204);
+    assert.match(
+      out.headers.get('set-cookie') ?? '',
+      /^feature_console=; Path=\/admin; HttpOnly; SameSite=Strict; Max-Age=0$/,
+    );
+    for (const [method, path] of await consoleCalls()) {
+      const answer = await request(method, path, { headers: as(session) });
+      assert.equal(answer.status, 401, `${method} ${path} after sign-out`);
+    }
+  });
+
+  void it('sign in once with a link, within its 15 minutes', async () => {
+    const made = await request('POST', '/admin/v1/console/sign-in-links', {
+      headers: { authorization: `Bearer ${KEY}` },
+    });
+    assert.equal(made.status, 201);
+    const token = /^\/admin\/#sign-in=(fcl_[A-Za-z0-9_-]+)$/.exec(String(made.body.path))?.[1] ?? '';
+    assert.notEqual(token, '');
+    await signIn({ sign_in_link: token });
+    const again = await request('POST', '/admin/session', { body: { sign_in_link: token } });
+    assert.equal(again.status, 401, 'a link signs in once');
+    const late = await request('POST', '/admin/v1/console/sign-in-links', {
+      headers: { authorization: `Bearer ${KEY}` },
+    });
+    const lateToken = String(late.body.path).split('=')[1] ?? '';
+    clock += 15 * 60_000 + 1;
+    try {
+      assert.equal(
+        (await request('POST', '/admin/session', { body: { sign_in_link: lateToken } })).status,
+        401,
+      );
+    } finally {
+      clock -= 15 * 60_000 + 1;
+    }
+    for (const body of [
+      {},
+      { operator_key: KEY, sign_in_link: token },
+      { operator_key: 42 },
+      { operator_key: '' },
+    ]) {
+      const bad = await request('POST', '/admin/session', { body });
+      assert.equal(bad.status, 400, JSON.stringify(body));
+      assert.equal(bad.body.code, 'invalid_body');
+    }
+  });
+
+  void it('lock an address out after repeated wrong keys, and answer wrong keys no sooner than 10 ms', async () => {
+    const guarded = await startApp(store, { operatorKeys: [KEY] });
+    try {
+      for (let i = 0; i < 5; i++) {
+        const started = performance.now();
+        const wrong = await request('POST', '/admin/session', {
+          body: { operator_key: `wrong-${i}` },
+          on: guarded,
+        });
+        assert.ok(performance.now() - started >= 10);
+        assert.equal(wrong.status, 401);
+        assert.equal(wrong.body.code, 'invalid_token');
+      }
+      const locked = await request('POST', '/admin/session', { body: { operator_key: KEY }, on: guarded });
+      assert.equal(locked.status, 429, 'even the right key waits');
+      assert.ok(Number(locked.headers.get('retry-after')) >= 1);
+    } finally {
+      await guarded.close();
+    }
+  });
+
+  void it('show API keys and client secrets once: in no later answer, and never in a log line', async () => {
+    const session = await signIn();
+    const account = await request('POST', '/admin/v1/accounts', {
+      body: { name: 'Secrets' },
+      headers: as(session),
+    });
+    const accountId = String(account.body.id);
+    const env = await request('POST', `/admin/v1/accounts/${accountId}/environments`, {
+      body: { name: 'prod' },
+      headers: as(session),
+    });
+    const envId = String(env.body.id);
+    const firstKey = String(env.body.api_key);
+    const rotated = await request('POST', `/admin/v1/environments/${envId}/rotate-key`, {
+      headers: as(session),
+    });
+    const secondKey = String(rotated.body.api_key);
+    const access = await request('POST', `/admin/v1/accounts/${accountId}/accesses`, {
+      body: { name: 'bot', actions: ['campaign.list'] },
+      headers: as(session),
+    });
+    const secret = String(access.body.client_secret);
+    assert.match(firstKey, /^fk_/);
+    assert.ok(secret.length >= 20);
+    const secrets = [firstKey, secondKey, secret, KEY, session.csrf, session.cookie.split('=')[1] ?? ''];
+
+    const later = [
+      '/admin/v1/accounts',
+      `/admin/v1/accounts/${accountId}/environments`,
+      `/admin/v1/accounts/${accountId}/accesses`,
+      `/admin/v1/accesses/${String(access.body.id)}`,
+      `/admin/v1/environments/${envId}/campaigns`,
+      `/admin/v1/environments/${envId}/reports`,
+      '/admin',
+    ];
+    for (const path of later) {
+      const answer = await request('GET', path, { headers: as(session, null) });
+      assert.equal(answer.status, 200, path);
+      for (const value of [firstKey, secondKey, secret, KEY])
+        assert.ok(!answer.text.includes(value), `${path} shows a secret`);
+    }
+    await request('DELETE', '/admin/session', { headers: as(session) });
+    const logs = logLines.join('');
+    assert.ok(logLines.length > 20, 'requests were logged at debug');
+    for (const value of secrets) assert.ok(!logs.includes(value), `a log line holds ${value.slice(0, 8)}…`);
+  });
+});
+
+describeOnEveryStoreWith(
+  'console sessions on a store shared by two instances',
+  {
+    start: async (shared) => ({
+      store: shared,
+      a: await startApp(shared, { operatorKeys: [KEY] }),
+      b: await startApp(shared, { operatorKeys: [KEY] }),
+    }),
+    stop: async ({ a, b }) => {
+      await a.close();
+      await b.close();
+    },
+  },
+  (_kind, started) => {
+    void it('open on one instance, end on the other, and use a link once across both', async () => {
+      const { a, b, store: shared } = started('instances');
+      const session = await signIn({ operator_key: KEY }, a);
+      const onB = await request('GET', '/admin/session', { headers: as(session, null), on: b });
+      assert.equal(onB.status, 200, 'a session opened on A works on B');
+      assert.equal(onB.body.csrf_token, session.csrf);
+      assert.equal((await request('DELETE', '/admin/session', { headers: as(session), on: b })).status, 204);
+      assert.equal(
+        (await request('GET', '/admin/v1/accounts', { headers: as(session, null), on: a })).status,
+        401,
+      );
+
+      const link = await request('POST', '/admin/v1/console/sign-in-links', {
+        headers: { authorization: `Bearer ${KEY}` },
+        on: a,
+      });
+      const token = String(link.body.path).split('=')[1] ?? '';
+      const [first, second] = await Promise.all([
+        request('POST', '/admin/session', { body: { sign_in_link: token }, on: a }),
+        request('POST', '/admin/session', { body: { sign_in_link: token }, on: b }),
+      ]);
+      assert.deepEqual([first.status, second.status].sort(), [200, 401], 'two instances racing: one sign-in');
+      // Ended and expired rows go with the hourly purge; the live session stays.
+      const live = first.status === 200 ? first : second;
+      const cookie = /^(feature_console=[^;]+)/.exec(live.headers.get('set-cookie') ?? '')?.[1] ?? '';
+      assert.equal(await shared.purgeConsoleSessions(Date.now()), 0);
+      assert.equal(await shared.purgeConsoleSessions(Date.now() + 9 * HOUR), 1);
+      assert.equal((await request('GET', '/admin/session', { headers: { cookie }, on: b })).status, 401);
+    });
+  },
+);
