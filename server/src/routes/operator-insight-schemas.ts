@@ -5,43 +5,13 @@
 import { errors } from '../errors.js';
 import type { DailySeries } from '../report/daily-series.js';
 import type { trafficAnswer } from './operator-insights.js';
-import {
-  EXAMPLE,
-  documented,
-  errorAnswer,
-  errorResponse,
-  internalErrorResponse,
-  pathParameters,
-  security,
-  type DocumentedRoute,
-  type RouteSchema,
-} from './shared-schemas.js';
+import { operatorRoute } from './operator-schemas.js';
+import { EXAMPLE, errorAnswer, errorResponse, pathParameters } from './shared-schemas.js';
 
 const NO_STORE = { 'Cache-Control': { type: 'string', description: '`no-store`' } } as const;
 const TIME = { type: 'string', format: 'date-time' } as const;
 const SEQ = { type: 'integer', minimum: 0 } as const;
 const NULLABLE_TEXT = { type: ['string', 'null'] } as const;
-
-/** What every operator route may answer before it runs, as operator-schemas.ts documents it. */
-const authErrors = {
-  401: {
-    ...errorResponse(
-      'No operator key, or a wrong one.',
-      errorAnswer(errors.missingToken()),
-      errorAnswer(errors.invalidToken()),
-    ),
-    headers: { 'WWW-Authenticate': { type: 'string', description: 'Bearer realm="feature"…' } },
-  },
-  500: internalErrorResponse,
-} as const;
-
-const operatorRoute = (schema: RouteSchema & { response: Record<number, unknown> }): DocumentedRoute =>
-  documented({
-    tags: ['operator'],
-    security: security.operator,
-    ...schema,
-    response: { ...schema.response, ...authErrors },
-  });
 
 const unknownEnvironment = errorResponse(
   'No environment has this id.',

@@ -62,26 +62,35 @@ const bodyErrors = {
   415: errorResponse('The body is not JSON.', errorAnswer(errors.unsupportedMediaType(JSON_OR_TEXT))),
 } as const;
 
-/** What any operator route may answer before it runs: no key or a wrong one; a server fault. */
-const authErrors = {
+/**
+ * What any operator route may answer before it runs: no key or session, a wrong key, an ended session; a
+ * console session's change without its CSRF token; a server fault.
+ */
+export const operatorAuthErrors = {
   401: {
     ...errorResponse(
-      'No operator key, or a wrong one.',
+      'No operator key and no console session, a wrong key, or a session that ended.',
       errorAnswer(errors.missingToken()),
       errorAnswer(errors.invalidToken()),
+      errorAnswer(errors.consoleSignInRequired()),
+      errorAnswer(errors.consoleSessionEnded()),
     ),
     headers: { 'WWW-Authenticate': { type: 'string', description: 'Bearer realm="feature"…' } },
   },
+  403: errorResponse(
+    "A change made with a console session but without the session's X-CSRF-Token, or from another site (GET never).",
+    errorAnswer(errors.csrfRejected('The X-CSRF-Token header is missing')),
+  ),
   500: internalErrorResponse,
 } as const;
 
 /** A route's documented options: the tag, key and answers every operator route shares, around its own. */
-const operatorRoute = (schema: RouteSchema & { response: Record<number, unknown> }): DocumentedRoute =>
+export const operatorRoute = (schema: RouteSchema & { response: Record<number, unknown> }): DocumentedRoute =>
   documented({
     tags: ['operator'],
     security: security.operator,
     ...schema,
-    response: { ...schema.response, ...authErrors },
+    response: { ...schema.response, ...operatorAuthErrors },
   });
 
 const settingsBody = {
@@ -303,7 +312,7 @@ export const operatorCampaignRoutes: Record<Action, RouteSchema> = campaignRoute
   tag: 'operator',
   security: () => security.operator,
   params: (withCampaign) => (withCampaign ? pathParameters('envId', 'campaignId') : pathParameters('envId')),
-  authErrors: () => authErrors,
+  authErrors: () => operatorAuthErrors,
   answerHeaders: NO_STORE,
   unknownEnvironment: 'No environment has this id.',
   note: "The remote control API's route, with the operator key instead of a token: what `feature-server campaign …` calls while a server holds the embedded store.",
