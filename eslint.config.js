@@ -127,6 +127,29 @@ export default tseslint.config(
     },
   },
   {
+    // The console (DESIGN.md layers): a browser app on lit that reaches the server over HTTP only; from the SDK
+    // package it takes the protocol's types and constants, nothing else.
+    files: ['server/console/src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/src/*', '!./**', '../../*', 'idb', 'nanostores', '@lit/*', 'node:*'],
+              message:
+                'the console imports lit and feature-ts/protocol only, and talks to the server over HTTP (DESIGN.md layers).',
+            },
+            {
+              regex: '^feature-ts(?!/protocol$)',
+              message: 'the console imports lit and feature-ts/protocol only (DESIGN.md layers).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['**/*.js', '**/*.mjs'],
     ...tseslint.configs.disableTypeChecked,
   },

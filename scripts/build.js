@@ -27,6 +27,7 @@ const INPUTS = [
   'src',
   'demo',
   'server/src',
+  'server/console',
   'server/bin',
   'server/package.json',
   'server/tsconfig.build.json',
@@ -45,6 +46,7 @@ const OUTPUTS = [
   'dist/sdk/core.js',
   'server/dist/demo/index.html',
   'server/dist/demo/framework/index.html',
+  'server/dist/console/index.html',
   'server/dist/cli.js',
 ];
 // Written after a complete build (size budgets included), with the time the build started as its mtime, so
@@ -131,6 +133,13 @@ step('framework demo (vite → server/dist/demo/framework)', bin('vite'), [
   'build',
   '-c',
   'demo/framework/vite.config.ts',
+  '--logLevel',
+  'warn',
+]);
+step('console (vite → server/dist/console)', bin('vite'), [
+  'build',
+  '-c',
+  'server/console/vite.config.ts',
   '--logLevel',
   'warn',
 ]);

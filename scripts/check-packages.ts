@@ -67,7 +67,7 @@ const installed = (dir: string): string[] =>
     .map((line) => line.slice(line.lastIndexOf('node_modules/') + 'node_modules/'.length));
 
 const tarballs: { sdk: string; server: string } = { sdk: '', server: '' };
-const serverUrl = { url: '', envId: '', apiKey: '' };
+const serverUrl = { url: '', envId: '', apiKey: '', consoleLink: '' };
 let sdkApp = '';
 
 const waitForBanner = (child: ChildProcess): Promise<typeof serverUrl> =>
@@ -81,9 +81,10 @@ const waitForBanner = (child: ChildProcess): Promise<typeof serverUrl> =>
       const url = /Demo page:\s+(http:\/\/\S+?)\/ /.exec(printed)?.[1];
       const envId = /Environment id:\s+(\S+)/.exec(printed)?.[1];
       const apiKey = /API key:\s+(\S+)/.exec(printed)?.[1];
-      if (url !== undefined && envId !== undefined && apiKey !== undefined) {
+      const consoleLink = /Console:\s+(http:\/\/\S+#sign-in=\S+)/.exec(printed)?.[1];
+      if (url !== undefined && envId !== undefined && apiKey !== undefined && consoleLink !== undefined) {
         clearTimeout(timer);
-        resolve({ url, envId, apiKey });
+        resolve({ url, envId, apiKey, consoleLink });
       }
     };
     child.stdout?.on('data', read);
@@ -250,6 +251,33 @@ try {
       await browser.close();
     }
   });
+
+  await check(
+    'the console opens from the sign-in link `start` printed, signed in, under its CSP',
+    async () => {
+      const browser = await launchChromium();
+      try {
+        const tab = await browser.newPage();
+        const problems: string[] = [];
+        tab.on('pageerror', (error) => problems.push(error.message));
+        tab.on('console', (message) => {
+          if (message.type() === 'error') problems.push(message.text());
+        });
+        await tab.goto(serverUrl.consoleLink);
+        // Signed in: the header's account chooser lists the demo account.
+        await tab.getByLabel('Account').waitFor({ timeout: 15_000 });
+        const account = await tab
+          .getByLabel('Account')
+          .evaluate((select: HTMLSelectElement) => select.selectedOptions[0]?.text ?? '');
+        if (!/Demo/.test(account)) throw new Error(`the console shows account "${account}"`);
+        if (tab.url().includes('sign-in=')) throw new Error('the spent link stayed in the address bar');
+        if (problems.length > 0) throw new Error(`page errors: ${problems.join('; ')}`);
+        console.log(`        signed in to the console of account "${account}"`);
+      } finally {
+        await browser.close();
+      }
+    },
+  );
 } finally {
   const server = started.server;
   if (server !== null) {

@@ -1,0 +1,158 @@
+// The console's one way to the server: the operator routes (§13.8) and the remote control campaign routes under
+// /admin/v1/environments/{envId}, authorized by the session cookie the browser sends by itself, with the
+// session's CSRF token on every change. Errors come back as `ConsoleApiError`, whose `fields` map a field path
+// (`variation_groups[0].name`) to the server's message, so a form shows each next to its input.
+
+/** A PROTOCOL.md §2.4 error as the console shows it. */
+export class ConsoleApiError extends Error {
+  /** The HTTP status (0: the server could not be reached). */
+  readonly status: number;
+  /** The catalogue code (`invalid_body`, `conflict`…), or `network`. */
+  readonly code: string;
+  /** Messages by field path, from the error's details. */
+  readonly fields: ReadonlyMap<string, string>;
+
+  constructor(
+    status: number,
+    code: string,
+    message: string,
+    fields: ReadonlyMap<string, string> = new Map(),
+  ) {
+    super(message);
+    this.name = 'ConsoleApiError';
+    this.status = status;
+    this.code = code;
+    this.fields = fields;
+  }
+}
+
+/** Called when the server says the session is over (401): the app shows the sign-in screen. */
+export type SignedOutListener = () => void;
+
+interface ErrorBodyShape {
+  message?: unknown;
+  code?: unknown;
+  details?: unknown;
+}
+
+const parseError = async (response: Response): Promise<ConsoleApiError> => {
+  let body: ErrorBodyShape = {};
+  try {
+    body = (await response.json()) as ErrorBodyShape;
+  } catch {
+    // Not JSON (a proxy's page): the status says enough.
+  }
+  const fields = new Map<string, string>();
+  if (Array.isArray(body.details))
+    for (const detail of body.details as unknown[]) {
+      if (typeof detail !== 'object' || detail === null) continue;
+      const { path, message } = detail as { path?: unknown; message?: unknown };
+      if (typeof path === 'string' && typeof message === 'string') fields.set(path, message);
+    }
+  return new ConsoleApiError(
+    response.status,
+    typeof body.code === 'string' ? body.code : `http_${response.status}`,
+    typeof body.message === 'string' ? body.message : `The server answered ${response.status}.`,
+    fields,
+  );
+};
+
+/** The session's answer: its CSRF token and end. */
+export interface SessionAnswer {
+  csrf_token: string;
+  expires_at: string;
+}
+
+/** Calls the server for the console. */
+export class ConsoleApi {
+  #csrf = '';
+  #onSignedOut: SignedOutListener = () => undefined;
+
+  /** Uses the CSRF token of a session (from sign-in or from `readSession`). */
+  useSession(session: SessionAnswer): void {
+    this.#csrf = session.csrf_token;
+  }
+
+  /** Who to tell when a call finds the session over. */
+  onSignedOut(listener: SignedOutListener): void {
+    this.#onSignedOut = listener;
+  }
+
+  /** The current session, or null when signed out. */
+  async readSession(): Promise<SessionAnswer | null> {
+    try {
+      const session = await this.#call<SessionAnswer>('GET', '/admin/session', undefined, false);
+      this.useSession(session);
+      return session;
+    } catch (error) {
+      if (error instanceof ConsoleApiError && error.status === 401) return null;
+      throw error;
+    }
+  }
+
+  /** Signs in with the operator key or a sign-in link token. */
+  async signIn(credential: { operator_key: string } | { sign_in_link: string }): Promise<SessionAnswer> {
+    const session = await this.#call<SessionAnswer>('POST', '/admin/session', credential, false);
+    this.useSession(session);
+    return session;
+  }
+
+  /** Ends the session on the server. */
+  async signOut(): Promise<void> {
+    await this.#call<null>('DELETE', '/admin/session', undefined, false);
+    this.#csrf = '';
+  }
+
+  /** GET an operator route (`path` after /admin/v1). */
+  get<T>(path: string): Promise<T> {
+    return this.#call<T>('GET', `/admin/v1${path}`);
+  }
+
+  /** POST to an operator route. */
+  post<T>(path: string, body?: unknown): Promise<T> {
+    return this.#call<T>('POST', `/admin/v1${path}`, body);
+  }
+
+  /** PATCH an operator route. */
+  patch<T>(path: string, body: unknown): Promise<T> {
+    return this.#call<T>('PATCH', `/admin/v1${path}`, body);
+  }
+
+  /** PUT to an operator route. */
+  put<T>(path: string, body: unknown): Promise<T> {
+    return this.#call<T>('PUT', `/admin/v1${path}`, body);
+  }
+
+  /** DELETE an operator route. */
+  delete(path: string): Promise<null> {
+    return this.#call<null>('DELETE', `/admin/v1${path}`);
+  }
+
+  async #call<T>(method: string, path: string, body?: unknown, watchSession = true): Promise<T> {
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (method !== 'GET') headers['x-csrf-token'] = this.#csrf;
+    let response: Response;
+    try {
+      response = await fetch(path, {
+        method,
+        headers,
+        credentials: 'same-origin',
+        cache: 'no-store',
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+    } catch {
+      throw new ConsoleApiError(0, 'network', 'The server cannot be reached: is it running?');
+    }
+    if (!response.ok) {
+      const error = await parseError(response);
+      if (watchSession && response.status === 401) this.#onSignedOut();
+      throw error;
+    }
+    if (response.status === 204) return null as T;
+    return (await response.json()) as T;
+  }
+}
+
+/** Path segment encoding for ids in URLs. */
+export const seg = (value: string): string => encodeURIComponent(value);

@@ -1,0 +1,323 @@
+// The campaign editor (#/campaigns/new, #/campaigns/{id}): the whole campaign in one form, sent to POST or PATCH
+// …/campaigns. The draft (campaigns/campaign-draft.ts) keeps what is typed; inputs are named by the server's
+// field paths (campaigns/form-kit.ts), so the server's `details` land next to their inputs, and what cannot be
+// placed goes into the summary at the top with its path. A save is live at once: the server publishes it.
+import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import type { CampaignState, RemoteCampaign } from 'feature-ts/protocol';
+import { ConsoleApiError, seg } from './api.js';
+import type { ConsoleContext } from './console-context.js';
+import { navigate, routeHash } from './router.js';
+import { consoleStyles } from './styles.js';
+import { confirmAction } from './widgets/confirm.js';
+import {
+  blankGroup,
+  draftOf,
+  draftToBody,
+  newCampaignDraft,
+  type CampaignDraft,
+  type Issue,
+} from './campaigns/campaign-draft.js';
+import { campaignFields } from './campaigns/campaign-fields.js';
+import { loadAllCampaigns } from './campaigns/campaign-list.js';
+import { changeState } from './campaigns/campaign-state.js';
+import { errorSummary, stateControl } from './campaigns/editor-parts.js';
+import { editorStyles } from './campaigns/editor-styles.js';
+import { errorSlot, fieldId, type FormKit } from './campaigns/form-kit.js';
+import { keysDatalist } from './campaigns/targeting-editor.js';
+import { variationGroupEditor } from './campaigns/variation-group-editor.js';
+
+/**
+ * Creates or edits a campaign.
+ * @summary The campaign editor.
+ */
+export class CampaignEditor extends LitElement {
+  static override styles = [consoleStyles, editorStyles];
+  static override properties = {
+    context: { attribute: false },
+    campaignId: { attribute: false },
+    campaign: { state: true },
+    draft: { state: true },
+    count: { state: true },
+    loadError: { state: true },
+    serverErrors: { state: true },
+    summary: { state: true },
+    submitted: { state: true },
+    busy: { state: true },
+    saved: { state: true },
+  };
+
+  declare context: ConsoleContext;
+  /** The campaign to edit, or null for a new one. */
+  declare campaignId: string | null;
+  /** The campaign as stored (editing), or null. */
+  declare campaign: RemoteCampaign | null;
+  /** What is being typed, or null while loading. */
+  declare draft: CampaignDraft | null;
+  /** How many campaigns the environment has (for the position's hint). */
+  declare count: number | null;
+  declare loadError: string;
+  /** The last refusal's messages by field path. */
+  declare serverErrors: ReadonlyMap<string, string>;
+  /** The errors of the last save attempt, listed at the top. */
+  declare summary: ReadonlyArray<[string, string]>;
+  /** True once a save was tried: every problem shows, not only those found while typing. */
+  declare submitted: boolean;
+  declare busy: boolean;
+  /** What the last save did, for the status line. */
+  declare saved: string;
+
+  #loadedKey: string | null = null;
+  #issues = new Map<string, Issue>();
+  #placed = new Set<string>();
+  readonly #kit: FormKit = {
+    error: (path) => {
+      this.#placed.add(path);
+      const issue = this.#issues.get(path);
+      return (
+        this.serverErrors.get(path) ??
+        (issue !== undefined && (issue.live || this.submitted) ? issue.message : undefined)
+      );
+    },
+    changed: () => {
+      this.saved = '';
+      this.requestUpdate();
+    },
+  };
+
+  constructor() {
+    super();
+    this.campaignId = null;
+    this.campaign = null;
+    this.draft = null;
+    this.count = null;
+    this.loadError = '';
+    this.serverErrors = new Map();
+    this.summary = [];
+    this.submitted = false;
+    this.busy = false;
+    this.saved = '';
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    if (!changed.has('context') && !changed.has('campaignId')) return;
+    const key = `${this.context.environment?.id ?? ''}/${this.campaignId ?? ''}`;
+    if (key !== this.#loadedKey) void this.#load(key);
+  }
+
+  async #load(key: string): Promise<void> {
+    this.#loadedKey = key;
+    Object.assign(this, {
+      campaign: null,
+      draft: null,
+      loadError: '',
+      serverErrors: new Map(),
+      summary: [],
+      submitted: false,
+      saved: '',
+    });
+    const envId = this.context.environment?.id;
+    if (envId === undefined) return;
+    if (this.campaignId === null) {
+      this.draft = newCampaignDraft();
+      return;
+    }
+    try {
+      const [campaign, all] = await Promise.all([
+        this.context.api.get<RemoteCampaign>(`/environments/${seg(envId)}/campaigns/${seg(this.campaignId)}`),
+        loadAllCampaigns(this.context.api, envId),
+      ]);
+      if (this.#loadedKey !== key) return;
+      this.#show(campaign, all);
+    } catch (error) {
+      if (this.#loadedKey === key)
+        this.loadError = error instanceof ConsoleApiError ? error.message : String(error);
+    }
+  }
+
+  #show(campaign: RemoteCampaign, all: readonly RemoteCampaign[]): void {
+    const index = all.findIndex((c) => c.id === campaign.id);
+    this.campaign = campaign;
+    this.count = all.length;
+    this.draft = draftOf(campaign, index === -1 ? null : index);
+  }
+
+  async #save(event: SubmitEvent): Promise<void> {
+    event.preventDefault();
+    const envId = this.context.environment?.id;
+    if (this.draft === null || envId === undefined || this.busy) return;
+    const creating = this.campaign === null;
+    const { body, issues } = draftToBody(this.draft, creating);
+    this.serverErrors = new Map();
+    this.saved = '';
+    if (issues.size > 0) {
+      this.submitted = true;
+      this.summary = [...issues].map(([path, issue]) => [path, issue.message]);
+      await this.#focusSummary();
+      return;
+    }
+    this.busy = true;
+    try {
+      const base = `/environments/${seg(envId)}/campaigns`;
+      const stored = creating
+        ? await this.context.api.post<RemoteCampaign>(base, body)
+        : await this.context.api.patch<RemoteCampaign>(`${base}/${seg(this.campaign?.id ?? '')}`, body);
+      this.summary = [];
+      this.submitted = false;
+      const live = stored.state === 'active';
+      const message = live
+        ? `Saved “${stored.name}”. Live now: visitors get this at their next decision.`
+        : `Saved “${stored.name}”. It is ${stored.state}: visitors get it once it is active.`;
+      this.context.notify(message);
+      if (creating) {
+        navigate({ name: 'campaign', campaignId: stored.id });
+        return;
+      }
+      // Re-read the order too: a moved campaign's position is only known from the list.
+      this.#show(stored, await loadAllCampaigns(this.context.api, envId));
+      this.saved = message;
+    } catch (error) {
+      this.#refused(error);
+      await this.#focusSummary();
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  #refused(error: unknown): void {
+    if (!(error instanceof ConsoleApiError)) {
+      this.summary = [['', String(error)]];
+      return;
+    }
+    const fields = new Map(error.fields);
+    // A taken slug is a 409 without details: it still belongs next to the slug.
+    if (fields.size === 0 && error.code === 'conflict' && /\bslug\b/.test(error.message))
+      fields.set('slug', error.message);
+    this.serverErrors = fields;
+    this.summary = fields.size === 0 ? [['', error.message]] : [...fields];
+  }
+
+  async #focusSummary(): Promise<void> {
+    await this.updateComplete;
+    this.renderRoot.querySelector<HTMLElement>('#error-summary')?.focus();
+  }
+
+  async #delete(): Promise<void> {
+    const envId = this.context.environment?.id;
+    const campaign = this.campaign;
+    if (envId === undefined || campaign === null) return;
+    const sure = await confirmAction(
+      `Delete “${campaign.name}”?`,
+      'It leaves decisions at once. Its report stays readable, and its ids stay taken in this environment.',
+      'Delete campaign',
+    );
+    if (!sure) return;
+    try {
+      await this.context.api.delete(`/environments/${seg(envId)}/campaigns/${seg(campaign.id)}`);
+      this.context.notify(`Deleted “${campaign.name}”.`);
+      navigate({ name: 'campaigns' });
+    } catch (error) {
+      this.context.notify(error instanceof ConsoleApiError ? error.message : String(error), 'error');
+    }
+  }
+
+  async #setState(select: HTMLSelectElement): Promise<void> {
+    if (this.campaign === null) return;
+    const updated = await changeState(this.context, this.campaign, select.value as CampaignState);
+    if (updated === null) select.value = this.campaign.state;
+    else {
+      this.campaign = updated;
+      if (this.draft !== null) this.draft.state = updated.state;
+    }
+  }
+
+  #goTo(path: string): void {
+    const root = this.renderRoot;
+    const target =
+      root.querySelector<HTMLElement>(`#${fieldId(path)}`) ??
+      root.querySelector<HTMLElement>(`[data-path="${CSS.escape(path)}"]`);
+    target?.focus();
+  }
+
+  #form(draft: CampaignDraft): TemplateResult {
+    const creating = this.campaign === null;
+    return html`<form novalidate @submit=${(event: SubmitEvent) => void this.#save(event)}>
+      ${keysDatalist()}
+      <section class="card" aria-labelledby="campaign-title">
+        <h2 id="campaign-title">Campaign</h2>
+        ${this.campaign === null ? nothing : stateControl(this.campaign, (select) => void this.#setState(select))}
+        ${campaignFields(this.#kit, draft, creating, this.count)}
+      </section>
+      <section aria-labelledby="groups-title">
+        <h2 id="groups-title">Variation groups</h2>
+        <p class="hint">
+          Tried in order: a visitor gets the first group whose targeting matches, and one of its variations.
+        </p>
+        <div id=${fieldId('variation_groups')} tabindex="-1">${errorSlot(this.#kit, 'variation_groups')}</div>
+        ${draft.groups.map((group, g) => variationGroupEditor(this.#kit, draft, group, g))}
+        <button
+          type="button"
+          class="secondary"
+          @click=${() => (draft.groups.push(blankGroup(`Group ${draft.groups.length + 1}`)), this.#kit.changed())}
+        >
+          Add variation group
+        </button>
+      </section>
+      <div class="form-actions spread">
+        <div class="row">
+          <button type="submit" ?disabled=${this.busy}>${this.busy ? 'Saving…' : 'Save campaign'}</button>
+          <p class="saved" role="status">${this.saved}</p>
+        </div>
+        ${
+          creating
+            ? nothing
+            : html`<button type="button" class="secondary danger" @click=${() => void this.#delete()}>
+                Delete campaign
+              </button>`
+        }
+      </div>
+    </form>`;
+  }
+
+  override render() {
+    const env = this.context.environment;
+    const title =
+      this.campaignId === null
+        ? 'New campaign'
+        : this.campaign === null
+          ? 'Campaign'
+          : `Edit ${this.campaign.name}`;
+    const links = html`<p class="row top-links">
+      <a href=${routeHash({ name: 'campaigns' })}>Back to campaigns</a>
+      ${this.campaignId === null ? nothing : html`<a href=${routeHash({ name: 'report', campaignId: this.campaignId })}>Report</a>`}
+    </p>`;
+    if (env === null)
+      return html`<h1>${title}</h1>
+        <p class="notice">
+          There is no environment yet: create one in
+          <a href=${routeHash({ name: 'environments' })}>API Key &amp; Settings</a>.
+        </p>`;
+    if (this.loadError !== '')
+      return html`<h1>${title}</h1>
+        ${links}
+        <p class="notice danger" role="alert">The campaign could not be loaded: ${this.loadError}</p>`;
+    if (this.draft === null)
+      return html`<h1>${title}</h1>
+        <p role="status">Loading the campaign…</p>`;
+    // The form is built first: building it records which error paths have an input, for the summary.
+    this.#issues = draftToBody(this.draft, this.campaign === null).issues;
+    this.#placed = new Set();
+    const form = this.#form(this.draft);
+    return html`<h1>${title}</h1>
+      ${links}
+      <p class="muted">In ${env.name}. Saving publishes at once: decisions use the campaign as saved.</p>
+      ${errorSummary(this.summary, this.#placed, (path) => this.#goTo(path))} ${form}`;
+  }
+}
+
+customElements.define('campaign-editor', CampaignEditor);
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'campaign-editor': CampaignEditor;
+  }
+}

@@ -1,0 +1,311 @@
+// The campaigns of the chosen environment (route #/campaigns), in their stored order, which is the order decisions
+// try them: searchable by name, slug, id and flag key, each with its state (changed here through the toggle
+// route), traffic, variations and last change, and links to its editor and report.
+import { LitElement, css, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { live } from 'lit/directives/live.js';
+import type { CampaignState, RemoteCampaign } from 'feature-ts/protocol';
+import { ConsoleApiError } from './api.js';
+import type { ConsoleContext } from './console-context.js';
+import { routeHash } from './router.js';
+import { consoleStyles } from './styles.js';
+import { changeState, STATES, STATE_LABELS } from './campaigns/campaign-state.js';
+import {
+  loadAllCampaigns,
+  matches,
+  relativeTime,
+  trafficText,
+  typeName,
+  variationCount,
+} from './campaigns/campaign-list.js';
+
+/** Rows per page of the table. */
+const PAGE_SIZE = 20;
+
+/**
+ * The campaigns list.
+ * @summary Campaigns of the chosen environment.
+ */
+export class CampaignsView extends LitElement {
+  static override styles = [
+    consoleStyles,
+    css`
+      /* Visually hidden texts are absolutely positioned: keep them inside the scrolling box at 360 px. */
+      .table-wrap {
+        position: relative;
+      }
+      .toolbar {
+        margin: 0 0 1rem;
+      }
+      .toolbar input {
+        max-width: 32rem;
+      }
+      .title {
+        margin: 0 0 0.75rem;
+      }
+      .title h1 {
+        margin: 0;
+      }
+      .env {
+        color: var(--muted);
+        font-weight: 400;
+      }
+      td select {
+        min-width: 8.5rem;
+      }
+      td .actions {
+        display: flex;
+        flex-wrap: wrap;
+        gap: 0.5rem;
+        align-items: center;
+      }
+      details {
+        font-size: 0.85rem;
+        color: var(--warn);
+      }
+      details ul {
+        margin: 0.25rem 0 0;
+        padding-left: 1.1rem;
+      }
+      .slug {
+        display: block;
+        color: var(--muted);
+      }
+      .pager {
+        margin-top: 0.75rem;
+      }
+    `,
+  ];
+
+  static override properties = {
+    context: { attribute: false },
+    campaigns: { state: true },
+    loadError: { state: true },
+    query: { state: true },
+    page: { state: true },
+  };
+
+  declare context: ConsoleContext;
+  /** The environment's campaigns, or null while loading. */
+  declare campaigns: RemoteCampaign[] | null;
+  declare loadError: string;
+  declare query: string;
+  /** The table's page, from 1. */
+  declare page: number;
+
+  #loadedEnv: string | null = null;
+
+  constructor() {
+    super();
+    this.campaigns = null;
+    this.loadError = '';
+    this.query = '';
+    this.page = 1;
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    if (changed.has('context') && (this.context.environment?.id ?? null) !== this.#loadedEnv)
+      void this.#load();
+  }
+
+  async #load(): Promise<void> {
+    const envId = this.context.environment?.id ?? null;
+    this.#loadedEnv = envId;
+    this.campaigns = null;
+    this.loadError = '';
+    this.page = 1;
+    if (envId === null) return;
+    try {
+      const campaigns = await loadAllCampaigns(this.context.api, envId);
+      if (this.#loadedEnv === envId) this.campaigns = campaigns;
+    } catch (error) {
+      if (this.#loadedEnv === envId)
+        this.loadError = error instanceof ConsoleApiError ? error.message : String(error);
+    }
+  }
+
+  async #setState(campaign: RemoteCampaign, select: HTMLSelectElement): Promise<void> {
+    const updated = await changeState(this.context, campaign, select.value as CampaignState);
+    if (updated !== null && this.campaigns !== null)
+      this.campaigns = this.campaigns.map((c) => (c.id === updated.id ? { ...c, ...updated } : c));
+    // Cancelled or refused: the select goes back to the stored state.
+    else select.value = campaign.state;
+    this.requestUpdate();
+  }
+
+  #row(campaign: RemoteCampaign, order: number): TemplateResult {
+    const warnings = campaign.compatibility ?? [];
+    return html`<tr>
+      <td class="num">${order}</td>
+      <th scope="row">
+        <a href=${routeHash({ name: 'campaign', campaignId: campaign.id })}>${campaign.name}</a>
+        ${campaign.slug === null ? nothing : html`<span class="slug mono">${campaign.slug}</span>`}
+        ${
+          warnings.length === 0
+            ? nothing
+            : html`<details>
+                <summary>
+                  ${warnings.length} compatibility ${warnings.length === 1 ? 'warning' : 'warnings'}
+                </summary>
+                <ul>
+                  ${warnings.map((w) => html`<li><code>${w.path}</code>: ${w.message}</li>`)}
+                </ul>
+              </details>`
+        }
+      </th>
+      <td>${typeName(campaign.type)}</td>
+      <td><span class="badge ${campaign.state}">${STATE_LABELS[campaign.state]}</span></td>
+      <td class="num">${trafficText(campaign)}</td>
+      <td class="num">${variationCount(campaign)}</td>
+      <td>
+        <time datetime=${campaign.updated_at} title=${new Date(campaign.updated_at).toLocaleString()}
+          >${relativeTime(campaign.updated_at)}</time
+        >
+      </td>
+      <td>
+        <div class="actions">
+          <a href=${routeHash({ name: 'report', campaignId: campaign.id })}
+            >Report<span class="visually-hidden"> of ${campaign.name}</span></a
+          >
+          <select
+            aria-label=${`State of ${campaign.name}`}
+            ?disabled=${campaign.state === 'interrupted'}
+            .value=${live(campaign.state)}
+            @change=${(event: Event) => void this.#setState(campaign, event.target as HTMLSelectElement)}
+          >
+            ${STATES.map((s) => html`<option value=${s} ?selected=${s === campaign.state}>${STATE_LABELS[s]}</option>`)}
+          </select>
+        </div>
+      </td>
+    </tr>`;
+  }
+
+  #table(campaigns: RemoteCampaign[]): TemplateResult {
+    const all = campaigns.length;
+    const shown = campaigns.map((c, i) => ({ c, order: i + 1 })).filter(({ c }) => matches(c, this.query));
+    const pages = Math.max(1, Math.ceil(shown.length / PAGE_SIZE));
+    const page = Math.min(this.page, pages);
+    const rows = shown.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
+    return html`<p role="status" class="muted">
+        ${
+          this.query.trim() === ''
+            ? `${all} ${all === 1 ? 'campaign' : 'campaigns'}, in the order decisions try them.`
+            : `${shown.length} of ${all} campaigns match “${this.query.trim()}”.`
+        }
+      </p>
+      ${
+        shown.length === 0
+          ? html`<p class="notice">
+              No campaign matches “${this.query.trim()}”: search by name, slug, id or flag key.
+              <button type="button" class="secondary" @click=${() => (this.query = '')}>
+                Clear the search
+              </button>
+            </p>`
+          : html`<div class="table-wrap">
+                <table>
+                  <caption class="visually-hidden">
+                    Campaigns of ${this.context.environment?.name ?? ''}
+                  </caption>
+                  <thead>
+                    <tr>
+                      <th scope="col" class="num">Order</th>
+                      <th scope="col">Name</th>
+                      <th scope="col">Type</th>
+                      <th scope="col">State</th>
+                      <th scope="col" class="num">Traffic</th>
+                      <th scope="col" class="num">Variations</th>
+                      <th scope="col">Last change</th>
+                      <th scope="col">Actions</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    ${rows.map(({ c, order }) => this.#row(c, order))}
+                  </tbody>
+                </table>
+              </div>
+              ${
+                pages > 1
+                  ? html`<nav class="row pager" aria-label="Pages of campaigns">
+                      <button
+                        type="button"
+                        class="secondary"
+                        ?disabled=${page === 1}
+                        @click=${() => (this.page = page - 1)}
+                      >
+                        Previous page
+                      </button>
+                      <span>Page ${page} of ${pages}</span>
+                      <button
+                        type="button"
+                        class="secondary"
+                        ?disabled=${page === pages}
+                        @click=${() => (this.page = page + 1)}
+                      >
+                        Next page
+                      </button>
+                    </nav>`
+                  : nothing
+              }`
+      }`;
+  }
+
+  #body(): TemplateResult {
+    if (this.context.environment === null)
+      return html`<p class="notice">
+        There is no environment yet: create one in
+        <a href=${routeHash({ name: 'environments' })}>API Key &amp; Settings</a>, then come back to create
+        its campaigns.
+      </p>`;
+    if (this.loadError !== '')
+      return html`<div class="notice danger" role="alert">
+        <p>The campaigns could not be loaded: ${this.loadError}</p>
+        <button type="button" class="secondary" @click=${() => void this.#load()}>Try again</button>
+      </div>`;
+    if (this.campaigns === null) return html`<p role="status">Loading the campaigns…</p>`;
+    if (this.campaigns.length === 0)
+      return html`<div class="card">
+        <h2>No campaign yet</h2>
+        <p>
+          A campaign decides what each visitor gets: it targets visitors (by their context: device, plan,
+          id…), splits them between variations, and each variation sets flag values your application reads.
+          Use it for an A/B test, a feature toggle, a progressive deployment or a personalisation.
+        </p>
+        <a class="button" href=${routeHash({ name: 'campaign-new' })}>New campaign</a>
+      </div>`;
+    return this.#table(this.campaigns);
+  }
+
+  override render() {
+    const env = this.context.environment;
+    return html`<div class="spread title">
+        <h1>Campaigns${env === null ? nothing : html` <span class="env">in ${env.name}</span>`}</h1>
+        ${env === null ? nothing : html`<a class="button" href=${routeHash({ name: 'campaign-new' })}>New campaign</a>`}
+      </div>
+      ${
+        env === null
+          ? nothing
+          : html`<div class="field toolbar">
+              <label for="search">Search campaigns</label>
+              <input
+                id="search"
+                type="search"
+                aria-describedby="search-hint"
+                .value=${live(this.query)}
+                @input=${(event: Event) => {
+                  this.query = (event.target as HTMLInputElement).value;
+                  this.page = 1;
+                }}
+              />
+              <p id="search-hint" class="hint">By name, slug, id or flag key.</p>
+            </div>`
+      }
+      ${this.#body()}`;
+  }
+}
+
+customElements.define('campaigns-view', CampaignsView);
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'campaigns-view': CampaignsView;
+  }
+}

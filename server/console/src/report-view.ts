@@ -1,0 +1,292 @@
+// A campaign's report (#/campaigns/{id}/report): figures, verdicts and charts per variation group for a chosen
+// goal. It re-reads the report and its daily series every 5 s while the tab is visible, updating in place (no
+// loading state on refresh) so the goal chooser, open disclosures, focus and scroll stay where they are.
+import { LitElement, css, html, nothing } from 'lit';
+import { ConsoleApiError, seg } from './api.js';
+import type { ConsoleContext } from './console-context.js';
+import './report/report-group.js';
+import { noVisitsNotice, visitsOnly } from './report/report-notices.js';
+import type { DailySeries } from './report/days-chart.js';
+import {
+  type GoalKey,
+  goalValue,
+  parseGoal,
+  reportFingerprint,
+  reportGoals,
+  totalVisits,
+} from './report/report-model.js';
+import { routeHash } from './router.js';
+import { consoleStyles } from './styles.js';
+import type { CampaignReport, RemoteCampaign } from './types.js';
+
+/** How often the open report is re-read. */
+export const REPORT_REFRESH_MS = 5000;
+
+const clock = (date: Date): string =>
+  date.toLocaleTimeString(undefined, {
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    hour12: false,
+  });
+
+const problem = (error: unknown): string =>
+  error instanceof ConsoleApiError ? error.message : 'Something went wrong while reading the report.';
+
+/**
+ * The report screen of one campaign, refreshed while open.
+ * @summary Campaign report view.
+ */
+export class ReportView extends LitElement {
+  static override styles = [
+    consoleStyles,
+    css`
+      .controls {
+        display: flex;
+        flex-wrap: wrap;
+        gap: 0.75rem 1.5rem;
+        align-items: end;
+        margin-bottom: 1rem;
+      }
+      .controls .field {
+        margin: 0;
+        min-width: 14rem;
+      }
+    `,
+  ];
+  static override properties = {
+    context: { attribute: false },
+    campaignId: { attribute: false },
+    campaign: { state: true },
+    report: { state: true },
+    series: { state: true },
+    daysError: { state: true },
+    error: { state: true },
+    refreshError: { state: true },
+    goal: { state: true },
+    updatedAt: { state: true },
+    checkedAt: { state: true },
+  };
+
+  declare context: ConsoleContext;
+  /** The campaign shown. */
+  declare campaignId: string;
+  declare campaign: RemoteCampaign | null;
+  declare report: CampaignReport | null;
+  declare series: DailySeries | null;
+  declare daysError: string;
+  /** Why the screen could not load at all. */
+  declare error: string;
+  /** Why the last refresh failed (the figures shown stay). */
+  declare refreshError: string;
+  /** The chosen goal's `<select>` value ('' until the first report). */
+  declare goal: string;
+  /** When the figures last changed. */
+  declare updatedAt: string;
+  /** When the server was last asked. */
+  declare checkedAt: string;
+
+  #key = '';
+  #generation = 0;
+  #busy = false;
+  #fingerprint = '';
+  #timer: ReturnType<typeof setInterval> | undefined;
+  readonly #onVisibility = () => {
+    if (document.visibilityState === 'visible') void this.#refresh();
+  };
+
+  constructor() {
+    super();
+    this.campaignId = '';
+    this.campaign = null;
+    this.report = null;
+    this.series = null;
+    this.daysError = '';
+    this.error = '';
+    this.refreshError = '';
+    this.goal = '';
+    this.updatedAt = '';
+    this.checkedAt = '';
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    document.addEventListener('visibilitychange', this.#onVisibility);
+    this.#timer = setInterval(() => {
+      if (document.visibilityState === 'visible') void this.#refresh();
+    }, REPORT_REFRESH_MS);
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    document.removeEventListener('visibilitychange', this.#onVisibility);
+    clearInterval(this.#timer);
+    this.#timer = undefined;
+    // Answers still on their way belong to a screen no longer shown.
+    this.#generation += 1;
+  }
+
+  override willUpdate(changed: Map<PropertyKey, unknown>): void {
+    if (!changed.has('context') && !changed.has('campaignId')) return;
+    const key = `${this.context.environment?.id ?? ''}/${this.campaignId}`;
+    if (key === this.#key) return;
+    this.#key = key;
+    this.#generation += 1;
+    this.campaign = null;
+    this.report = null;
+    this.series = null;
+    this.error = '';
+    this.refreshError = '';
+    this.daysError = '';
+    this.updatedAt = '';
+    this.#fingerprint = '';
+    this.#busy = false;
+    void this.#refresh();
+  }
+
+  async #refresh(): Promise<void> {
+    const env = this.context.environment;
+    if (env === null || this.campaignId === '' || this.#busy || this.error !== '') return;
+    const generation = this.#generation;
+    const base = `/environments/${seg(env.id)}`;
+    this.#busy = true;
+    try {
+      const [campaign, report, series] = await Promise.allSettled([
+        // Read once: only its names are shown. A deleted campaign has none but keeps its report.
+        this.campaign ?? this.context.api.get<RemoteCampaign>(`${base}/campaigns/${seg(this.campaignId)}`),
+        this.context.api.get<CampaignReport>(`${base}/campaigns/${seg(this.campaignId)}/report`),
+        this.context.api.get<DailySeries>(`${base}/reports/${seg(this.campaignId)}/days`),
+      ]);
+      if (generation !== this.#generation) return;
+      if (campaign.status === 'fulfilled') this.campaign = campaign.value;
+      this.checkedAt = clock(new Date());
+      if (report.status === 'rejected') throw report.reason;
+      const fingerprint = reportFingerprint(report.value);
+      if (fingerprint !== this.#fingerprint) {
+        this.#fingerprint = fingerprint;
+        this.report = report.value;
+        this.updatedAt = this.checkedAt;
+      }
+      this.refreshError = '';
+      if (series.status === 'fulfilled') {
+        this.series = series.value;
+        this.daysError = '';
+      } else this.daysError = `The daily series could not be read: ${problem(series.reason)}`;
+    } catch (error) {
+      if (generation !== this.#generation) return;
+      if (this.report === null) {
+        this.error =
+          error instanceof ConsoleApiError && error.status === 404
+            ? `There is no campaign “${this.campaignId}” in this environment.`
+            : problem(error);
+      } else
+        this.refreshError = `The report could not be refreshed: ${problem(error)} It will be tried again.`;
+    } finally {
+      if (generation === this.#generation) this.#busy = false;
+    }
+  }
+
+  #groupLabel(groupId: string): string {
+    const name = this.campaign?.variation_groups.find((group) => group.id === groupId)?.name ?? '';
+    return name === '' ? groupId : name;
+  }
+
+  override render() {
+    const campaignName = this.campaign?.name ?? this.campaignId;
+    return html`
+      <h1>Report: ${campaignName}</h1>
+      ${
+        // Only a campaign that still exists has an editor (a deleted one keeps its report).
+        this.campaign === null
+          ? nothing
+          : html`<p class="row">
+              <a href=${routeHash({ name: 'campaign', campaignId: this.campaignId })}
+                >Back to the campaign editor</a
+              >
+              <span class="badge ${this.campaign.state}">${this.campaign.state}</span>
+            </p>`
+      }
+      ${
+        this.context.environment === null
+          ? html`<p class="notice">
+              Choose or create an environment first: reports belong to an environment.
+            </p>`
+          : this.#body()
+      }
+    `;
+  }
+
+  #body() {
+    if (this.error !== '')
+      return html`<p class="notice danger">${this.error}</p>
+        <p><a href=${routeHash({ name: 'campaigns' })}>Go to the campaigns</a></p>`;
+    const status = html`<p class="hint">
+      <span role="status"
+        >${this.updatedAt === '' ? 'Loading the report…' : `Updated ${this.updatedAt}`}</span
+      >
+      ${this.checkedAt === '' ? nothing : html` · checked every 5 s while this tab is visible (last ${this.checkedAt})`}
+    </p>`;
+    if (this.report === null) return status;
+    const goals = reportGoals(this.report);
+    const chosen = parseGoal(this.goal);
+    const goal: GoalKey | undefined =
+      goals.find((g) => chosen !== null && goalValue(g) === goalValue(chosen)) ?? goals[0];
+    return html`
+      ${status}
+      ${this.refreshError === '' ? nothing : html`<p class="notice warning">${this.refreshError}</p>`}
+      ${
+        totalVisits(this.report) === 0
+          ? noVisitsNotice()
+          : goal === undefined
+            ? visitsOnly(this.report, (id) => this.#groupLabel(id))
+            : this.#results(goals, goal)
+      }
+    `;
+  }
+
+  #results(goals: GoalKey[], goal: GoalKey) {
+    const report = this.report;
+    if (report === null) return nothing;
+    const events = goals.filter((g) => g.kind === 'event');
+    const transactions = goals.filter((g) => g.kind === 'transaction');
+    const option = (g: GoalKey) =>
+      html`<option value=${goalValue(g)} ?selected=${goalValue(g) === goalValue(goal)}>${g.name}</option>`;
+    return html`
+      <div class="controls">
+        <div class="field">
+          <label for="goal">Goal</label>
+          <select
+            id="goal"
+            aria-describedby="goal-hint"
+            @change=${(e: Event) => (this.goal = (e.target as HTMLSelectElement).value)}
+          >
+            ${events.length === 0 ? nothing : html`<optgroup label="Events">${events.map(option)}</optgroup>`}
+            ${transactions.length === 0 ? nothing : html`<optgroup label="Transactions">${transactions.map(option)}</optgroup>`}
+          </select>
+        </div>
+        <p class="hint" id="goal-hint">
+          Every goal reached by an exposed visitor is listed: events by action, transactions by affiliation.
+        </p>
+      </div>
+      ${report.variation_groups.map((group) => {
+        const days = this.series?.variation_groups.find((g) => g.id === group.id)?.variations ?? [];
+        return html`<report-group
+          .group=${group}
+          .groupLabel=${this.#groupLabel(group.id)}
+          .goal=${goal}
+          .days=${this.series?.days ?? null}
+          .dayVariations=${days}
+          .daysError=${this.daysError}
+        ></report-group>`;
+      })}
+    `;
+  }
+}
+
+customElements.define('report-view', ReportView);
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'report-view': ReportView;
+  }
+}

@@ -1,0 +1,243 @@
+// Visits and conversions of one goal per UTC day for each variation of a group, as lines. Metric is told by dash
+// pattern (visits solid, conversions dashed) and variation by colour AND marker shape, named in a text legend; the
+// numbers are also in a table under a disclosure, for reading them exactly or without the picture.
+import { LitElement, css, html, svg } from 'lit';
+import { consoleStyles } from '../styles.js';
+import { MARKERS, WidthController, clip, colour, marker, ticks } from './chart-kit.js';
+import type { GoalKey } from './report-model.js';
+
+/** One variation's daily series (GET …/reports/{campaignId}/days). */
+export interface DaysVariation {
+  id: string;
+  name: string;
+  reference: boolean;
+  visits: number[];
+  conversions: Record<string, number[]>;
+  transactions: Record<string, number[]>;
+}
+
+/** The daily series of a campaign report. */
+export interface DailySeries {
+  campaign_id: string;
+  days: string[];
+  variation_groups: Array<{ id: string; variations: DaysVariation[] }>;
+}
+
+const HEIGHT = 240;
+const TOP = 16;
+const BOTTOM = 44;
+const LEFT = 52;
+const RIGHT = 16;
+// Space between the axes and the first and last day, so markers and day labels are not cut.
+const INSET = 24;
+const DASH = '7 5';
+
+const dayLabel = (day: string): string =>
+  new Date(`${day}T00:00:00Z`).toLocaleDateString(undefined, {
+    month: 'short',
+    day: 'numeric',
+    timeZone: 'UTC',
+  });
+
+const nameOf = (variation: DaysVariation): string => (variation.name === '' ? variation.id : variation.name);
+
+/** A variation's conversions per day for the goal (zeros when the goal has none there). */
+export const goalSeries = (variation: DaysVariation, goal: GoalKey, days: number): number[] =>
+  (goal.kind === 'event' ? variation.conversions : variation.transactions)[goal.name] ??
+  new Array<number>(days).fill(0);
+
+const sum = (values: readonly number[]): number => values.reduce((a, b) => a + b, 0);
+
+/**
+ * Lines of visits and conversions per day for each variation of a group, with a legend and a data table.
+ * @summary Daily visits and conversions chart of one variation group.
+ */
+export class DaysChart extends LitElement {
+  static override styles = [
+    consoleStyles,
+    css`
+      svg {
+        display: block;
+      }
+      text {
+        font:
+          12px system-ui,
+          sans-serif;
+        fill: #1f2328;
+      }
+      .legend {
+        list-style: none;
+        padding: 0;
+        margin: 0.5rem 0;
+        display: flex;
+        flex-wrap: wrap;
+        gap: 0.25rem 1rem;
+      }
+      .legend li {
+        display: flex;
+        align-items: center;
+        gap: 0.35rem;
+      }
+      details {
+        margin-top: 0.5rem;
+      }
+    `,
+  ];
+  static override properties = {
+    days: { attribute: false },
+    variations: { attribute: false },
+    groupLabel: { attribute: false },
+    goal: { attribute: false },
+  };
+
+  /** The UTC days, oldest first. */
+  declare days: string[];
+  /** The group's variations with their series. */
+  declare variations: DaysVariation[];
+  /** The group's name, for the text alternative and the table caption. */
+  declare groupLabel: string;
+  /** The goal whose conversions are drawn. */
+  declare goal: GoalKey;
+  readonly #width = new WidthController(this);
+
+  constructor() {
+    super();
+    this.days = [];
+    this.variations = [];
+    this.groupLabel = '';
+    this.goal = { kind: 'event', name: '' };
+  }
+
+  #summary(): string {
+    const span =
+      this.days.length === 0 ? 'no days yet' : `${this.days[0]} to ${this.days[this.days.length - 1]}`;
+    const parts = this.variations.map(
+      (v) =>
+        `${nameOf(v)}: ${sum(v.visits)} visits, ${sum(goalSeries(v, this.goal, this.days.length))} conversions`,
+    );
+    return `Visits and conversions per day (${this.goal.name}, group ${this.groupLabel}), ${span}. Totals: ${parts.join('; ')}.`;
+  }
+
+  override render() {
+    const width = Math.max(280, this.#width.width);
+    const count = this.days.length;
+    const series = this.variations.map((v) => ({
+      visits: v.visits,
+      conversions: goalSeries(v, this.goal, count),
+    }));
+    const axis = ticks(Math.max(1, ...series.flatMap((s) => [...s.visits, ...s.conversions])), 4, true);
+    const max = axis[axis.length - 1] ?? 1;
+    const plotWidth = width - LEFT - RIGHT;
+    const plotHeight = HEIGHT - TOP - BOTTOM;
+    const x = (index: number) =>
+      LEFT +
+      INSET +
+      (count <= 1 ? (plotWidth - 2 * INSET) / 2 : (index / (count - 1)) * (plotWidth - 2 * INSET));
+    const y = (value: number) => TOP + plotHeight - (value / max) * plotHeight;
+    const labelEvery = Math.max(1, Math.ceil(count / Math.max(2, Math.floor(plotWidth / 70))));
+    const line = (values: readonly number[], index: number, dashed: boolean) => svg`
+      <polyline points=${values.map((value, day) => `${x(day)},${y(value)}`).join(' ')} fill="none"
+        stroke=${colour(index)} stroke-width="2" stroke-dasharray=${dashed ? DASH : 'none'}></polyline>
+      ${values.map((value, day) => marker(index, x(day), y(value), colour(index), count > 30 ? 2.5 : 4))}`;
+    return html`
+      <svg
+        role="img"
+        aria-label=${this.#summary()}
+        width=${width}
+        height=${HEIGHT}
+        viewBox="0 0 ${width} ${HEIGHT}"
+      >
+        ${axis.map(
+          (tick) => svg`
+            <line x1=${LEFT} x2=${width - RIGHT} y1=${y(tick)} y2=${y(tick)} stroke="#d0d7de"></line>
+            <text x=${LEFT - 6} y=${y(tick) + 4} text-anchor="end">${tick}</text>`,
+        )}
+        ${this.days.map((day, index) =>
+          index % labelEvery === 0 || index === count - 1
+            ? svg`<text x=${x(index)} y=${TOP + plotHeight + 16} text-anchor="middle">${dayLabel(day)}</text>`
+            : '',
+        )}
+        <text x=${LEFT + plotWidth / 2} y=${HEIGHT - 6} text-anchor="middle" font-weight="600">
+          Day (UTC)
+        </text>
+        ${series.map((s, index) => svg`${line(s.visits, index, false)}${line(s.conversions, index, true)}`)}
+        <line x1=${LEFT} x2=${LEFT} y1=${TOP} y2=${TOP + plotHeight} stroke="#57606a"></line>
+        <line
+          x1=${LEFT}
+          x2=${width - RIGHT}
+          y1=${TOP + plotHeight}
+          y2=${TOP + plotHeight}
+          stroke="#57606a"
+        ></line>
+      </svg>
+      <ul class="legend" aria-label="Legend">
+        ${this.variations.flatMap((variation, index) =>
+          [false, true].map(
+            (dashed) =>
+              html`<li>
+                <svg width="40" height="12" aria-hidden="true">
+                  <line
+                    x1="2"
+                    x2="38"
+                    y1="6"
+                    y2="6"
+                    stroke=${colour(index)}
+                    stroke-width="2"
+                    stroke-dasharray=${dashed ? DASH : 'none'}
+                  ></line>
+                  ${marker(index, 20, 6, colour(index), 4)}
+                </svg>
+                ${clip(nameOf(variation), 24)} ${dashed ? 'conversions' : 'visits'}
+                (${dashed ? 'dashed' : 'solid'} line, ${MARKERS[index % MARKERS.length]}s)
+              </li>`,
+          ),
+        )}
+      </ul>
+      <details>
+        <summary>Daily numbers as a table</summary>
+        <div class="table-wrap" tabindex="0" role="region" aria-label="Daily numbers, scrollable">
+          ${this.#table()}
+        </div>
+      </details>
+    `;
+  }
+
+  #table() {
+    return html`<table>
+      <caption class="visually-hidden">
+        Daily visits and conversions for ${this.groupLabel}
+      </caption>
+      <thead>
+        <tr>
+          <th scope="col">Day (UTC)</th>
+          ${this.variations.map(
+            (v) =>
+              html`<th scope="col" class="num">${nameOf(v)} visits</th>
+                <th scope="col" class="num">${nameOf(v)} conversions</th>`,
+          )}
+        </tr>
+      </thead>
+      <tbody>
+        ${this.days.map(
+          (day, index) =>
+            html`<tr>
+              <th scope="row">${day}</th>
+              ${this.variations.map(
+                (v) =>
+                  html`<td class="num">${v.visits[index] ?? 0}</td>
+                    <td class="num">${goalSeries(v, this.goal, this.days.length)[index] ?? 0}</td>`,
+              )}
+            </tr>`,
+        )}
+      </tbody>
+    </table>`;
+  }
+}
+
+customElements.define('days-chart', DaysChart);
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'days-chart': DaysChart;
+  }
+}

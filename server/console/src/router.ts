@@ -1,0 +1,60 @@
+// Hash routes (`#/campaigns/abc/report`): the server serves one page at /admin, and a reload or a shared link
+// opens the same screen. The sign-in link's token also travels in the fragment (`#sign-in=…`), which browsers
+// never send to a server, so it is in no request line or log.
+
+/** A parsed route. */
+export type Route =
+  | { name: 'campaigns' }
+  | { name: 'campaign-new' }
+  | { name: 'campaign'; campaignId: string }
+  | { name: 'report'; campaignId: string }
+  | { name: 'live' }
+  | { name: 'account' }
+  | { name: 'environments' }
+  | { name: 'remote-control' };
+
+/** The route of a location hash; unknown hashes open the campaigns. */
+export const parseRoute = (hash: string): Route => {
+  const parts = hash
+    .replace(/^#\/?/, '')
+    .split('/')
+    .filter((part) => part !== '')
+    .map((part) => decodeURIComponent(part));
+  const [first, second, third] = parts;
+  if (first === 'campaigns' && second === 'new') return { name: 'campaign-new' };
+  if (first === 'campaigns' && second !== undefined && third === 'report')
+    return { name: 'report', campaignId: second };
+  if (first === 'campaigns' && second !== undefined) return { name: 'campaign', campaignId: second };
+  if (first === 'live') return { name: 'live' };
+  if (first === 'settings' && second === 'account') return { name: 'account' };
+  if (first === 'settings' && second === 'api-key') return { name: 'environments' };
+  if (first === 'settings' && second === 'remote-control') return { name: 'remote-control' };
+  return { name: 'campaigns' };
+};
+
+/** The hash of a route. */
+export const routeHash = (route: Route): string => {
+  switch (route.name) {
+    case 'campaigns':
+      return '#/campaigns';
+    case 'campaign-new':
+      return '#/campaigns/new';
+    case 'campaign':
+      return `#/campaigns/${encodeURIComponent(route.campaignId)}`;
+    case 'report':
+      return `#/campaigns/${encodeURIComponent(route.campaignId)}/report`;
+    case 'live':
+      return '#/live';
+    case 'account':
+      return '#/settings/account';
+    case 'environments':
+      return '#/settings/api-key';
+    case 'remote-control':
+      return '#/settings/remote-control';
+  }
+};
+
+/** Goes to a route. */
+export const navigate = (route: Route): void => {
+  location.hash = routeHash(route);
+};
