@@ -265,10 +265,11 @@ try {
         });
         await tab.goto(serverUrl.consoleLink);
         // Signed in: the header's account chooser lists the demo account.
-        await tab.getByLabel('Account').waitFor({ timeout: 15_000 });
-        const account = await tab
-          .getByLabel('Account')
-          .evaluate((select: HTMLSelectElement) => select.selectedOptions[0]?.text ?? '');
+        const chooser = tab.getByRole('combobox', { name: 'Account', exact: true });
+        await chooser.waitFor({ timeout: 15_000 });
+        const account = await chooser.evaluate(
+          (select: HTMLSelectElement) => select.selectedOptions[0]?.text ?? '',
+        );
         if (!/Demo/.test(account)) throw new Error(`the console shows account "${account}"`);
         if (tab.url().includes('sign-in=')) throw new Error('the spent link stayed in the address bar');
         if (problems.length > 0) throw new Error(`page errors: ${problems.join('; ')}`);
@@ -281,9 +282,15 @@ try {
 } finally {
   const server = started.server;
   if (server !== null) {
-    const exited = new Promise((resolve) => server.once('exit', resolve));
-    if (server.pid !== undefined) process.kill(-server.pid, 'SIGTERM');
-    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5_000))]);
+    if (server.exitCode === null && server.signalCode === null && server.pid !== undefined) {
+      const exited = new Promise((resolve) => server.once('exit', resolve));
+      try {
+        process.kill(-server.pid, 'SIGTERM');
+      } catch {
+        // The group is already gone (the server exited on its own, its failure reported above).
+      }
+      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5_000))]);
+    }
   }
   rmSync(work, { recursive: true, force: true });
 }

@@ -28,7 +28,7 @@ import { registerRemoteRoutes } from './routes/remote.js';
 import { registerStaticRoutes, type StaticOptions } from './routes/static.js';
 import { TokenRateLimits, type TokenLimits } from './auth/rate-limits.js';
 import { TokenService } from './auth/token-service.js';
-import { ConsoleSessions } from './console/console-sessions.js';
+import { ConsoleSessions } from './auth/console-sessions.js';
 import type { Store } from './store/store.js';
 
 const DAY_MS = 86_400_000;

@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import type { DestinationStream, Logger } from 'pino';
 import { createApp } from './app.js';
 import { consoleDir, demoPageDir, frameworkDemoDir, sdkBundleDir } from './assets.js';
-import { ConsoleSessions } from './console/console-sessions.js';
+import { ConsoleSessions } from './auth/console-sessions.js';
 import type { ServerConfig } from './config.js';
 import { InputError } from './errors.js';
 import { newLocalOperatorKey, removeLocalOperator, writeLocalOperator } from './local-operator.js';

@@ -9,5 +9,6 @@ export * from './errors.js';
 export * from './tokens.js';
 export * from './remote.js';
 export * from './report.js';
+export * from './insights.js';
 export * from './routes.js';
 export * from './flag.js';

@@ -290,6 +290,7 @@ export class ConsoleApp extends LitElement {
           <label class="chooser"
             ><span>Account</span>
             <select
+              aria-label="Account"
               @change=${(event: Event) => this.#choose(event, 'account')}
               ?disabled=${context.accounts.length === 0}
             >
@@ -303,6 +304,7 @@ export class ConsoleApp extends LitElement {
           <label class="chooser"
             ><span>Environment</span>
             <select
+              aria-label="Environment"
               @change=${(event: Event) => this.#choose(event, 'environment')}
               ?disabled=${context.environments.length === 0}
             >

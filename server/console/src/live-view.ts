@@ -1,6 +1,7 @@
 // Live traffic (#/live): the environment's newest exposures and hits, polled every 2 s while the tab is visible,
 // to watch an integration work. Each poll passes the last cursor back so only new rows travel; the status region
 // announces how many arrived ("3 new"), never each row, so a screen reader is not flooded.
+import type { TrafficAnswer, TrafficCursor, TrafficEntry } from 'feature-ts/protocol';
 import { LitElement, css, html, nothing } from 'lit';
 import { ConsoleApiError, seg } from './api.js';
 import type { ConsoleContext } from './console-context.js';
@@ -8,9 +9,6 @@ import './live/traffic-table.js';
 import { type VisitorFilterEvent, emptyTraffic } from './live/traffic-table.js';
 import {
   type CampaignNames,
-  type TrafficAnswer,
-  type TrafficCursor,
-  type TrafficItem,
   MAX_ROWS,
   campaignNames,
   hasUnknownCampaign,
@@ -20,6 +18,7 @@ import {
 } from './live/traffic-model.js';
 import { consoleStyles } from './styles.js';
 import type { RemoteCampaign, RemotePage } from './types.js';
+import { type CurrentCheck, VisiblePoller } from './visible-poller.js';
 
 /** How often new traffic is asked for. */
 export const LIVE_POLL_MS = 2000;
@@ -68,7 +67,7 @@ export class LiveView extends LitElement {
   };
 
   declare context: ConsoleContext;
-  declare items: TrafficItem[];
+  declare items: TrafficEntry[];
   declare fresh: ReadonlySet<string>;
   declare names: CampaignNames;
   /** The applied visitor filter ('' for everyone). */
@@ -84,13 +83,8 @@ export class LiveView extends LitElement {
 
   #envId = '';
   #cursor: TrafficCursor | null = null;
-  #generation = 0;
-  #busy = false;
   #namesAt = 0;
-  #timer: ReturnType<typeof setInterval> | undefined;
-  readonly #onVisibility = () => {
-    if (document.visibilityState === 'visible') void this.#poll();
-  };
+  readonly #poller = new VisiblePoller(this, LIVE_POLL_MS, () => void this.#poll());
 
   constructor() {
     super();
@@ -105,22 +99,6 @@ export class LiveView extends LitElement {
     this.fieldError = '';
   }
 
-  override connectedCallback(): void {
-    super.connectedCallback();
-    document.addEventListener('visibilitychange', this.#onVisibility);
-    this.#timer = setInterval(() => {
-      if (document.visibilityState === 'visible') void this.#poll();
-    }, LIVE_POLL_MS);
-  }
-
-  override disconnectedCallback(): void {
-    super.disconnectedCallback();
-    document.removeEventListener('visibilitychange', this.#onVisibility);
-    clearInterval(this.#timer);
-    this.#timer = undefined;
-    this.#generation += 1;
-  }
-
   override willUpdate(changed: Map<PropertyKey, unknown>): void {
     if (!changed.has('context')) return;
     const envId = this.context.environment?.id ?? '';
@@ -133,8 +111,7 @@ export class LiveView extends LitElement {
 
   /** Forgets the rows and reads the newest page again (new environment or filter). */
   #restart(): void {
-    this.#generation += 1;
-    this.#busy = false;
+    this.#poller.reset();
     this.#cursor = null;
     this.items = [];
     this.fresh = new Set();
@@ -159,16 +136,18 @@ export class LiveView extends LitElement {
 
   async #poll(force = false): Promise<void> {
     const env = this.context.environment;
-    if (env === null || this.#busy || (this.paused && !force)) return;
-    const generation = this.#generation;
+    if (env === null || (this.paused && !force)) return;
+    await this.#poller.run((current) => this.#read(env.id, current));
+  }
+
+  async #read(envId: string, current: CurrentCheck): Promise<void> {
     const first = this.#cursor === null;
-    this.#busy = true;
     try {
       if (this.#namesAt === 0) void this.#loadNames();
       const answer = await this.context.api.get<TrafficAnswer>(
-        `/environments/${seg(env.id)}/traffic?${trafficQuery(this.#cursor, this.visitor)}`,
+        `/environments/${seg(envId)}/traffic?${trafficQuery(this.#cursor, this.visitor)}`,
       );
-      if (generation !== this.#generation) return;
+      if (!current()) return;
       this.#cursor = answer.cursor;
       const { items, added } = mergeItems(this.items, answer.items);
       this.items = items;
@@ -185,14 +164,12 @@ export class LiveView extends LitElement {
       if (hasUnknownCampaign(answer.items, this.names) && Date.now() - this.#namesAt > NAMES_TTL_MS)
         void this.#loadNames();
     } catch (error) {
-      if (generation !== this.#generation) return;
+      if (!current()) return;
       const message = error instanceof ConsoleApiError ? error.message : 'The traffic could not be read.';
       const field = error instanceof ConsoleApiError ? error.fields.get('visitor') : undefined;
       if (field === undefined) this.error = `${message} Trying again every 2 s.`;
       else this.fieldError = field;
       this.loaded = true;
-    } finally {
-      if (generation === this.#generation) this.#busy = false;
     }
   }
 

@@ -1,12 +1,12 @@
 // A campaign's report (#/campaigns/{id}/report): figures, verdicts and charts per variation group for a chosen
 // goal. It re-reads the report and its daily series every 5 s while the tab is visible, updating in place (no
 // loading state on refresh) so the goal chooser, open disclosures, focus and scroll stay where they are.
+import type { DailySeries } from 'feature-ts/protocol';
 import { LitElement, css, html, nothing } from 'lit';
 import { ConsoleApiError, seg } from './api.js';
 import type { ConsoleContext } from './console-context.js';
 import './report/report-group.js';
 import { noVisitsNotice, visitsOnly } from './report/report-notices.js';
-import type { DailySeries } from './report/days-chart.js';
 import {
   type GoalKey,
   goalValue,
@@ -18,6 +18,7 @@ import {
 import { routeHash } from './router.js';
 import { consoleStyles } from './styles.js';
 import type { CampaignReport, RemoteCampaign } from './types.js';
+import { type CurrentCheck, VisiblePoller } from './visible-poller.js';
 
 /** How often the open report is re-read. */
 export const REPORT_REFRESH_MS = 5000;
@@ -87,13 +88,8 @@ export class ReportView extends LitElement {
   declare checkedAt: string;
 
   #key = '';
-  #generation = 0;
-  #busy = false;
   #fingerprint = '';
-  #timer: ReturnType<typeof setInterval> | undefined;
-  readonly #onVisibility = () => {
-    if (document.visibilityState === 'visible') void this.#refresh();
-  };
+  readonly #poller = new VisiblePoller(this, REPORT_REFRESH_MS, () => void this.#refresh());
 
   constructor() {
     super();
@@ -109,29 +105,12 @@ export class ReportView extends LitElement {
     this.checkedAt = '';
   }
 
-  override connectedCallback(): void {
-    super.connectedCallback();
-    document.addEventListener('visibilitychange', this.#onVisibility);
-    this.#timer = setInterval(() => {
-      if (document.visibilityState === 'visible') void this.#refresh();
-    }, REPORT_REFRESH_MS);
-  }
-
-  override disconnectedCallback(): void {
-    super.disconnectedCallback();
-    document.removeEventListener('visibilitychange', this.#onVisibility);
-    clearInterval(this.#timer);
-    this.#timer = undefined;
-    // Answers still on their way belong to a screen no longer shown.
-    this.#generation += 1;
-  }
-
   override willUpdate(changed: Map<PropertyKey, unknown>): void {
     if (!changed.has('context') && !changed.has('campaignId')) return;
     const key = `${this.context.environment?.id ?? ''}/${this.campaignId}`;
     if (key === this.#key) return;
     this.#key = key;
-    this.#generation += 1;
+    this.#poller.reset();
     this.campaign = null;
     this.report = null;
     this.series = null;
@@ -140,16 +119,17 @@ export class ReportView extends LitElement {
     this.daysError = '';
     this.updatedAt = '';
     this.#fingerprint = '';
-    this.#busy = false;
     void this.#refresh();
   }
 
   async #refresh(): Promise<void> {
     const env = this.context.environment;
-    if (env === null || this.campaignId === '' || this.#busy || this.error !== '') return;
-    const generation = this.#generation;
+    if (env === null || this.campaignId === '' || this.error !== '') return;
     const base = `/environments/${seg(env.id)}`;
-    this.#busy = true;
+    await this.#poller.run((current) => this.#read(base, current));
+  }
+
+  async #read(base: string, current: CurrentCheck): Promise<void> {
     try {
       const [campaign, report, series] = await Promise.allSettled([
         // Read once: only its names are shown. A deleted campaign has none but keeps its report.
@@ -157,7 +137,7 @@ export class ReportView extends LitElement {
         this.context.api.get<CampaignReport>(`${base}/campaigns/${seg(this.campaignId)}/report`),
         this.context.api.get<DailySeries>(`${base}/reports/${seg(this.campaignId)}/days`),
       ]);
-      if (generation !== this.#generation) return;
+      if (!current()) return;
       if (campaign.status === 'fulfilled') this.campaign = campaign.value;
       this.checkedAt = clock(new Date());
       if (report.status === 'rejected') throw report.reason;
@@ -173,7 +153,7 @@ export class ReportView extends LitElement {
         this.daysError = '';
       } else this.daysError = `The daily series could not be read: ${problem(series.reason)}`;
     } catch (error) {
-      if (generation !== this.#generation) return;
+      if (!current()) return;
       if (this.report === null) {
         this.error =
           error instanceof ConsoleApiError && error.status === 404
@@ -181,8 +161,6 @@ export class ReportView extends LitElement {
             : problem(error);
       } else
         this.refreshError = `The report could not be refreshed: ${problem(error)} It will be tried again.`;
-    } finally {
-      if (generation === this.#generation) this.#busy = false;
     }
   }
 

@@ -1,32 +1,12 @@
 // A campaign report's figures per UTC day, for the console's chart: visits and conversions of each variation
 // on each day, read from the same tallies as the §14.5 report (campaign-tally.ts), so that a series summed
 // over its days is the report's figure whenever every row falls inside the days shown.
+import type { DailySeries } from 'feature-ts/protocol';
 import type { Store } from '../store/store.js';
 import { DAY_MS, tallyCampaign, type DayCounts, type GoalTally } from './campaign-tally.js';
 
 /** The most days a series shows: the last ones, today included. */
 export const MAX_SERIES_DAYS = 90;
-
-/** One variation's series: one number per day of `DailySeries.days`. */
-export interface VariationSeries {
-  id: string;
-  name: string;
-  reference: boolean;
-  /** Visits (§14.1) per day of the exposure's created time. */
-  visits: number[];
-  /** Event goal → conversions (§14.4) per day of the hit's created time. */
-  conversions: Record<string, number[]>;
-  /** Transaction goal → conversions per day: apart from events, as in §14.5, so a name may be both. */
-  transactions: Record<string, number[]>;
-}
-
-/** A campaign's daily series: the answer of GET /admin/v1/environments/{envId}/reports/{campaignId}/days. */
-export interface DailySeries {
-  campaign_id: string;
-  /** UTC days (YYYY-MM-DD), oldest first: from the first exposure's day to today, at most 90. */
-  days: string[];
-  variation_groups: Array<{ id: string; variations: VariationSeries[] }>;
-}
 
 const seriesOf = (counts: DayCounts | undefined, first: number, length: number): number[] =>
   Array.from({ length }, (_, i) => counts?.get(first + i) ?? 0);

@@ -6,9 +6,9 @@
 import { join, normalize, sep } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { TokenRateLimits } from '../auth/rate-limits.js';
-import type { ConsoleSessions } from '../console/console-sessions.js';
-import { consoleSessionOf, operatorCheck, operatorKeyMatcher } from '../console/operator-auth.js';
-import { clearedSessionCookie, sessionCookie, sessionIdOf } from '../console/session-cookie.js';
+import type { ConsoleSessions } from '../auth/console-sessions.js';
+import { consoleSessionOf, operatorCheck, operatorKeyMatcher } from '../auth/operator-auth.js';
+import { clearedSessionCookie, sessionCookie, sessionIdOf } from '../auth/session-cookie.js';
 import { errors } from '../errors.js';
 import { sendStaticFile } from '../http/static-file.js';
 import { consoleRouteSchemas as doc } from './console-schemas.js';

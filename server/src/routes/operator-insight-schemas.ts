@@ -2,9 +2,8 @@
 // traffic of an environment and the daily series of a campaign report, both read-only and no-store. As in
 // operator-schemas.ts, the routes check their query by hand and the schemas only document
 // (shared-schemas.ts says why).
+import type { DailySeries, TrafficAnswer } from 'feature-ts/protocol';
 import { errors } from '../errors.js';
-import type { DailySeries } from '../report/daily-series.js';
-import type { trafficAnswer } from './operator-insights.js';
 import { operatorRoute } from './operator-schemas.js';
 import { EXAMPLE, errorAnswer, errorResponse, pathParameters } from './shared-schemas.js';
 
@@ -115,7 +114,7 @@ const trafficExample = {
     },
   ],
   cursor: { activation: 311, hit: 1042 },
-} satisfies ReturnType<typeof trafficAnswer>;
+} satisfies TrafficAnswer;
 
 const cursorParameter = (what: string) =>
   ({

@@ -2,6 +2,7 @@
 // watch an integration send activations and hits, and a campaign report's daily series, for a chart. They
 // are registered inside operator.ts's scope, whose hook has already checked the operator key.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { TrafficAnswer, TrafficEntry } from 'feature-ts/protocol';
 import type { AppContext } from '../app-context.js';
 import { errors } from '../errors.js';
 import { buildDailySeries } from '../report/daily-series.js';
@@ -17,7 +18,7 @@ const MAX_VISITOR_LENGTH = 256;
 const iso = (ms: number): string => new Date(ms).toISOString();
 
 /** One traffic row as the route answers it. */
-export const trafficItemAnswer = (item: TrafficItem) =>
+export const trafficItemAnswer = (item: TrafficItem): TrafficEntry =>
   item.kind === 'activation'
     ? {
         kind: item.kind,
@@ -46,7 +47,7 @@ export const trafficItemAnswer = (item: TrafficItem) =>
       };
 
 /** A page of traffic as the route answers it. */
-export const trafficAnswer = (page: TrafficPage) => ({
+export const trafficAnswer = (page: TrafficPage): TrafficAnswer => ({
   items: page.items.map(trafficItemAnswer),
   cursor: page.cursor,
 });

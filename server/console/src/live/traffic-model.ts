@@ -1,62 +1,19 @@
-// Pure helpers of the live traffic screen: the traffic route's rows (GET …/environments/{envId}/traffic), merging
-// a poll's new rows into the list shown, and names for the ids an exposure carries.
+// Pure helpers of the live traffic screen over the traffic route's rows (GET …/environments/{envId}/traffic):
+// merging a poll's new rows into the list shown, and names for the ids an exposure carries.
+import type { TrafficCursor, TrafficEntry } from 'feature-ts/protocol';
 import type { RemoteCampaign } from '../types.js';
-
-/** An exposure (a stored activation). */
-export interface ActivationItem {
-  kind: 'activation';
-  seq: number;
-  received_at: string;
-  created_at: string;
-  visitor_id: string;
-  anonymous_id: string | null;
-  campaign_id: string;
-  variation_group_id: string;
-  variation_id: string;
-  hid: string | null;
-}
-
-/** A stored hit. */
-export interface HitItem {
-  kind: 'hit';
-  seq: number;
-  received_at: string;
-  created_at: string;
-  type: string;
-  visitor_id: string;
-  customer_id: string | null;
-  goal: string | null;
-  revenue: number | null;
-  hid: string | null;
-  body: Record<string, unknown>;
-}
-
-/** One row of traffic. */
-export type TrafficItem = ActivationItem | HitItem;
-
-/** The highest seq seen of each kind: passed back to get only newer rows. */
-export interface TrafficCursor {
-  activation: number;
-  hit: number;
-}
-
-/** The traffic route's answer. */
-export interface TrafficAnswer {
-  items: TrafficItem[];
-  cursor: TrafficCursor;
-}
 
 /** How many rows the screen keeps. */
 export const MAX_ROWS = 100;
 
 /** A row's key, unique across both kinds (each kind has its own seq). */
-export const itemKey = (item: TrafficItem): string => `${item.kind}:${item.seq}`;
+export const itemKey = (item: TrafficEntry): string => `${item.kind}:${item.seq}`;
 
 /** New rows on top of the shown ones, without duplicates, newest first, at most `MAX_ROWS`. */
 export const mergeItems = (
-  shown: readonly TrafficItem[],
-  fresh: readonly TrafficItem[],
-): { items: TrafficItem[]; added: number } => {
+  shown: readonly TrafficEntry[],
+  fresh: readonly TrafficEntry[],
+): { items: TrafficEntry[]; added: number } => {
   const known = new Set(shown.map(itemKey));
   const added = fresh.filter((item) => !known.has(itemKey(item)));
   const items = [...added, ...shown]
@@ -86,7 +43,7 @@ const HIT_TYPES: Record<string, string> = {
 };
 
 /** What a row is, in words: "Exposure" or the hit type. */
-export const kindLabel = (item: TrafficItem): string =>
+export const kindLabel = (item: TrafficEntry): string =>
   item.kind === 'activation' ? 'Exposure' : (HIT_TYPES[item.type] ?? item.type);
 
 /** Names of campaigns, groups and variations by id, from the environment's campaign list. */
@@ -110,7 +67,7 @@ export const campaignNames = (campaigns: readonly RemoteCampaign[]): CampaignNam
 };
 
 /** Whether some exposure names a campaign the list does not know (made since it was read). */
-export const hasUnknownCampaign = (items: readonly TrafficItem[], names: CampaignNames): boolean =>
+export const hasUnknownCampaign = (items: readonly TrafficEntry[], names: CampaignNames): boolean =>
   items.some((item) => item.kind === 'activation' && !names.campaigns.has(item.campaign_id));
 
 /** A received time for the table: "14:03:05", with the date when it is not today. */

@@ -1,10 +1,11 @@
 // The rows of the live traffic screen: a table at desktop widths that folds into one block per row at narrow
 // widths (each cell then shows its column name), so nothing scrolls sideways at 360 px. Clicking a visitor id asks
 // the screen to filter by it (a `visitor-filter` event), since debugging one visitor is the usual task.
+import type { TrafficEntry } from 'feature-ts/protocol';
 import { LitElement, css, html, nothing } from 'lit';
 import { repeat } from 'lit/directives/repeat.js';
 import { consoleStyles } from '../styles.js';
-import { type CampaignNames, type TrafficItem, itemKey, kindLabel, receivedLabel } from './traffic-model.js';
+import { type CampaignNames, itemKey, kindLabel, receivedLabel } from './traffic-model.js';
 
 /** Asks for the traffic of one visitor (bubbles and crosses shadow roots). */
 export type VisitorFilterEvent = CustomEvent<{ visitor: string }>;
@@ -113,7 +114,7 @@ export class TrafficTable extends LitElement {
   };
 
   /** The rows, newest first. */
-  declare items: TrafficItem[];
+  declare items: TrafficEntry[];
   /** Names of the environment's campaigns, groups and variations. */
   declare names: CampaignNames;
   /** Keys of the rows the last poll added, marked "new". */
@@ -164,7 +165,7 @@ export class TrafficTable extends LitElement {
     </table>`;
   }
 
-  #row(item: TrafficItem) {
+  #row(item: TrafficEntry) {
     const fresh = this.fresh.has(itemKey(item));
     const other = item.kind === 'activation' ? item.anonymous_id : item.customer_id;
     const raw = item.kind === 'hit' ? item.body : item;

@@ -1,7 +1,46 @@
 // What the report's two SVG charts share: the host width they draw at (so text stays legible at 360 px instead
-// of shrinking with a fixed viewBox), round axis ticks, and per-variation colours paired with marker shapes so a
-// series is never told apart by colour alone.
-import { svg, type ReactiveController, type ReactiveControllerHost, type SVGTemplateResult } from 'lit';
+// of shrinking with a fixed viewBox), round axis ticks with their grid and axis lines, the chart text style, and
+// per-variation colours paired with marker shapes so a series is never told apart by colour alone.
+import { css, svg, type ReactiveController, type ReactiveControllerHost, type SVGTemplateResult } from 'lit';
+
+/** The charts' SVG box and text style. */
+export const chartStyles = css`
+  svg {
+    display: block;
+  }
+  text {
+    font:
+      12px system-ui,
+      sans-serif;
+    fill: #1f2328;
+  }
+`;
+
+/** Where a chart's plot area lies, in SVG coordinates: its left and right x, its top and bottom y. */
+export interface PlotArea {
+  left: number;
+  right: number;
+  top: number;
+  bottom: number;
+}
+
+/** A horizontal grid line across the plot at each tick, labelled left of the vertical axis. */
+export const gridLines = (
+  plot: PlotArea,
+  axis: readonly number[],
+  y: (value: number) => number,
+  label: (tick: number) => string = String,
+): SVGTemplateResult[] =>
+  axis.map(
+    (tick) => svg`
+      <line x1=${plot.left} x2=${plot.right} y1=${y(tick)} y2=${y(tick)} stroke="#d0d7de"></line>
+      <text x=${plot.left - 6} y=${y(tick) + 4} text-anchor="end">${label(tick)}</text>`,
+  );
+
+/** The vertical and horizontal axis lines along the plot's left and bottom edges. */
+export const axisLines = (plot: PlotArea): SVGTemplateResult => svg`
+  <line x1=${plot.left} x2=${plot.left} y1=${plot.top} y2=${plot.bottom} stroke="#57606a"></line>
+  <line x1=${plot.left} x2=${plot.right} y1=${plot.bottom} y2=${plot.bottom} stroke="#57606a"></line>`;
 
 /** Tracks the host element's content width, re-rendering the host when it changes. */
 export class WidthController implements ReactiveController {

@@ -1,27 +1,22 @@
 // Visits and conversions of one goal per UTC day for each variation of a group, as lines. Metric is told by dash
 // pattern (visits solid, conversions dashed) and variation by colour AND marker shape, named in a text legend; the
 // numbers are also in a table under a disclosure, for reading them exactly or without the picture.
+import type { VariationDailySeries } from 'feature-ts/protocol';
 import { LitElement, css, html, svg } from 'lit';
 import { consoleStyles } from '../styles.js';
-import { MARKERS, WidthController, clip, colour, marker, ticks } from './chart-kit.js';
+import { scrollRegion } from '../widgets/scroll-region.js';
+import {
+  MARKERS,
+  WidthController,
+  axisLines,
+  chartStyles,
+  clip,
+  colour,
+  gridLines,
+  marker,
+  ticks,
+} from './chart-kit.js';
 import type { GoalKey } from './report-model.js';
-
-/** One variation's daily series (GET …/reports/{campaignId}/days). */
-export interface DaysVariation {
-  id: string;
-  name: string;
-  reference: boolean;
-  visits: number[];
-  conversions: Record<string, number[]>;
-  transactions: Record<string, number[]>;
-}
-
-/** The daily series of a campaign report. */
-export interface DailySeries {
-  campaign_id: string;
-  days: string[];
-  variation_groups: Array<{ id: string; variations: DaysVariation[] }>;
-}
 
 const HEIGHT = 240;
 const TOP = 16;
@@ -39,10 +34,11 @@ const dayLabel = (day: string): string =>
     timeZone: 'UTC',
   });
 
-const nameOf = (variation: DaysVariation): string => (variation.name === '' ? variation.id : variation.name);
+const nameOf = (variation: VariationDailySeries): string =>
+  variation.name === '' ? variation.id : variation.name;
 
 /** A variation's conversions per day for the goal (zeros when the goal has none there). */
-export const goalSeries = (variation: DaysVariation, goal: GoalKey, days: number): number[] =>
+export const goalSeries = (variation: VariationDailySeries, goal: GoalKey, days: number): number[] =>
   (goal.kind === 'event' ? variation.conversions : variation.transactions)[goal.name] ??
   new Array<number>(days).fill(0);
 
@@ -55,16 +51,8 @@ const sum = (values: readonly number[]): number => values.reduce((a, b) => a + b
 export class DaysChart extends LitElement {
   static override styles = [
     consoleStyles,
+    chartStyles,
     css`
-      svg {
-        display: block;
-      }
-      text {
-        font:
-          12px system-ui,
-          sans-serif;
-        fill: #1f2328;
-      }
       .legend {
         list-style: none;
         padding: 0;
@@ -93,7 +81,7 @@ export class DaysChart extends LitElement {
   /** The UTC days, oldest first. */
   declare days: string[];
   /** The group's variations with their series. */
-  declare variations: DaysVariation[];
+  declare variations: VariationDailySeries[];
   /** The group's name, for the text alternative and the table caption. */
   declare groupLabel: string;
   /** The goal whose conversions are drawn. */
@@ -134,6 +122,7 @@ export class DaysChart extends LitElement {
       INSET +
       (count <= 1 ? (plotWidth - 2 * INSET) / 2 : (index / (count - 1)) * (plotWidth - 2 * INSET));
     const y = (value: number) => TOP + plotHeight - (value / max) * plotHeight;
+    const plot = { left: LEFT, right: width - RIGHT, top: TOP, bottom: TOP + plotHeight };
     const labelEvery = Math.max(1, Math.ceil(count / Math.max(2, Math.floor(plotWidth / 70))));
     const line = (values: readonly number[], index: number, dashed: boolean) => svg`
       <polyline points=${values.map((value, day) => `${x(day)},${y(value)}`).join(' ')} fill="none"
@@ -147,11 +136,7 @@ export class DaysChart extends LitElement {
         height=${HEIGHT}
         viewBox="0 0 ${width} ${HEIGHT}"
       >
-        ${axis.map(
-          (tick) => svg`
-            <line x1=${LEFT} x2=${width - RIGHT} y1=${y(tick)} y2=${y(tick)} stroke="#d0d7de"></line>
-            <text x=${LEFT - 6} y=${y(tick) + 4} text-anchor="end">${tick}</text>`,
-        )}
+        ${gridLines(plot, axis, y)}
         ${this.days.map((day, index) =>
           index % labelEvery === 0 || index === count - 1
             ? svg`<text x=${x(index)} y=${TOP + plotHeight + 16} text-anchor="middle">${dayLabel(day)}</text>`
@@ -161,14 +146,7 @@ export class DaysChart extends LitElement {
           Day (UTC)
         </text>
         ${series.map((s, index) => svg`${line(s.visits, index, false)}${line(s.conversions, index, true)}`)}
-        <line x1=${LEFT} x2=${LEFT} y1=${TOP} y2=${TOP + plotHeight} stroke="#57606a"></line>
-        <line
-          x1=${LEFT}
-          x2=${width - RIGHT}
-          y1=${TOP + plotHeight}
-          y2=${TOP + plotHeight}
-          stroke="#57606a"
-        ></line>
+        ${axisLines(plot)}
       </svg>
       <ul class="legend" aria-label="Legend">
         ${this.variations.flatMap((variation, index) =>
@@ -195,9 +173,7 @@ export class DaysChart extends LitElement {
       </ul>
       <details>
         <summary>Daily numbers as a table</summary>
-        <div class="table-wrap" tabindex="0" role="region" aria-label="Daily numbers, scrollable">
-          ${this.#table()}
-        </div>
+        ${scrollRegion('Daily numbers, scrollable', this.#table())}
       </details>
     `;
   }

@@ -5,7 +5,7 @@
 import { LitElement, css, html, svg, nothing } from 'lit';
 import { consoleStyles } from '../styles.js';
 import type { VariationReport } from '../types.js';
-import { WidthController, clip, ticks } from './chart-kit.js';
+import { WidthController, axisLines, chartStyles, clip, gridLines, ticks } from './chart-kit.js';
 import {
   type GoalKey,
   type ReportGroup,
@@ -48,16 +48,10 @@ export const rateChartSummary = (group: ReportGroup, groupLabel: string, goal: G
 export class RateChart extends LitElement {
   static override styles = [
     consoleStyles,
+    chartStyles,
     css`
       svg {
-        display: block;
         overflow: visible;
-      }
-      text {
-        font:
-          12px system-ui,
-          sans-serif;
-        fill: #1f2328;
       }
       .axis-title {
         font-weight: 600;
@@ -104,6 +98,7 @@ export class RateChart extends LitElement {
     const plotWidth = width - LEFT - RIGHT;
     const plotHeight = HEIGHT - TOP - BOTTOM;
     const y = (value: number) => TOP + plotHeight - (Math.min(Math.max(value, 0), max) / max) * plotHeight;
+    const plot = { left: LEFT, right: width - RIGHT, top: TOP, bottom: TOP + plotHeight };
     const band = plotWidth / Math.max(1, bars.length);
     const barWidth = Math.min(72, band * 0.5);
     const chars = Math.max(4, Math.floor(band / 7.5));
@@ -115,11 +110,7 @@ export class RateChart extends LitElement {
         height=${HEIGHT}
         viewBox="0 0 ${width} ${HEIGHT}"
       >
-        ${axis.map(
-          (tick) => svg`
-            <line x1=${LEFT} x2=${width - RIGHT} y1=${y(tick)} y2=${y(tick)} stroke="#d0d7de"></line>
-            <text x=${LEFT - 6} y=${y(tick) + 4} text-anchor="end">${percent(tick, max < 0.05 ? 1 : 0)}</text>`,
-        )}
+        ${gridLines(plot, axis, y, (tick) => percent(tick, max < 0.05 ? 1 : 0))}
         <text
           class="axis-title"
           transform="translate(14 ${TOP + plotHeight / 2}) rotate(-90)"
@@ -149,14 +140,7 @@ export class RateChart extends LitElement {
             : svg`<line x1=${LEFT} x2=${width - RIGHT} y1=${y(referenceRate)} y2=${y(referenceRate)}
               stroke="#1f2328" stroke-width="1.5" stroke-dasharray="6 4"></line>`
         }
-        <line x1=${LEFT} x2=${LEFT} y1=${TOP} y2=${TOP + plotHeight} stroke="#57606a"></line>
-        <line
-          x1=${LEFT}
-          x2=${width - RIGHT}
-          y1=${TOP + plotHeight}
-          y2=${TOP + plotHeight}
-          stroke="#57606a"
-        ></line>
+        ${axisLines(plot)}
       </svg>
     `;
   }

@@ -1,11 +1,12 @@
 // One variation group of the report for the chosen goal: the figures table, a sentence per variation saying what
 // they mean, the conversion rate chart and the daily chart. Refreshes arrive as new `group`/`days` objects; lit
 // updates the text in place, so focus, open disclosures and scroll survive them.
+import type { VariationDailySeries } from 'feature-ts/protocol';
 import { LitElement, css, html, nothing } from 'lit';
 import { consoleStyles } from '../styles.js';
+import { scrollRegion } from '../widgets/scroll-region.js';
 import type { VariationReport } from '../types.js';
 import './days-chart.js';
-import type { DaysVariation } from './days-chart.js';
 import './rate-chart.js';
 import {
   type GoalKey,
@@ -83,7 +84,7 @@ export class ReportGroupView extends LitElement {
   /** The daily series' days, or null before it loads. */
   declare days: string[] | null;
   /** The group's daily series. */
-  declare dayVariations: DaysVariation[];
+  declare dayVariations: VariationDailySeries[];
   /** Why the daily series could not be read, if so. */
   declare daysError: string;
 
@@ -147,14 +148,9 @@ export class ReportGroupView extends LitElement {
 
   #table() {
     const revenue = this.goal.kind === 'transaction';
-    // Focusable and named, so keyboard users can scroll it sideways at narrow widths (axe: scrollable-region-focusable).
-    return html`<div
-      class="table-wrap"
-      tabindex="0"
-      role="region"
-      aria-label="Results for ${this.groupLabel}, scrollable"
-    >
-      <table>
+    return scrollRegion(
+      `Results for ${this.groupLabel}, scrollable`,
+      html`<table>
         <caption class="visually-hidden">
           Results for ${this.groupLabel}
         </caption>
@@ -175,8 +171,8 @@ export class ReportGroupView extends LitElement {
         <tbody>
           ${this.group.variations.map((variation) => this.#row(variation, revenue))}
         </tbody>
-      </table>
-    </div>`;
+      </table>`,
+    );
   }
 
   #row(variation: VariationReport, revenue: boolean) {

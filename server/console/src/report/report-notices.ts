@@ -3,6 +3,7 @@
 import { html } from 'lit';
 import { routeHash } from '../router.js';
 import type { CampaignReport } from '../types.js';
+import { scrollRegion } from '../widgets/scroll-region.js';
 import { variationLabel } from './report-model.js';
 
 /** The notice of a report without visits: what a visit is and where to watch them arrive. */
@@ -27,35 +28,30 @@ export const visitsOnly = (report: CampaignReport, groupLabel: (groupId: string)
       No goal has been reached yet. Conversions appear once exposed visitors send an event (its action is the
       goal) or a transaction (its affiliation is the goal).
     </p>
-    ${report.variation_groups.map(
-      (group) =>
-        html`<div
-          class="table-wrap"
-          tabindex="0"
-          role="region"
-          aria-label="Visits in ${groupLabel(group.id)}"
-        >
-          <table>
-            <caption>
-              Results for ${groupLabel(group.id)}
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">Variation</th>
-                <th scope="col" class="num">Visits</th>
-                <th scope="col" class="num">Visitors</th>
-              </tr>
-            </thead>
-            <tbody>
-              ${group.variations.map(
-                (v) =>
-                  html`<tr>
-                    <th scope="row">${variationLabel(v)}${v.reference ? ' (reference)' : ''}</th>
-                    <td class="num">${v.visits}</td>
-                    <td class="num">${v.visitors}</td>
-                  </tr>`,
-              )}
-            </tbody>
-          </table>
-        </div>`,
+    ${report.variation_groups.map((group) =>
+      scrollRegion(
+        `Visits in ${groupLabel(group.id)}`,
+        html`<table>
+          <caption>
+            Results for ${groupLabel(group.id)}
+          </caption>
+          <thead>
+            <tr>
+              <th scope="col">Variation</th>
+              <th scope="col" class="num">Visits</th>
+              <th scope="col" class="num">Visitors</th>
+            </tr>
+          </thead>
+          <tbody>
+            ${group.variations.map(
+              (v) =>
+                html`<tr>
+                  <th scope="row">${variationLabel(v)}${v.reference ? ' (reference)' : ''}</th>
+                  <td class="num">${v.visits}</td>
+                  <td class="num">${v.visitors}</td>
+                </tr>`,
+            )}
+          </tbody>
+        </table>`,
+      ),
     )}`;

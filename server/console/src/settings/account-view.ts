@@ -7,7 +7,7 @@ import type { ConsoleContext } from '../console-context.js';
 import { routeHash } from '../router.js';
 import { consoleStyles } from '../styles.js';
 import type { Account } from '../types.js';
-import '../widgets/copy-button.js';
+import { copyableId, factListStyles } from '../widgets/fact-list.js';
 
 /**
  * The account's identity and the account creation form.
@@ -16,16 +16,8 @@ import '../widgets/copy-button.js';
 export class AccountView extends LitElement {
   static override styles = [
     consoleStyles,
+    factListStyles,
     css`
-      dl {
-        margin: 0 0 0.75rem;
-      }
-      dt {
-        font-weight: 600;
-      }
-      dd {
-        margin: 0 0 0.5rem;
-      }
       .first {
         border: 2px solid var(--primary);
       }
@@ -131,12 +123,7 @@ export class AccountView extends LitElement {
           <dt>Account name</dt>
           <dd>${account.name}</dd>
           <dt>Account id</dt>
-          <dd>
-            <div class="row">
-              <code class="mono" data-testid="account-id">${account.id}</code>
-              <copy-button .value=${account.id} label="account id"></copy-button>
-            </div>
-          </dd>
+          <dd>${copyableId(account.id, 'account id', 'account-id')}</dd>
         </dl>
         <p>
           The remote control API's token requests use it: your scripts ask for a token at

@@ -8,7 +8,7 @@ import type { ConsoleApi } from '../api.js';
 import type { Environment } from '../types.js';
 import { consoleStyles } from '../styles.js';
 import { confirmAction } from '../widgets/confirm.js';
-import '../widgets/copy-button.js';
+import { copyableId, factListStyles } from '../widgets/fact-list.js';
 import './secret-once.js';
 import './sdk-snippet.js';
 
@@ -44,18 +44,10 @@ export interface KeyRotatedDetail {
 export class EnvironmentCard extends LitElement {
   static override styles = [
     consoleStyles,
+    factListStyles,
     css`
       h2:focus:not(:focus-visible) {
         outline: none;
-      }
-      dl {
-        margin: 0 0 0.75rem;
-      }
-      dt {
-        font-weight: 600;
-      }
-      dd {
-        margin: 0 0 0.5rem;
       }
       .switch {
         display: flex;
@@ -207,10 +199,7 @@ export class EnvironmentCard extends LitElement {
       </h2>
       <dl>
         <dt>Environment id</dt>
-        <dd class="row">
-          <code class="mono" data-testid="env-id">${env.id}</code>
-          <copy-button .value=${env.id} label="environment id"></copy-button>
-        </dd>
+        <dd>${copyableId(env.id, 'environment id', 'env-id')}</dd>
       </dl>
       ${
         this.apiKey === ''

@@ -4,6 +4,7 @@
 import { LitElement, css, html } from 'lit';
 import { consoleStyles } from '../styles.js';
 import '../widgets/copy-button.js';
+import { factListStyles } from '../widgets/fact-list.js';
 
 /** One value of the panel. */
 export interface SecretItem {
@@ -25,6 +26,7 @@ export interface SecretItem {
 export class SecretOnce extends LitElement {
   static override styles = [
     consoleStyles,
+    factListStyles,
     css`
       section {
         border: 2px solid var(--warn);
@@ -38,15 +40,6 @@ export class SecretOnce extends LitElement {
       }
       h2:focus-visible {
         outline: 3px solid #fb8c00;
-      }
-      dl {
-        margin: 0 0 0.75rem;
-      }
-      dt {
-        font-weight: 600;
-      }
-      dd {
-        margin: 0 0 0.5rem;
       }
       .value {
         display: block;

@@ -1,0 +1,164 @@
+// `npx tsx scripts/console-screenshots.ts [folder]`: the pictures of docs/console.md, taken the way an operator
+// sees the console. A server in this process (in-memory store, the demo seeded, the built console from
+// server/dist/console: run `npm run build` first) gets five days of made-up but plausible traffic on the demo
+// A/B test (its clock moved day by day), two remote control accesses (one revoked), then Debian's Chromium
+// signs in and photographs each screen. Writes PNGs into the folder (default docs/images).
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createApp } from '../server/src/app.js';
+import { consoleDir, sdkBundleDir } from '../server/src/assets.js';
+import { seedDemo } from '../server/src/demo-seed.js';
+import { createLogger } from '../server/src/logger.js';
+import { openPgliteStore } from '../server/src/store/pglite.js';
+import { launchChromium } from '../test/support/chromium.js';
+
+const out = process.argv[2] ?? 'docs/images';
+const KEY = 'operator-key-for-the-console-screenshots';
+const DAY = 86_400_000;
+const DAYS = 5;
+const VISITORS_PER_DAY = 160;
+
+if (!existsSync(join(consoleDir(), 'index.html'))) {
+  console.error('console-screenshots: build the console first (`npm run build`).');
+  process.exit(1);
+}
+mkdirSync(out, { recursive: true });
+const work = mkdtempSync(join(tmpdir(), 'console-screenshots-'));
+const store = await openPgliteStore(null);
+const demo = await seedDemo(store, join(work, 'demo-credentials.json'));
+const realNow = Date.now();
+let clock = realNow;
+const app = await createApp({
+  store,
+  logger: createLogger('fatal'),
+  operatorKeys: [KEY],
+  now: () => clock,
+  static: { demoDir: work, sdkDir: sdkBundleDir(), consoleDir: consoleDir() },
+});
+await app.listen({ port: 0, host: '127.0.0.1' });
+const address = app.server.address();
+const url = `http://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : 0}`;
+
+const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
+  const res = await fetch(`${url}${path}`, {
+    method,
+    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
+  return (text === '' ? {} : JSON.parse(text)) as Record<string, unknown>;
+};
+const operator = { authorization: `Bearer ${KEY}` };
+
+/** A number in [0, 1) fixed by `seed`: the same pictures on every run. */
+const chance = (seed: string): number => createHash('sha256').update(seed).digest().readUInt32BE(0) / 2 ** 32;
+
+try {
+  // Five days of visitors: each is decided by the server, exposed, and converts at its arm's rate.
+  for (let day = 0; day < DAYS; day++) {
+    clock = realNow - (DAYS - 1 - day) * DAY - 2 * 3_600_000;
+    const activations: unknown[] = [];
+    const hits: unknown[] = [];
+    for (let i = 0; i < VISITORS_PER_DAY; i++) {
+      const vid = `visitor-${day}-${i}`;
+      const decision = await call(
+        'POST',
+        `/v2/${demo.envId}/campaigns?sendContextEvent=false`,
+        { visitorId: vid, context: {} },
+        { 'x-api-key': demo.apiKey },
+      );
+      const campaign = (
+        decision.campaigns as Array<{
+          id: string;
+          variationGroupId: string;
+          variation: { id: string; name: string };
+        }>
+      ).find((c) => c.id === 'demo-checkout-button');
+      if (campaign === undefined) continue;
+      activations.push({ vid, caid: campaign.variationGroupId, vaid: campaign.variation.id, qt: 0 });
+      const rate = campaign.variation.name === 'Green' ? 0.16 : 0.11;
+      if (chance(`${vid} cart`) < rate) {
+        hits.push({ t: 'EVENT', vid, ec: 'Action Tracking', ea: 'add_to_cart', qt: 0 });
+        if (chance(`${vid} buy`) < 0.6)
+          hits.push({
+            t: 'TRANSACTION',
+            vid,
+            tid: `order-${vid}`,
+            ta: 'checkout',
+            tr: 20 + Math.round(chance(vid) * 80),
+            tc: 'EUR',
+            qt: 0,
+          });
+      }
+    }
+    await call('POST', '/v2/activate', { cid: demo.envId, batch: activations }, { 'x-api-key': demo.apiKey });
+    if (hits.length > 0) await call('POST', '/events', { cid: demo.envId, ds: 'APP', t: 'BATCH', h: hits });
+  }
+  clock = realNow;
+  // Two accesses: a deploy job's, and an old dashboard's, revoked.
+  for (const [name, actions] of [
+    ['old-dashboard', ['campaign.list', 'report.read']],
+    ['ci-deploy', ['campaign.list', 'campaign.toggle', 'environment.panic']],
+  ] as const) {
+    const access = await call(
+      'POST',
+      `/admin/v1/accounts/${demo.accountId}/accesses`,
+      { name, actions: [...actions] },
+      operator,
+    );
+    if (name === 'old-dashboard')
+      await call('POST', `/admin/v1/accesses/${String(access.id)}/revoke`, undefined, operator);
+  }
+
+  const browser = await launchChromium();
+  try {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(`${url}/admin`);
+    await page.getByLabel('Operator key').fill(KEY);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign out' }).waitFor();
+    const shoot = async (hash: string, name: string, ready: () => Promise<void>, fullPage = true) => {
+      await page.evaluate((h) => (location.hash = h), hash);
+      await ready();
+      await page.waitForTimeout(400);
+      await page.screenshot({ path: join(out, `console-${name}.png`), fullPage });
+      console.log(`console-screenshots: ${join(out, `console-${name}.png`)}`);
+    };
+    await shoot('#/campaigns', 'campaigns', () => page.getByText('Checkout button').first().waitFor(), false);
+    await shoot('#/campaigns/demo-checkout-button', 'campaign-editor', () =>
+      page.getByLabel('Campaign name').waitFor(),
+    );
+    await shoot('#/campaigns/demo-checkout-button/report', 'report', () =>
+      page
+        .getByRole('table', { name: /^Results for/ })
+        .first()
+        .waitFor(),
+    );
+    await shoot('#/live', 'live-traffic', () => page.getByTestId('traffic-row').first().waitFor(), false);
+    await shoot('#/settings/remote-control', 'remote-control', () =>
+      page.getByText('old-dashboard').first().waitFor(),
+    );
+    await page.evaluate(() => (location.hash = '#/settings/api-key'));
+    await page.getByLabel('Environment name').fill('staging');
+    await page.getByRole('button', { name: 'Create environment' }).click();
+    await shoot('#/settings/api-key', 'api-key', () => page.getByTestId('api-key').waitFor(), false);
+    // Creating staging chose it: back to the demo environment, whose campaign the report shows.
+    await page.getByRole('combobox', { name: 'Environment', exact: true }).selectOption(demo.envId);
+    await page.setViewportSize({ width: 360, height: 780 });
+    await shoot('#/campaigns/demo-checkout-button/report', 'report-phone', () =>
+      page
+        .getByRole('table', { name: /^Results for/ })
+        .first()
+        .waitFor(),
+    );
+  } finally {
+    await browser.close();
+  }
+} finally {
+  await app.close();
+  await store.close();
+  rmSync(work, { recursive: true, force: true });
+}
