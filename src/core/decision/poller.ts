@@ -1,5 +1,7 @@
 import type { Logger } from '../logger.js';
+import { fetchText } from '../http.js';
 import { fetchError } from '../request-failure.js';
+import { backoffDelay, parseRetryAfter } from '../retry.js';
 
 /** What went wrong with one download, one log line per kind (PROTOCOL.md §9.4 faults). */
 export type FileFault = 'timeout' | 'network' | 'http' | 'malformed';
@@ -13,7 +15,13 @@ export type FileAnswer =
       readonly lastModified: string | null;
     }
   | { readonly kind: 'not-modified' }
-  | { readonly kind: 'failure'; readonly fault: FileFault; readonly message: string };
+  | {
+      readonly kind: 'failure';
+      readonly fault: FileFault;
+      readonly message: string;
+      /** The server's `Retry-After` in ms (a 429 or 503 may carry one), waited instead of the backoff. */
+      readonly retryAfterMs?: number | null;
+    };
 
 /** The validators of the file held now, sent so an unchanged file costs a 304 (PROTOCOL.md §2.5). */
 export interface Validators {
@@ -38,41 +46,39 @@ export const downloadFile = async (
   const controller = new AbortController();
   const abort = (): void => controller.abort();
   signal.addEventListener('abort', abort);
-  // The timer covers the body too: a server that stalls mid-file is no answer.
-  const timer = setTimeout(abort, timeoutMs);
   try {
-    const res = await fetch(url, { headers, cache: 'no-store', signal: controller.signal });
-    if (res.status === 304) {
-      await res.body?.cancel();
-      return { kind: 'not-modified' };
-    }
-    const body = await res.text();
+    const [res, text] = await fetchText(url, { headers, cache: 'no-store' }, timeoutMs, controller);
+    if (res.status === 304) return { kind: 'not-modified' };
     if (!res.ok)
-      return { kind: 'failure', fault: 'http', message: `answered ${res.status}: ${body.slice(0, 200)}` };
+      return {
+        kind: 'failure',
+        fault: 'http',
+        message: `answered ${res.status}: ${text.slice(0, 200)}`,
+        retryAfterMs: parseRetryAfter(res.headers.get('retry-after'), Date.now()),
+      };
     return {
       kind: 'file',
-      body,
+      body: text,
       etag: res.headers.get('etag'),
       lastModified: res.headers.get('last-modified'),
     };
   } catch (error) {
-    // Aborted by our timer rather than by `stop()`: a timeout.
+    // Aborted by the timer rather than by `stop()`: a timeout.
     return controller.signal.aborted && !signal.aborted
       ? { kind: 'failure', fault: 'timeout', message: `no answer within ${timeoutMs} ms` }
       : { kind: 'failure', fault: 'network', message: fetchError(error, url) };
   } finally {
-    clearTimeout(timer);
     signal.removeEventListener('abort', abort);
   }
 };
 
 /**
- * The wait before the next attempt after `failures` failures in a row (≥ 1): 1 s doubling, capped at `capMs`
- * (the polling interval or 5 minutes, whichever is shorter), then ±20 % jitter (`random` in [0, 1)) so
- * clients that failed together do not come back together.
+ * The wait before the next attempt after `failures` failures in a row (≥ 1) with no `Retry-After`: the SDK's
+ * one backoff ({@link backoffDelay}: 1 s doubling, ±20 % jitter), capped at `capMs` (the polling interval or
+ * 5 minutes, whichever is shorter).
  */
 export const retryDelay = (failures: number, capMs: number, random: number): number =>
-  Math.min(1000 * 2 ** (failures - 1), capMs) * (0.8 + 0.4 * random);
+  backoffDelay(failures - 1, random, 1000, capMs);
 
 /**
  * The timers that space the downloads (polling interval and retry backoff). Tests pass fake ones: mocking the
@@ -108,8 +114,8 @@ export interface FilePollerOptions {
 }
 
 /**
- * Downloads the file now and then: every `intervalMs` while answers are good, with {@link retryDelay}
- * backoff while they are not. One attempt at a time.
+ * Downloads the file now and then: every `intervalMs` while answers are good, after the server's
+ * `Retry-After` or with {@link retryDelay} backoff while they are not (PROTOCOL.md §5.3's policy). One attempt at a time.
  */
 export class FilePoller {
   private timer: unknown;
@@ -133,7 +139,8 @@ export class FilePoller {
     const ok = options.apply(answer);
     this.failures = ok ? 0 : this.failures + 1;
     const capMs = Math.min(options.intervalMs, 300_000);
-    const delayMs = ok ? options.intervalMs : retryDelay(this.failures, capMs, options.random());
+    const asked = answer.kind === 'failure' ? answer.retryAfterMs : null;
+    const delayMs = ok ? options.intervalMs : (asked ?? retryDelay(this.failures, capMs, options.random()));
     this.timer = options.timers.setTimeout(() => void this.pollNow(), delayMs);
     options.logger.debug(`bucketing file: ${answer.kind}; next download in ${Math.round(delayMs)} ms.`);
   }

@@ -1,4 +1,10 @@
+import { isJsonObject } from '../../protocol/index.js';
+import { fetchText } from '../http.js';
 import { fetchError, shownUrl } from '../request-failure.js';
+import { parseRetryAfter } from '../retry.js';
+
+// Kept here for the tracking manager: the retry policy itself lives in ../retry.ts.
+export { parseRetryAfter };
 
 /**
  * How a tracking request ended, already sorted by what the tracker must do (PROTOCOL.md §5.3):
@@ -23,20 +29,11 @@ export interface PostOptions {
 const HOPELESS = [400, 404, 413, 415];
 
 /**
- * Parses `Retry-After` (RFC 9110 §10.2.3): delay-seconds or an HTTP-date, as ms from `now`. Null when
- * absent or unreadable, so the caller falls back to its own backoff.
- */
-export const parseRetryAfter = (value: string | null, now: number): number | null => {
-  const text = value?.trim() ?? '';
-  if (/^\d+$/.test(text)) return Number(text) * 1000;
-  // Every HTTP-date form names a day or month: without letters it is neither form, whatever Date.parse says.
-  const at = /[a-z]/i.test(text) ? Date.parse(text) : NaN;
-  return Number.isNaN(at) ? null : Math.max(0, at - now);
-};
-
-/**
  * Sorts an answer (PROTOCOL.md §5.3): 2xx ok, 400/404/413/415 drop, anything else retry (429 and 5xx, and
  * also 401/403 and the unexpected, since a key fixed or a server repaired within 4 hours saves the items).
+ * A 2xx acknowledges only with an empty body (§4's 204) or a JSON object (§4, §5.2): any other body came from
+ * something in between (a proxy, a captive portal), not from a server that stored the items, so they are
+ * sent again, which is safe since the server counts each `hid` once (§5.4).
  */
 export const classifyAnswer = (
   status: number,
@@ -44,17 +41,19 @@ export const classifyAnswer = (
   retryAfter: string | null,
   now: number,
 ): SendResult => {
+  // The error body's message says what is wrong (PROTOCOL.md §2.4); the start of it is enough for a log.
+  const reason = `HTTP ${status} ${text.slice(0, 300)}`;
   if (status > 199 && status < 300) {
     let body: unknown = null;
     try {
-      body = JSON.parse(text);
+      if (text !== '') body = JSON.parse(text);
     } catch {
-      // A 2xx without a readable body (204) still acknowledges every item: the server stored them.
+      // not JSON: no acknowledgement, like JSON that is not an object
     }
-    return { kind: 'ok', status, body };
+    return text === '' || isJsonObject(body)
+      ? { kind: 'ok', status, body }
+      : { kind: 'retry', retryAfterMs: null, reason: `${reason} (not an acknowledgement)` };
   }
-  // The error body's message says what is wrong (PROTOCOL.md §2.4); the start of it is enough for a log.
-  const reason = `HTTP ${status} ${text.slice(0, 300)}`;
   return HOPELESS.includes(status)
     ? { kind: 'drop', status, reason }
     : { kind: 'retry', retryAfterMs: parseRetryAfter(retryAfter, now), reason };
@@ -66,25 +65,22 @@ export const classifyAnswer = (
  */
 export const postText = async (url: string, body: string, options: PostOptions): Promise<SendResult> => {
   const request = `POST ${shownUrl(url)}: `;
+  const { contentType, headers, timeoutMs } = options;
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), options.timeoutMs);
   try {
-    const answer = await fetch(url, {
-      method: 'POST',
-      body,
-      headers: { 'content-type': options.contentType, ...options.headers },
-      signal: controller.signal,
-    });
-    const text = await answer.text();
-    const result = classifyAnswer(answer.status, text, answer.headers.get('retry-after'), Date.now());
+    const [res, text] = await fetchText(
+      url,
+      { method: 'POST', body, headers: { 'content-type': contentType, ...headers } },
+      timeoutMs,
+      controller,
+    );
+    const result = classifyAnswer(res.status, text, res.headers.get('retry-after'), Date.now());
     return result.kind === 'ok' ? result : { ...result, reason: request + result.reason };
   } catch (error) {
     const reason = controller.signal.aborted
-      ? `no answer within ${options.timeoutMs} ms`
+      ? `no answer within ${timeoutMs} ms`
       : `network error: ${fetchError(error, url)}`;
     return { kind: 'retry', retryAfterMs: null, reason: request + reason };
-  } finally {
-    clearTimeout(timer);
   }
 };
 

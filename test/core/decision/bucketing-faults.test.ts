@@ -29,6 +29,17 @@ void describe('bucketing source: faults', () => {
     assert.ok(Math.abs(retryDelay(1, 60_000, 0.999_999) - 1200) < 0.01);
   });
 
+  void test('a 429 or 503 with Retry-After: the next download waits what the server asked (PROTOCOL.md §5.3)', async () => {
+    const busy = {
+      status: 429,
+      headers: { 'retry-after': '7' },
+      body: { message: 'slow down', code: 'rate_limited' },
+    };
+    ctx.double.script.queued.bucketing = [busy];
+    const h = await ctx.start({ pollingIntervals: 60 });
+    assert.deepEqual(scheduled(h), [7000]);
+  });
+
   void test('no file and the first download fails: stays SDK_INITIALIZING, decisions fail, retries back off until a file arrives', async () => {
     const fail = { status: 503, body: { message: 'down', code: 'unavailable' } };
     ctx.double.script.queued.bucketing = [fail, fail, fail, fail, fail];

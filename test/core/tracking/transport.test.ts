@@ -2,7 +2,8 @@
 // the backoff schedule, against the protocol double on 127.0.0.1.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { backoffDelay } from '../../../src/core/tracking/batches.js';
+import { backoffDelay } from '../../../src/core/retry.js';
+import { backoffDelay as batchesBackoff } from '../../../src/core/tracking/batches.js';
 import { classifyAnswer, parseRetryAfter, postText } from '../../../src/core/tracking/transport.js';
 import { startProtocolDouble, type ProtocolDouble } from '../../support/protocol-double.js';
 
@@ -31,6 +32,15 @@ void describe('classifyAnswer', () => {
       status: 200,
       body: { accepted: 1, duplicates: 0, rejected: [] },
     });
+  });
+  void it('keeps the items on a 2xx whose body is not a JSON object: not an acknowledgement (§5.2, §5.4)', () => {
+    for (const text of ['<html>portal</html>', '{"accepted":3,"dupl', 'null', '[1]', '"ok"']) {
+      assert.deepEqual(classifyAnswer(200, text, null, 0), {
+        kind: 'retry',
+        retryAfterMs: null,
+        reason: `HTTP 200 ${text} (not an acknowledgement)`,
+      });
+    }
   });
   for (const status of [400, 404, 413, 415])
     void it(`drops on ${status}, keeping the server's message`, () => {
@@ -66,6 +76,12 @@ void describe('backoffDelay', () => {
     assert.equal(backoffDelay(40, 0), 240_000);
     assert.equal(backoffDelay(40, 0.999_999) <= 360_000, true);
   });
+  void it('takes another base and cap (the bucketing file polling caps at its interval)', () => {
+    assert.equal(backoffDelay(2, 0.5, 10), 40);
+    assert.equal(backoffDelay(6, 0.5, 1000, 5000), 5000);
+  });
+  void it('is the one the tracking manager imports from batches.ts', () =>
+    assert.equal(batchesBackoff, backoffDelay));
 });
 
 void describe('postText', () => {
