@@ -35,7 +35,8 @@ const fallbacks = new Map<string, MapStore>();
  */
 class IdbStore implements KeyValueStore {
   private db: Promise<IDBPDatabase<FeatureDb>> | undefined;
-  private readonly name: string;
+  /** The database name, also the key of its memory fallback. */
+  readonly name: string;
 
   constructor(private readonly options: IdbCacheOptions) {
     this.name = options.dbName ?? 'feature-ts';
@@ -60,8 +61,7 @@ class IdbStore implements KeyValueStore {
         const [result] = await Promise.all([work(tx.store), tx.done]);
         return result;
       } catch (error) {
-        memory = new MapStore();
-        fallbacks.set(this.name, memory);
+        fallbacks.set(this.name, (memory = new MapStore()));
         const message = `Storage: IndexedDB "${this.name}" failed (${String(error)}); caching in memory instead`;
         if (this.options.logger) this.options.logger.warning(message, `idb-fallback:${this.name}`);
         else console.warn(`[feature-ts] ${message}`);
@@ -142,6 +142,15 @@ export class IdbHitCache extends MemoryHitCache {
   /** Opens the database lazily, at the first call. */
   constructor(options: IdbCacheOptions = {}) {
     super(new IdbStore(options));
+  }
+
+  /**
+   * Whether the records live where the other tabs of the origin see them: true in IndexedDB, false once it
+   * fell back to memory. The tracker reads a record missing from a shared cache as sent by another tab;
+   * the memory store misses what IndexedDB held, so reading it that way would lose hits.
+   */
+  isShared(): boolean {
+    return !fallbacks.has(this.kv.name);
   }
 
   /** Closes the connection; the next call opens it again. */

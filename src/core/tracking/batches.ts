@@ -7,6 +7,12 @@ export interface PooledItem {
   record: HitCacheRecord;
   /** A copy is in the hit cache (or being written), so an acknowledgement must flush it. */
   cached: boolean;
+  /** The copy's write has completed (or the item came from the cache): from then on, missing there means taken. */
+  stored: boolean;
+  /** Read from the cache at start, so the cache is known to keep it: even a custom cache's word on it counts. */
+  seen: boolean;
+  /** The record's weight against the pool's byte bound: the length of its JSON text. */
+  bytes: number;
   /** Part of the request being sent: no second send of it may start meanwhile. */
   inFlight: boolean;
   /** Already handed to a beacon once: a second page-hide event does not send it again. */
@@ -67,10 +73,5 @@ export const batchBody = (envId: string, batch: Batch, now: number): string => {
   );
 };
 
-/**
- * The wait before attempt `failures + 1` when the server gave no `Retry-After` (PROTOCOL.md §5.3):
- * `baseMs` doubling per failure up to 5 minutes, then ±20 % jitter (`random` in [0, 1)) so many clients
- * that failed together do not come back together.
- */
-export const backoffDelay = (failures: number, random: number, baseMs = 1000): number =>
-  Math.min(baseMs * 2 ** failures, 300_000) * (0.8 + 0.4 * random);
+// The retry delay is the SDK's one retry policy (../retry.ts), shared with the bucketing file polling.
+export { backoffDelay } from '../retry.js';

@@ -13,6 +13,10 @@ import { backoffDelay, batchBody, planBatches, type Batch, type PooledItem } fro
 import { VisitorExposures } from './exposures.js';
 import { validateHitContent } from './hit-fields.js';
 import { HitProtocol } from './hits.js';
+import { beaconPlan } from './manager-page-hide.js';
+import { DEFAULT_POOL_BOUNDS, type PoolBounds } from './manager-bounds.js';
+import { createHitPool, expired, hidOf, pooled } from './manager-pool.js';
+import { withTabLock } from './manager-tab-lock.js';
 import type { Tracker, TrackerDeps, TrackedVisitor } from './tracker.js';
 import { postText, sendBeacon, type SendResult } from './transport.js';
 import { uuidV4 } from './uuid.js';
@@ -25,15 +29,9 @@ export interface TrackerTuning {
   requestTimeoutMs?: number;
   /** The first backoff delay; default 1000 ms (PROTOCOL.md §5.3). */
   retryBaseMs?: number;
+  /** Bounds of the pool and the hit cache; default {@link DEFAULT_POOL_BOUNDS}. */
+  bounds?: Partial<PoolBounds>;
 }
-
-const pooled = (record: HitCacheRecord, cached: boolean, onAck?: () => void): PooledItem => ({
-  record,
-  cached,
-  inFlight: false,
-  beaconed: false,
-  onAck,
-});
 
 /**
  * Creates the tracking manager (PROTOCOL.md §5.3): one pool for hits and activations, flushed every
@@ -42,9 +40,16 @@ const pooled = (record: HitCacheRecord, cached: boolean, onAck?: () => void): Po
  * from the cache once acknowledged. Records an earlier page view or process left in the cache are queued
  * again at creation, without callbacks.
  *
- * Page hide sends the pool by beacon. A beacon's answer cannot be read, so beaconed items stay pooled and
- * cached: if the page lives on (a tab switch) the next flush sends them again and reads the answer; if it
- * dies, the next page view sends them from the cache. Either way the server counts each `hid` once.
+ * Page hide sends the pool by beacon, within the page's 64 KiB keepalive budget ({@link beaconPlan}). A
+ * beacon's answer cannot be read, so beaconed items stay pooled and cached: if the page lives on (a tab
+ * switch) the next flush sends them again and reads the answer; if it dies, the next page view sends them
+ * from the cache. Either way the server counts each `hid` once.
+ *
+ * Tabs of one origin share the IndexedDB cache: each send pass holds the origin's Web Lock for the
+ * environment and first re-reads the cache, so an item another tab sent and flushed meanwhile is dropped,
+ * not sent again ({@link withTabLock}). The pool is bounded (`tuning.bounds`), and with it the cache it
+ * mirrors (what several tabs left is bounded again when a page loads it): past a bound the oldest items are
+ * evicted from both, with one warning per send pass that says how many.
  */
 export const createTracker = (deps: TrackerDeps, tuning: TrackerTuning = {}): Tracker => {
   const { envId, config, hitCache, logger } = deps;
@@ -52,73 +57,14 @@ export const createTracker = (deps: TrackerDeps, tuning: TrackerTuning = {}): Tr
   const timeoutMs = tuning.requestTimeoutMs ?? 10_000;
   const continuous = config.batchStrategy === BatchCachingStrategy.BATCH_CONTINUOUS_CACHING;
   const urls = [activateRoute(deps.decisionApiUrl), eventsRoute(deps.eventsUrl)] as const;
-  const pool = new Map<string, PooledItem>();
-  const items = () => [...pool.values()];
-  const hidOf = (item: PooledItem): string => item.record.data.content.hid;
+  const pool = createHitPool(hitCache, logger, clock, { ...DEFAULT_POOL_BOUNDS, ...tuning.bounds });
+  const items = () => pool.items();
   let closed = false;
   let failures = 0;
   let retryAt = 0;
   let retryTimer: ReturnType<typeof setTimeout> | undefined;
 
-  // Cache failures are logged once per kind: the SDK goes on without the cache (DESIGN.md errors).
-  const cacheCall = async (kind: string, call: () => unknown): Promise<boolean> => {
-    try {
-      await call();
-      return true;
-    } catch (error) {
-      logger.error(`Tracking: hit cache ${kind} failed: ${String(error)}`, `hit-cache-${kind}`);
-      return false;
-    }
-  };
-
-  const cacheItems = async (list: readonly PooledItem[]): Promise<void> => {
-    const fresh = list.filter((item) => !item.cached);
-    if (fresh.length === 0) return;
-    const records: Record<string, HitCacheRecord> = {};
-    for (const item of fresh) {
-      // Marked before the write so an acknowledgement landing meanwhile also flushes the copy.
-      item.cached = true;
-      item.record.data.time = clock();
-      records[hidOf(item)] = item.record;
-    }
-    if (!(await cacheCall('write', () => hitCache.cacheHits(records))))
-      for (const item of fresh) item.cached = false;
-  };
-
-  const uncache = async (hids: readonly string[]): Promise<void> => {
-    if (hids.length > 0) await cacheCall('flush', () => hitCache.flushHits([...new Set(hids)]));
-  };
-
-  /** Takes items out of the pool and erases their cached copies. */
-  const remove = (list: readonly PooledItem[]): Promise<void> => {
-    for (const item of list) pool.delete(hidOf(item));
-    return uncache(list.filter((item) => item.cached).map(hidOf));
-  };
-
-  const isFresh = (record: unknown, now: number): record is HitCacheRecord => {
-    try {
-      const { version, data } = record as { version: unknown; data: HitCacheRecord['data'] };
-      return (
-        version === CACHE_VERSION &&
-        typeof data.content.hid === 'string' &&
-        now - data.content.createdAt <= HIT_LIMITS.maxItemAgeMs
-      );
-    } catch {
-      return false; // not even an object: unreadable, so stale
-    }
-  };
-
-  const ready = (async () => {
-    const stale: string[] = [];
-    let batches: Array<Record<string, unknown>> = [];
-    await cacheCall('read', async () => (batches = await hitCache.lookupHits()));
-    for (const batch of batches)
-      for (const [hid, record] of Object.entries(batch))
-        if (!isFresh(record, clock())) stale.push(hid);
-        else if (!pool.has(record.data.content.hid)) pool.set(record.data.content.hid, pooled(record, true));
-    // Older than 4 hours or of another version (PROTOCOL.md §11): never sent, erased.
-    await uncache(stale);
-  })();
+  const ready = pool.load();
 
   /** Applies an answer; false when the pass must stop because the server asked us to wait. */
   const settle = async (batch: Batch, result: SendResult): Promise<boolean> => {
@@ -143,7 +89,7 @@ export const createTracker = (deps: TrackerDeps, tuning: TrackerTuning = {}): Tr
         rejected.add(item);
         if (item) logger.error(`Tracking: ${item.record.data.type} ${hidOf(item)} rejected: ${message}`);
       }
-    await remove(mine);
+    await pool.remove(mine);
     if (result.kind === 'ok')
       for (const item of mine)
         if (!rejected.has(item))
@@ -157,17 +103,18 @@ export const createTracker = (deps: TrackerDeps, tuning: TrackerTuning = {}): Tr
 
   const pass = async (forced: boolean): Promise<void> => {
     await ready;
-    const now = clock();
-    const old = items().filter(
-      (item) => !item.inFlight && now - item.record.data.content.createdAt > HIT_LIMITS.maxItemAgeMs,
-    );
-    if (old.length > 0) logger.warning(`Tracking: ${old.length} items older than 4 hours dropped`);
-    await remove(old);
-    if (!forced && now < retryAt) return;
+    if (!forced && clock() < retryAt) return;
+    await withTabLock(`feature-ts-hits:${envId}`, () => send());
+  };
+
+  /** Sends the pool, one request after another; stops at the first answer that says to wait. */
+  const send = async (): Promise<void> => {
+    await pool.recheck();
+    pool.report();
     for (const batch of planBatches(
       items().filter((item) => !item.inFlight),
       HIT_LIMITS.maxBatchBytes,
-      now,
+      clock(),
     )) {
       for (const item of batch.items) item.inFlight = true;
       // qt is measured here, when this request's body is built (PROTOCOL.md §5.3).
@@ -219,25 +166,28 @@ export const createTracker = (deps: TrackerDeps, tuning: TrackerTuning = {}): Tr
       false,
       onAck,
     );
-    pool.set(hid, item);
-    if (continuous) await cacheItems([item]);
+    await pool.add(item);
+    if (continuous && pool.get(hid) === item) await pool.write([item]);
     if (pool.size >= config.poolMaxSize) void run(false);
   };
 
   const interval = setInterval(() => {
-    void (continuous ? Promise.resolve() : cacheItems(items())).then(() => run(false));
+    void (continuous ? Promise.resolve() : pool.write(items())).then(() => run(false));
   }, config.batchIntervals * 1000);
   // A background timer must not keep a Node process alive: `close()` is the way to flush before exit.
   (interval as { unref?: () => void }).unref?.();
 
   const unregisterPageHide = deps.onPageHide?.(() => {
-    const list = items().filter((item) => !item.inFlight && !item.beaconed);
-    // Periodic strategy: best effort to leave a copy for the next page view, since nobody reads the answer.
-    void cacheItems(list);
     const now = clock();
-    for (const batch of planBatches(list, HIT_LIMITS.maxBeaconBytes, now)) {
+    const list = items().filter((item) => !expired(item, now));
+    // Periodic strategy: every item gets a copy for the next page view before any beacon goes (nobody reads
+    // a beacon's answer, and what does not fit the budget waits there), in-flight ones too (their answer may
+    // never come). Best effort: the page may end before the write does.
+    void pool.write(list);
+    const waiting = list.filter((item) => !item.inFlight && !item.beaconed);
+    for (const { batch, body } of beaconPlan(waiting, envId, now)) {
       for (const item of batch.items) item.beaconed = true;
-      sendBeacon(urls[batch.activation ? 0 : 1], batchBody(envId, batch, now));
+      sendBeacon(urls[batch.activation ? 0 : 1], body);
     }
   });
 
@@ -292,14 +242,14 @@ export const createTracker = (deps: TrackerDeps, tuning: TrackerTuning = {}): Tr
         return data?.visitorId === visitorId || data?.anonymousId === visitorId;
       };
       const hids: string[] = [];
-      for (const item of items()) if (owned(item.record)) hids.push(hidOf(item));
-      for (const hid of hids) pool.delete(hid);
+      const mine = items().filter((item) => owned(item.record));
+      await pool.remove(mine);
       // Copies may also sit in the cache outside the pool (beaconed, or another tab's): consent covers them.
-      await cacheCall('read', async () => {
+      await pool.call('read', async () => {
         for (const batch of await hitCache.lookupHits())
           for (const [hid, record] of Object.entries(batch)) if (owned(record)) hids.push(hid);
       });
-      await uncache(hids);
+      await pool.flush(hids);
     },
     flush: () => run(true),
     async close() {
@@ -310,8 +260,9 @@ export const createTracker = (deps: TrackerDeps, tuning: TrackerTuning = {}): Tr
       }
       await run(true);
       clearTimeout(retryTimer);
+      pool.report();
       // What the server would not take yet stays in the cache for the next start.
-      await cacheItems(items());
+      await pool.write(items());
     },
   };
 };

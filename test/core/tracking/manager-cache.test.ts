@@ -175,11 +175,12 @@ void describe('cached records at creation', () => {
     await tracker.flush();
     assert.deepEqual(Object.keys(await cached(cache)), [], 'sent ones acknowledged, stale ones flushed');
     const hits = hitsOf(double.requestsTo('events')[0]?.body);
+    // Oldest first: the order in which the pool's bounds evict.
     assert.deepEqual(
       hits.map((h) => [h.hid, h.qt]),
       [
-        ['fresh', 60_000],
         ['edge', FOUR_HOURS],
+        ['fresh', 60_000],
       ],
     );
     assert.deepEqual(activationsOf(double.requestsTo('activate')[0]?.body), [
