@@ -12,23 +12,84 @@ import {
 const doubles = new Map<string, ProtocolDouble>();
 let next = 0;
 
+/** What the commands need of puppeteer-core (not a direct dependency): a page's DevTools session. */
+interface CdpSession {
+  send(method: string, params?: object): Promise<unknown>;
+  detach(): Promise<void>;
+}
+interface CdpPage {
+  url(): string;
+  createCDPSession(): Promise<CdpSession>;
+}
+/** The test session as a command plugin sees it; `browser` is the launcher (`ChromeLauncher.getPage`). */
+interface CommandSession {
+  id: string;
+  browser: { type?: string; getPage?: (sessionId: string) => CdpPage };
+}
+
+/**
+ * Quota overrides by test session: the DevTools session that set one stays attached until `quota-restore`,
+ * as Chromium drops a session's overrides when it detaches.
+ */
+const quotaOverrides = new Map<string, { cdp: CdpSession; origin: string }>();
+
+const pageOf = (session: CommandSession): CdpPage => {
+  const page = session.browser.getPage?.(session.id);
+  if (!page) throw new Error(`${session.browser.type ?? 'this browser'} gives no DevTools page`);
+  return page;
+};
+
 interface CommandArgs {
   id?: string;
   script?: Partial<Omit<DoubleScript, 'decide'>> & { decisions?: Record<string, Decision> };
   kind?: string;
   /** `double-queue`: answers appended to the route's queue (`script.queued` would replace every queue). */
   answers?: ScriptedAnswer[];
+  /** `quota-override`: the origin (default: the test page's) and its quota in bytes. */
+  origin?: string;
+  quotaSize?: number;
 }
 
 /** A decision table for the browser: visitor id → decision (a function cannot cross the wire). */
 const decideFrom = decisionTable;
 
-/** The wtr plugin exposing `double-start`, `double-script`, `double-queue`, `double-requests`, `double-stop`. */
+/**
+ * The wtr plugin exposing `double-start`, `double-script`, `double-queue`, `double-requests`, `double-stop`,
+ * and, in Chromium, `quota-override` and `quota-restore` (DevTools `Storage.overrideQuotaForOrigin`: a small
+ * quota fills for real, so IndexedDB raises its own QuotaExceededError).
+ */
 export const serverCommandsPlugin = () => ({
   name: 'feature-protocol-double',
-  async executeCommand({ command, payload }: { command: string; payload?: unknown }): Promise<unknown> {
+  async executeCommand({
+    command,
+    payload,
+    session,
+  }: {
+    command: string;
+    payload?: unknown;
+    session: CommandSession;
+  }): Promise<unknown> {
     const args = (payload ?? {}) as CommandArgs;
     switch (command) {
+      case 'quota-override': {
+        if (typeof args.quotaSize !== 'number') throw new Error('quota-override needs a quotaSize');
+        const page = pageOf(session);
+        const origin = args.origin ?? new URL(page.url()).origin;
+        let held = quotaOverrides.get(session.id);
+        if (!held) quotaOverrides.set(session.id, (held = { cdp: await page.createCDPSession(), origin }));
+        held.origin = origin;
+        await held.cdp.send('Storage.overrideQuotaForOrigin', { origin, quotaSize: args.quotaSize });
+        return { origin, quotaSize: args.quotaSize };
+      }
+      case 'quota-restore': {
+        const held = quotaOverrides.get(session.id);
+        if (!held) return false;
+        quotaOverrides.delete(session.id);
+        // Without quotaSize the origin gets its own quota back; detaching would drop the override too.
+        await held.cdp.send('Storage.overrideQuotaForOrigin', { origin: held.origin });
+        await held.cdp.detach();
+        return true;
+      }
       case 'double-start': {
         const { decisions, ...rest } = args.script ?? {};
         const double = await startProtocolDouble({

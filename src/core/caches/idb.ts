@@ -90,14 +90,20 @@ class IdbStore implements KeyValueStore {
   }
 
   delete(name: StoreName, keys: string[] | null): Promise<void> {
-    return this.run(
-      name,
-      'readwrite',
-      async (store) => {
-        await (keys ? Promise.all(keys.map((key) => store.delete(key))) : store.clear());
-      },
-      (m) => m.delete(name, keys),
-    );
+    const erase = async (store: Store<'readwrite'>): Promise<void> => {
+      await (keys ? Promise.all(keys.map((key) => store.delete(key))) : store.clear());
+    };
+    return this.run(name, 'readwrite', erase, async (m) => {
+      await m.delete(name, keys);
+      // What IndexedDB held before it failed would go again from the next page: erase it there too while the
+      // database lets us (a full origin still takes deletes).
+      try {
+        const tx = (await this.db)?.transaction(name, 'readwrite');
+        if (tx) await Promise.all([erase(tx.store), tx.done]);
+      } catch {
+        // IndexedDB is gone altogether: nothing of it to erase.
+      }
+    });
   }
 
   entries(name: StoreName): Promise<Array<[string, unknown]>> {
