@@ -134,7 +134,7 @@ export class FeatureInstance {
       visitorCache_: visitorCache,
       cacheLink_: VisitorCacheLink,
       device_: Object.freeze(device),
-      status_: () => (isCurrent() ? this.#statusAtom.get() : FSSdkStatus.SDK_NOT_INITIALIZED),
+      status_: () => (isCurrent() ? this.#statusAtom.value : FSSdkStatus.SDK_NOT_INITIALIZED),
       closed_: () => closed,
       xpcEnabled_: () => xpc,
       learn_: (decision: Decision) => {
@@ -166,7 +166,7 @@ export class FeatureInstance {
 
   /** The SDK status. */
   getStatus(): FSSdkStatus {
-    return this.#statusAtom.get();
+    return this.#statusAtom.value;
   }
 
   /**
@@ -222,7 +222,7 @@ export class FeatureInstance {
   }
 
   #setStatus(status: FSSdkStatus): void {
-    if (this.#statusAtom.get() === status) return;
+    if (this.#statusAtom.value === status) return;
     this.#statusAtom.set(status);
     for (const listener of this.#listeners) {
       try {

@@ -63,6 +63,11 @@ export class Visitor implements FlagHost {
   #fetchStarted = false;
   #segmentSent: Readonly<VisitorContext> | null = null;
   readonly #flagsAtom = atom<FlagsSnapshot>(new Map());
+  /**
+   * The `Flag` of each key read since `$flags` got its snapshot, replaced with it (`#setFlags`): a read allocates
+   * nothing, and keys a page reads that the flags lack stay only until the next snapshot.
+   */
+  #flagCache = new Map<string, Flag>();
   readonly #stateAtom = atom<VisitorFlagState>({
     status: FlagStatus.FETCH_REQUIRED,
     reason: Reason.FLAGS_NEVER_FETCHED,
@@ -129,12 +134,12 @@ export class Visitor implements FlagHost {
 
   /** FETCHED, FETCHING, FETCH_REQUIRED or PANIC. */
   get flagStatus(): FlagStatus {
-    return this.#stateAtom.get().status;
+    return this.#stateAtom.value.status;
   }
 
   /** Why flags must be fetched; NONE when FETCHED, FETCHING or PANIC. */
   get fetchReasons(): Reason {
-    return this.#stateAtom.get().reason;
+    return this.#stateAtom.value.reason;
   }
 
   /** Sets one context value (string, boolean or finite number); a refused one is logged with the reason. */
@@ -191,14 +196,20 @@ export class Visitor implements FlagHost {
     return done;
   }
 
-  /** The flag for `key`; an empty flag (`exists()` false) when none matches. Live: reads current flags. */
+  /**
+   * The flag for `key`; an empty flag (`exists()` false) when none matches. Live: reads current flags. The same
+   * object for a key until the flags change (a fetch, a cache lookup, panic), then a new one.
+   */
   getFlag(key: string): Flag {
-    return new Flag(this, key);
+    // `set` returns the map: the lookup after it is the miss path only, and keeps the hot path one `get`.
+    return this.#flagCache.get(key) ?? (this.#flagCache.set(key, new Flag(this, key)).get(key) as Flag);
   }
 
   /** Every current flag. */
   getFlags(): FlagCollection {
-    return new FlagCollection([...this.#flagEntries().keys()].map((k) => [k, new Flag(this, k)]));
+    return new FlagCollection(
+      this.#inPanic() ? [] : [...this.#flagsAtom.value.keys()].map((k) => [k, this.getFlag(k)]),
+    );
   }
 
   /**
@@ -284,13 +295,13 @@ export class Visitor implements FlagHost {
 
   /** @internal FlagHost: the flag in use for `key`. */
   flagEntry_(key: string): FlagEntry | undefined {
-    return this.#inPanic() ? undefined : this.#flagsAtom.get().get(key);
+    return this.#inPanic() ? undefined : this.#flagsAtom.value.get(key);
   }
 
   /** @internal FlagHost: the visitor's side of a flag status (PROTOCOL.md §16.3). */
   flagsState_(): FlagStatus {
     if (this.#inPanic()) return FlagStatus.PANIC;
-    return this.#stateAtom.get().status === FlagStatus.FETCHED
+    return this.#stateAtom.value.status === FlagStatus.FETCHED
       ? FlagStatus.FETCHED
       : FlagStatus.FETCH_REQUIRED;
   }
@@ -316,7 +327,7 @@ export class Visitor implements FlagHost {
   /** @internal FlagHost: one warning per key and SDK instance, with the keys known (at most 10 listed). */
   missing_(key: string): void {
     if (this.#flagsFromCache === undefined || this.#inPanic()) return;
-    const keys = [...this.#flagsAtom.get().keys()];
+    const keys = [...this.#flagsAtom.value.keys()];
     this.#runtime.logger_.warning(
       `flag "${key}" not found for visitor "${this.#id}"; known keys: ${keys.slice(0, 10).join(', ')}${keys.length > 10 ? ', …' : ''}`,
       `missing:${key}`,
@@ -343,18 +354,16 @@ export class Visitor implements FlagHost {
     return decision.campaigns;
   }
 
-  #flagEntries(): FlagsSnapshot {
-    return this.#inPanic() ? new Map() : this.#flagsAtom.get();
-  }
-
+  // `value`, not `get()`: on a store nobody listens to, `get()` subscribes and unsubscribes, and every flag read
+  // comes here.
   #inPanic(): boolean {
     return (
-      this.#stateAtom.get().status === FlagStatus.PANIC || this.#runtime.status_() === FSSdkStatus.SDK_PANIC
+      this.#stateAtom.value.status === FlagStatus.PANIC || this.#runtime.status_() === FSSdkStatus.SDK_PANIC
     );
   }
 
   #ignoredInPanic(call: string): boolean {
-    if (this.#stateAtom.get().status !== FlagStatus.PANIC) return false;
+    if (this.#stateAtom.value.status !== FlagStatus.PANIC) return false;
     this.#runtime.logger_.warning(`${call} ignored in panic mode: call fetchFlags.`, `panic:${call}`);
     return true;
   }
@@ -364,18 +373,19 @@ export class Visitor implements FlagHost {
   }
 
   #setState(status: FlagStatus, reason: Reason): void {
-    const now = this.#stateAtom.get();
+    const now = this.#stateAtom.value;
     if (now.status !== status || now.reason !== reason) this.#stateAtom.set({ status, reason });
   }
 
   #setFlags(campaigns: DecisionCampaign[], fromCache: boolean): void {
     this.#flagsFromCache = fromCache;
+    this.#flagCache = new Map();
     this.#flagsAtom.set(buildFlags(campaigns));
   }
 
   /** PROTOCOL.md §16.2: a change while FETCHING waits for the answer; else FETCH_REQUIRED with the latest cause. */
   #requireFetch(reason: Reason): void {
-    if (this.#stateAtom.get().status === FlagStatus.FETCHING) this.#pendingReason = reason;
+    if (this.#stateAtom.value.status === FlagStatus.FETCHING) this.#pendingReason = reason;
     else this.#setState(FlagStatus.FETCH_REQUIRED, reason);
   }
 
