@@ -16,6 +16,7 @@ import type { Store } from '../../server/src/store/store.js';
 import { startApp, type Running } from '../server/support.js';
 import { axeViolations } from '../support/axe.js';
 import { launchChromium } from '../support/chromium.js';
+import { consoleCalls } from '../support/console-calls.js';
 import { buildConsole } from '../support/console-build.js';
 import { buildSdkBundles } from '../support/sdk-build.js';
 
@@ -335,30 +336,19 @@ void test('an operator runs an A/B test from the console, from sign-in to sign-o
   assert.equal(await page.evaluate(() => document.cookie), '', 'scripts cannot read the session');
   await page.getByRole('button', { name: 'Sign out' }).click();
   await page.getByLabel('Operator key').waitFor();
-  const doc = (await (await fetch(`${server.url}/openapi.json`)).json()) as {
-    paths: Record<string, Record<string, unknown>>;
-  };
   let refusedCalls = 0;
-  for (const [template, operations] of Object.entries(doc.paths)) {
-    if (!template.startsWith('/admin/')) continue;
-    for (const method of Object.keys(operations)) {
-      if (template === '/admin/session' && method === 'post') continue;
-      const path = template
-        .replace('{accountId}', accountId)
-        .replace('{envId}', envId)
-        .replace('{campaignId}', campaignId)
-        .replace(/\{\w+\}/g, 'x');
-      const answer: Response = await fetch(`${server.url}${path}`, {
-        method: method.toUpperCase(),
-        headers: {
-          cookie: `feature_console=${cookie.value}`,
-          ...(method === 'get' || method === 'delete' ? {} : { 'content-type': 'application/json' }),
-        },
-        ...(method === 'get' || method === 'delete' ? {} : { body: '{}' }),
-      });
-      assert.equal(answer.status, 401, `${method} ${path} after sign-out`);
-      refusedCalls++;
-    }
+  for (const [method, path] of await consoleCalls(server.url, { accountId, envId, campaignId })) {
+    const withBody = method !== 'GET' && method !== 'DELETE';
+    const answer: Response = await fetch(`${server.url}${path}`, {
+      method,
+      headers: {
+        cookie: `feature_console=${cookie.value}`,
+        ...(withBody ? { 'content-type': 'application/json' } : {}),
+      },
+      ...(withBody ? { body: '{}' } : {}),
+    });
+    assert.equal(answer.status, 401, `${method} ${path} after sign-out`);
+    refusedCalls++;
   }
   assert.ok(refusedCalls >= 25, `${refusedCalls} console calls refused`);
   assert.deepEqual(problems, [], 'no page error and no CSP violation in the console');

@@ -12,6 +12,7 @@ import { createLogger } from '../../server/src/logger.js';
 import { CONSOLE_CSP } from '../../server/src/routes/console.js';
 import { openPgliteStore } from '../../server/src/store/pglite.js';
 import type { Store } from '../../server/src/store/store.js';
+import { consoleCalls } from '../support/console-calls.js';
 import { describeOnEveryStoreWith, startApp, type Running } from './support.js';
 
 const KEY = 'operator-key-for-console-tests-0123456789';
@@ -111,22 +112,6 @@ const as = (session: Session, csrf: string | null = session.csrf, extra: Record<
   ...extra,
 });
 
-/** Every console API call (the operator routes and the session routes), with made-up ids, from the document. */
-const consoleCalls = async (): Promise<Array<[string, string]>> => {
-  const doc = (await request('GET', '/openapi.json')).body as {
-    paths: Record<string, Record<string, unknown>>;
-  };
-  const calls: Array<[string, string]> = [];
-  for (const [template, operations] of Object.entries(doc.paths)) {
-    if (!template.startsWith('/admin/')) continue;
-    for (const method of Object.keys(operations)) {
-      if (template === '/admin/session' && method === 'post') continue; // signing in needs no session
-      calls.push([method.toUpperCase(), template.replace(/\{(\w+)\}/g, 'made-up-$1')]);
-    }
-  }
-  return calls;
-};
-
 void describe('console sessions', () => {
   void it('serve the page with a strict CSP, and say how to turn the console on when it is off', async () => {
     const page = await request('GET', '/admin');
@@ -188,7 +173,7 @@ void describe('console sessions', () => {
   });
 
   void it('refuse every console call without a session, with a forged cookie or an expired one', async () => {
-    const calls = await consoleCalls();
+    const calls = await consoleCalls(server.url);
     // Operator routes (accounts, environments, accesses, campaigns, reports…), the session routes, sign-in links.
     assert.ok(calls.length >= 25, `${calls.length} console calls`);
     const forged = `feature_console=fcs_${'A'.repeat(43)}`;
@@ -291,7 +276,7 @@ void describe('console sessions', () => {
       out.headers.get('set-cookie') ?? '',
       /^feature_console=; Path=\/admin; HttpOnly; SameSite=Strict; Max-Age=0$/,
     );
-    for (const [method, path] of await consoleCalls()) {
+    for (const [method, path] of await consoleCalls(server.url)) {
       const answer = await request(method, path, { headers: as(session) });
       assert.equal(answer.status, 401, `${method} ${path} after sign-out`);
     }
