@@ -104,7 +104,13 @@ export const errors = {
     new ApiError(
       401,
       'invalid_token',
-      'This is not an operator key this server accepts, or the sign-in link was used or has expired: use FEATURE_OPERATOR_KEY, or get a new link with `feature-server console`.',
+      'This is not the operator key this server was started with: use its FEATURE_OPERATOR_KEY, or open a sign-in link (`npm start` prints one; `npx feature-server console` makes a new one).',
+    ),
+  spentSignInLink: () =>
+    new ApiError(
+      401,
+      'invalid_token',
+      'This sign-in link was already used or has expired (links work once, within 15 minutes): get a new one with `npx feature-server console`, or sign in with the operator key.',
     ),
   signInLocked: (waitSeconds: number) =>
     new ApiError(

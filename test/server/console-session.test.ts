@@ -292,6 +292,7 @@ void describe('console sessions', () => {
     await signIn({ sign_in_link: token });
     const again = await request('POST', '/admin/session', { body: { sign_in_link: token } });
     assert.equal(again.status, 401, 'a link signs in once');
+    assert.match(String(again.body.message), /sign-in link was already used or has expired/);
     const late = await request('POST', '/admin/v1/console/sign-in-links', {
       headers: { authorization: `Bearer ${KEY}` },
     });
@@ -329,6 +330,7 @@ void describe('console sessions', () => {
         assert.ok(performance.now() - started >= 10);
         assert.equal(wrong.status, 401);
         assert.equal(wrong.body.code, 'invalid_token');
+        assert.match(String(wrong.body.message), /not the operator key this server was started with/);
       }
       const locked = await request('POST', '/admin/session', { body: { operator_key: KEY }, on: guarded });
       assert.equal(locked.status, 429, 'even the right key waits');

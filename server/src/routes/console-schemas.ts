@@ -85,6 +85,7 @@ export const consoleRouteSchemas = {
       401: errorResponse(
         'Not an operator key, or a used or expired link.',
         errorAnswer(errors.invalidOperatorKey()),
+        errorAnswer(errors.spentSignInLink()),
       ),
       404: errorResponse(
         'The console is off: the server has no operator key.',

@@ -124,7 +124,7 @@ export const registerConsoleRoutes = (app: FastifyInstance, options: ConsoleOpti
         limits.failed(request.ip, 'console');
         const floor = started + FAILURE_FLOOR_MS - performance.now();
         if (floor > 0) await new Promise((resolve) => setTimeout(resolve, floor));
-        throw errors.invalidOperatorKey();
+        throw key === undefined ? errors.spentSignInLink() : errors.invalidOperatorKey();
       }
       limits.succeeded(request.ip, 'console');
       // A browser that was signed in before keeps no second session alive.
