@@ -5,6 +5,7 @@
 import type { DailySeries, TrafficAnswer } from 'feature-ts/protocol';
 import { errors } from '../errors.js';
 import { operatorRoute } from './operator-schemas.js';
+import { variationGroupsOf } from './report-schemas.js';
 import { EXAMPLE, errorAnswer, errorResponse, pathParameters } from './shared-schemas.js';
 
 const NO_STORE = { 'Cache-Control': { type: 'string', description: '`no-store`' } } as const;
@@ -156,6 +157,28 @@ const seriesExample = {
 const perDay = (description: string) =>
   ({ type: 'array', items: { type: 'integer', minimum: 0 }, description }) as const;
 
+/** One variation's daily series. */
+const VARIATION_SERIES = {
+  type: 'object',
+  required: ['id', 'name', 'reference', 'visits', 'conversions', 'transactions'],
+  properties: {
+    id: { type: 'string' },
+    name: { type: 'string' },
+    reference: { type: 'boolean' },
+    visits: perDay('Visits (§14.1) per day.'),
+    conversions: {
+      type: 'object',
+      description: 'Event goals by action: conversions per day; every goal of the report.',
+      additionalProperties: perDay('Conversions per day.'),
+    },
+    transactions: {
+      type: 'object',
+      description: 'Transaction goals by affiliation: conversions per day.',
+      additionalProperties: perDay('Conversions per day.'),
+    },
+  },
+} as const;
+
 /** The insight routes' options (their schemas, documentation only), by route. */
 export const operatorInsightRoutes = {
   traffic: operatorRoute({
@@ -226,39 +249,7 @@ export const operatorInsightRoutes = {
             items: { type: 'string', format: 'date' },
             description: 'UTC days, oldest first; empty before the first exposure.',
           },
-          variation_groups: {
-            type: 'array',
-            items: {
-              type: 'object',
-              required: ['id', 'variations'],
-              properties: {
-                id: { type: 'string' },
-                variations: {
-                  type: 'array',
-                  items: {
-                    type: 'object',
-                    required: ['id', 'name', 'reference', 'visits', 'conversions', 'transactions'],
-                    properties: {
-                      id: { type: 'string' },
-                      name: { type: 'string' },
-                      reference: { type: 'boolean' },
-                      visits: perDay('Visits (§14.1) per day.'),
-                      conversions: {
-                        type: 'object',
-                        description: 'Event goals by action: conversions per day; every goal of the report.',
-                        additionalProperties: perDay('Conversions per day.'),
-                      },
-                      transactions: {
-                        type: 'object',
-                        description: 'Transaction goals by affiliation: conversions per day.',
-                        additionalProperties: perDay('Conversions per day.'),
-                      },
-                    },
-                  },
-                },
-              },
-            },
-          },
+          variation_groups: variationGroupsOf(VARIATION_SERIES),
         },
         description: 'One number per day in every series.',
         headers: NO_STORE,

@@ -90,6 +90,48 @@ const reportExample = {
   ],
 } satisfies CampaignReport;
 
+/** The variation groups of a report-shaped answer: `[{ id, variations: [variation, …] }]`. */
+export const variationGroupsOf = <V extends object>(variation: V) =>
+  ({
+    type: 'array',
+    items: {
+      type: 'object',
+      required: ['id', 'variations'],
+      properties: { id: { type: 'string' }, variations: { type: 'array', items: variation } },
+    },
+  }) as const;
+
+/** One variation's row of a report. */
+const VARIATION_REPORT = {
+  type: 'object',
+  required: ['id', 'name', 'reference', 'visits', 'visitors', 'events', 'transactions'],
+  properties: {
+    id: { type: 'string' },
+    name: { type: 'string' },
+    reference: { type: 'boolean' },
+    visits: { type: 'integer', minimum: 0, description: 'Accepted activations (§14.1).' },
+    visitors: { type: 'integer', minimum: 0, description: 'Unique persons exposed (§14.2).' },
+    events: {
+      type: 'object',
+      description: 'Event goals by action; every goal seen in the campaign, zeros where none.',
+      additionalProperties: {
+        type: 'object',
+        required: goalRequired,
+        properties: goalProperties,
+      },
+    },
+    transactions: {
+      type: 'object',
+      description: 'Transaction goals by affiliation, with the revenue sum.',
+      additionalProperties: {
+        type: 'object',
+        required: [...goalRequired, 'revenue'],
+        properties: { ...goalProperties, revenue: { type: 'number', minimum: 0 } },
+      },
+    },
+  },
+} as const;
+
 /** A campaign report (§14.5): visits, visitors and goals per variation, with the statistics. */
 export const campaignReportSchema = {
   title: 'Campaign report',
@@ -98,48 +140,7 @@ export const campaignReportSchema = {
   properties: {
     campaign_id: { type: 'string' },
     generated_at: { type: 'string', format: 'date-time' },
-    variation_groups: {
-      type: 'array',
-      items: {
-        type: 'object',
-        required: ['id', 'variations'],
-        properties: {
-          id: { type: 'string' },
-          variations: {
-            type: 'array',
-            items: {
-              type: 'object',
-              required: ['id', 'name', 'reference', 'visits', 'visitors', 'events', 'transactions'],
-              properties: {
-                id: { type: 'string' },
-                name: { type: 'string' },
-                reference: { type: 'boolean' },
-                visits: { type: 'integer', minimum: 0, description: 'Accepted activations (§14.1).' },
-                visitors: { type: 'integer', minimum: 0, description: 'Unique persons exposed (§14.2).' },
-                events: {
-                  type: 'object',
-                  description: 'Event goals by action; every goal seen in the campaign, zeros where none.',
-                  additionalProperties: {
-                    type: 'object',
-                    required: goalRequired,
-                    properties: goalProperties,
-                  },
-                },
-                transactions: {
-                  type: 'object',
-                  description: 'Transaction goals by affiliation, with the revenue sum.',
-                  additionalProperties: {
-                    type: 'object',
-                    required: [...goalRequired, 'revenue'],
-                    properties: { ...goalProperties, revenue: { type: 'number', minimum: 0 } },
-                  },
-                },
-              },
-            },
-          },
-        },
-      },
-    },
+    variation_groups: variationGroupsOf(VARIATION_REPORT),
   },
   examples: [reportExample],
 } as const;
