@@ -1,20 +1,31 @@
-import type { AssignmentHistory, DecisionCampaign, VisitorCacheRecord } from '../protocol/index.js';
+import type { AssignmentHistory, DecisionCampaign } from '../protocol/index.js';
 import type { DecisionInput } from './decision/source.js';
 import type { Runtime } from './runtime.js';
 import {
   assignmentsOf,
   fromCachedCampaigns,
-  historyOnlyRecord,
-  makeVisitorRecord,
+  heldRecordJson,
+  holdsRecords,
   parseVisitorRecord,
-  toCachedCampaigns,
+  type HeldVisitorRecord,
 } from './visitor-record.js';
 
 /** The flags and history a record restores at creation. */
 export interface RestoredVisitor {
   visitorId: string;
-  campaigns: DecisionCampaign[];
+  campaigns: readonly DecisionCampaign[];
 }
+
+const isEmpty = (history: Readonly<AssignmentHistory>): boolean => {
+  for (const _ in history) return false;
+  return true;
+};
+
+/** `later` over `earlier`; `later` itself when `earlier` is empty (a new visitor: no copy). */
+const merged = (
+  earlier: Readonly<AssignmentHistory>,
+  later: Readonly<AssignmentHistory>,
+): Readonly<AssignmentHistory> => (isEmpty(earlier) ? later : { ...earlier, ...later });
 
 /**
  * One visitor's use of the visitor cache (PROTOCOL.md §10): lookups at creation and on authentication, writes
@@ -23,7 +34,8 @@ export interface RestoredVisitor {
  */
 export class VisitorCacheLink {
   private pending: Promise<void> = Promise.resolve();
-  private assignments: AssignmentHistory = {};
+  // Replaced on every change, never changed in place: the same object goes to the engine and into records.
+  private assignments: Readonly<AssignmentHistory> = {};
 
   constructor(
     private readonly runtime: Runtime,
@@ -36,16 +48,16 @@ export class VisitorCacheLink {
   }
 
   /** The assignment history known now. */
-  history_(): AssignmentHistory {
-    return { ...this.assignments };
+  history_(): Readonly<AssignmentHistory> {
+    return this.assignments;
   }
 
   /** The lookup when a visitor is built, in the background: restores flags and history. */
   lookupAtCreation_(visitorId: string): void {
     this.pending = this.read(visitorId).then((data) => {
       if (data === null) return;
-      this.assignments = { ...data.assignmentsHistory };
-      this.onCreationRecord({ visitorId, campaigns: fromCachedCampaigns(data.campaigns) });
+      this.assignments = data.assignmentsHistory;
+      this.onCreationRecord({ visitorId, campaigns: data.campaigns });
     });
   }
 
@@ -68,31 +80,38 @@ export class VisitorCacheLink {
    */
   async write_(
     input: DecisionInput,
-    campaigns: DecisionCampaign[],
-    newAssignments: AssignmentHistory,
+    campaigns: readonly DecisionCampaign[],
+    newAssignments: AssignmentHistory | undefined,
   ): Promise<void> {
-    const fresh = { ...assignmentsOf(campaigns), ...newAssignments };
-    this.assignments = { ...this.assignments, ...fresh };
+    // The engine allocated every campaign of a visitor without history (bucketing mode gives newAssignments):
+    // its new assignments are the decision's, already as an object. Else they are read off the campaigns.
+    const fresh =
+      newAssignments !== undefined && isEmpty(input.assignments)
+        ? newAssignments
+        : assignmentsOf(campaigns, newAssignments);
+    this.assignments = merged(this.assignments, fresh);
     const now = Date.now();
-    await this.call('cacheVisitor', (cache) =>
-      cache.cacheVisitor(
-        input.visitorId,
-        makeVisitorRecord({
-          visitorId: input.visitorId,
-          anonymousId: input.anonymousId,
-          consent: true,
-          context: { ...input.context },
-          campaigns: toCachedCampaigns(campaigns),
-          assignmentsHistory: this.history_(),
-          fetchedAt: now,
-        }),
-      ),
-    );
+    await this.store(input.visitorId, {
+      visitorId: input.visitorId,
+      anonymousId: input.anonymousId,
+      consent: true,
+      context: input.context, // the visitor's frozen view: replaced, never changed
+      campaigns,
+      assignmentsHistory: this.assignments,
+      fetchedAt: now,
+    });
     const anonymousId = input.anonymousId;
     if (anonymousId === null || !this.runtime.xpcEnabled_()) return;
-    const record = (await this.read(anonymousId)) ?? historyOnlyRecord(anonymousId, {}, now);
-    record.assignmentsHistory = { ...record.assignmentsHistory, ...fresh };
-    await this.call('cacheVisitor', (cache) => cache.cacheVisitor(anonymousId, makeVisitorRecord(record)));
+    const record = await this.read(anonymousId);
+    await this.store(anonymousId, {
+      visitorId: anonymousId,
+      anonymousId: null,
+      consent: true,
+      context: record?.context ?? {},
+      campaigns: record?.campaigns ?? [],
+      assignmentsHistory: merged(record?.assignmentsHistory ?? {}, fresh),
+      fetchedAt: record?.fetchedAt ?? now,
+    });
   }
 
   /** Erases the visitor's record (consent set to false). */
@@ -100,16 +119,33 @@ export class VisitorCacheLink {
     await this.call('flushVisitor', (cache) => cache.flushVisitor(visitorId));
   }
 
-  private async read(visitorId: string): Promise<VisitorCacheRecord['data'] | null> {
-    const json = await this.call('lookupVisitor', (cache) => cache.lookupVisitor(visitorId));
-    if (json === undefined || json === null) return null;
-    const data = parseVisitorRecord(json, visitorId);
-    if (data === null)
+  private async read(visitorId: string): Promise<HeldVisitorRecord | null> {
+    const cache = this.runtime.visitorCache_;
+    // A cache holding records as objects gives them back as handed over: nothing to parse or check.
+    const held = holdsRecords(cache)
+      ? await this.call('lookupVisitor', () => cache.heldRecord_(visitorId))
+      : await this.call('lookupVisitor', () => cache.lookupVisitor(visitorId));
+    if (held === undefined || held === null) return null;
+    if (typeof held === 'object') return held;
+    const data = parseVisitorRecord(held, visitorId);
+    if (data === null) {
       this.runtime.logger_.warning(
         `the visitor cache record of "${visitorId}" is not a version-1 record of this visitor: ignored, it is overwritten at the next fetch.`,
         `record:${visitorId}`,
       );
-    return data;
+      return null;
+    }
+    return { ...data, campaigns: fromCachedCampaigns(data.campaigns) };
+  }
+
+  /** Upserts a record: as objects into a cache that holds them, else as PROTOCOL.md §10's JSON text. */
+  private async store(visitorId: string, record: HeldVisitorRecord): Promise<void> {
+    const cache = this.runtime.visitorCache_;
+    await this.call('cacheVisitor', () =>
+      holdsRecords(cache)
+        ? cache.holdRecord_(visitorId, record)
+        : cache.cacheVisitor(visitorId, heldRecordJson(record)),
+    );
   }
 
   private async call<T>(

@@ -41,9 +41,44 @@ export const fromCachedCampaigns = (campaigns: readonly CachedCampaign[]): Decis
     },
   }));
 
-/** The assignments a decision holds: variation group id → variation id. */
-export const assignmentsOf = (campaigns: readonly DecisionCampaign[]): AssignmentHistory =>
-  Object.fromEntries(campaigns.map((c) => [c.variationGroupId, c.variation.id]));
+/** The assignments a decision holds (variation group id → variation id), then those of `extra` over them. */
+export const assignmentsOf = (
+  campaigns: readonly DecisionCampaign[],
+  extra: Readonly<AssignmentHistory> = {},
+): AssignmentHistory => {
+  // No prototype: a variation group id such as `__proto__` is then only a key.
+  const history = Object.create(null) as AssignmentHistory;
+  for (const c of campaigns) history[c.variationGroupId] = c.variation.id;
+  for (const id in extra) history[id] = extra[id] as string;
+  return history;
+};
+
+/**
+ * A visitor record as a cache that keeps it in process holds it (PROTOCOL.md §10's data, campaigns in the
+ * decision's form): no JSON is built to write it, nor parsed to read it. Never changed once handed over.
+ */
+export interface HeldVisitorRecord extends Readonly<Omit<VisitorCacheRecord['data'], 'campaigns'>> {
+  readonly campaigns: readonly DecisionCampaign[];
+}
+
+/**
+ * A visitor cache that takes and gives records as objects beside its JSON interface (`ProcessVisitorCache`,
+ * Node's default). Duck-typed, so the browser bundle carries no class for it.
+ */
+export interface VisitorRecordHolder {
+  holdRecord_(visitorId: string, record: HeldVisitorRecord): void;
+  /** The record as objects, the JSON text an application stored itself, or null. */
+  heldRecord_(visitorId: string): HeldVisitorRecord | string | null;
+}
+
+/** True when `cache` holds records as objects. */
+export const holdsRecords = (cache: object): cache is VisitorRecordHolder =>
+  typeof (cache as Partial<VisitorRecordHolder>).holdRecord_ === 'function' &&
+  typeof (cache as Partial<VisitorRecordHolder>).heldRecord_ === 'function';
+
+/** The JSON text of a held record (PROTOCOL.md §10), for application code that looks it up itself. */
+export const heldRecordJson = (record: HeldVisitorRecord): string =>
+  makeVisitorRecord({ ...record, campaigns: toCachedCampaigns(record.campaigns) });
 
 /** Builds the record to write (PROTOCOL.md §10). */
 export const makeVisitorRecord = (data: VisitorCacheRecord['data']): string =>
@@ -102,18 +137,3 @@ export const parseVisitorRecord = (json: unknown, visitorId: string): VisitorCac
     fetchedAt: typeof d.fetchedAt === 'number' ? d.fetchedAt : 0,
   };
 };
-
-/** A record for the anonymous id that carries only an assignment history (PROTOCOL.md §10, XPC). */
-export const historyOnlyRecord = (
-  visitorId: string,
-  history: AssignmentHistory,
-  now: number,
-): VisitorCacheRecord['data'] => ({
-  visitorId,
-  anonymousId: null,
-  consent: true,
-  context: {},
-  campaigns: [],
-  assignmentsHistory: history,
-  fetchedAt: now,
-});

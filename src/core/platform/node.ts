@@ -1,6 +1,7 @@
 import { release, type as osType } from 'node:os';
 import { DEFAULT_SERVER_URL, SDK_VERSION } from '../../protocol/index.js';
-import { MemoryHitCache, MemoryVisitorCache } from '../caches/memory.js';
+import { MemoryHitCache } from '../caches/memory.js';
+import { ProcessVisitorCache } from '../caches/process-visitor-cache.js';
 import type { DeviceContext } from '../context-keys.js';
 import { BatchCachingStrategy } from '../status.js';
 import type { Platform } from './platform.js';
@@ -12,11 +13,11 @@ const OS_NAMES: Record<string, string> = { Linux: 'Linux', Darwin: 'macOS', Wind
 // that outlives it by default, so the process is the unit.
 let startedBefore = false;
 
-/** Node: memory caches, periodic caching, the server from `FEATURE_API_URL` or its default. */
+/** Node: memory caches (visitor records bounded to the 10 000 most recent), periodic caching, the server from `FEATURE_API_URL` or its default. */
 export const nodePlatform: Platform = {
   defaultServerUrl: () => process.env.FEATURE_API_URL ?? DEFAULT_SERVER_URL,
   defaultBatchStrategy: BatchCachingStrategy.BATCH_PERIODIC_CACHING,
-  createVisitorCache: () => new MemoryVisitorCache(),
+  createVisitorCache: () => new ProcessVisitorCache(),
   createHitCache: () => new MemoryHitCache(),
   deviceContext(): Promise<DeviceContext> {
     const first = !startedBefore;
