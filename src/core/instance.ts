@@ -4,7 +4,7 @@ import type { FeatureConfig, SdkStatusChanged } from './config.js';
 import { loadDecisionSource } from './decision/load-source.js';
 import { Level, Logger } from './logger.js';
 import type { Platform } from './platform/platform.js';
-import type { Reevaluable, Runtime } from './runtime.js';
+import type { Runtime } from './runtime.js';
 import { resolveStartOptions } from './start-options.js';
 import { FSSdkStatus, Instance, Mode } from './status.js';
 import { deferred } from './lazy.js';
@@ -98,7 +98,6 @@ export class FeatureInstance {
     const [device, { VisitorCacheLink }] = await Promise.all([platform.deviceContext(), cacheLink]);
     let closed = false;
     let xpc = false;
-    const watched = new Set<WeakRef<Reevaluable>>();
     const isCurrent = (): boolean => this.#run === run;
     const source = await createSource({
       envId: options.envId_,
@@ -110,13 +109,6 @@ export class FeatureInstance {
       events: {
         status: (status) => {
           if (!closed) this.#setStatus(status);
-        },
-        changed: () => {
-          for (const ref of watched) {
-            const visitor = ref.deref();
-            if (visitor === undefined) watched.delete(ref);
-            else void visitor.fetchFlags();
-          }
         },
       },
     });
@@ -143,7 +135,6 @@ export class FeatureInstance {
         if (settings !== undefined) xpc = settings.enabledXPC;
         this.#setStatus(decision.panic === true ? FSSdkStatus.SDK_PANIC : FSSdkStatus.SDK_INITIALIZED);
       },
-      watch_: (visitor) => watched.add(new WeakRef(visitor)),
       usage_: (visitorId) => {
         const at = Date.now();
         void usage?.then(
@@ -153,7 +144,6 @@ export class FeatureInstance {
       },
       shutdown_: async () => {
         closed = true;
-        watched.clear();
         source.close();
         await tracker.close().catch((error: unknown) => logger.error(`close: ${String(error)}`));
       },

@@ -34,8 +34,6 @@ export interface Runtime {
   xpcEnabled_(): boolean;
   /** Applies what a decision says about the SDK: panic (PROTOCOL.md §16.1) and account settings. */
   learn_(decision: Decision): void;
-  /** Remembers a visitor for re-evaluation when the source pushes changes (bucketing mode). */
-  watch_(visitor: Reevaluable): void;
   /** Developer usage tracking for a new visitor (PROTOCOL.md §12). */
   usage_(visitorId: string): void;
 }

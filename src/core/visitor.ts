@@ -1,18 +1,16 @@
-import { atom, type ReadableAtom } from 'nanostores';
+import { atom, type ReadableAtom, type WritableAtom } from 'nanostores';
 import { buildFlags } from '../engine/flags.js';
 import {
   CONTEXT_LIMITS,
   SDK_NAME,
   SDK_VERSION,
-  type AssignmentHistory,
   type ContextValue,
-  type Decision,
   type DecisionCampaign,
   type VisitorContext,
 } from '../protocol/index.js';
 import { predefinedValueProblem, type FeatureContextKey, type FeatureContextValue } from './context-keys.js';
 import { parseDecision } from './decision/api.js';
-import type { DecisionInput } from './decision/source.js';
+import type { DecisionInput, DecisionOutcome } from './decision/source.js';
 import { FlagCollection } from './flag-collection.js';
 import type { FlagEntry, FlagHost, FlagsSnapshot } from './flag-entry.js';
 import { Flag } from './flag.js';
@@ -23,6 +21,12 @@ import { consentHit, segmentHit } from './tracking/sdk-hits.js';
 import type { TrackedHit, TrackedVisitor } from './tracking/tracker.js';
 import type { VisitorCacheLink } from './visitor-cache-link.js';
 import { applyContext, sameContext } from './visitor-context.js';
+
+const NO_FLAGS: FlagsSnapshot = new Map();
+const NEVER_FETCHED: VisitorFlagState = Object.freeze({
+  status: FlagStatus.FETCH_REQUIRED,
+  reason: Reason.FLAGS_NEVER_FETCHED,
+});
 
 /** A visitor's flag status and the reason flags must be fetched (SPEC.md States; PROTOCOL.md §16.2). */
 export interface VisitorFlagState {
@@ -62,22 +66,29 @@ export class Visitor implements FlagHost {
   #watched = false;
   #fetchStarted = false;
   #segmentSent: Readonly<VisitorContext> | null = null;
-  readonly #flagsAtom = atom<FlagsSnapshot>(new Map());
+  // The current flags and flag state, read on every flag read. Their atoms are made when first asked for: a
+  // server building a visitor per request seldom watches them, and two atoms per visitor were a tenth of an
+  // assignment's allocations.
+  #flags: FlagsSnapshot = NO_FLAGS;
+  #state: VisitorFlagState = NEVER_FETCHED;
+  #flagsAtom: WritableAtom<FlagsSnapshot> | undefined;
+  #stateAtom: WritableAtom<VisitorFlagState> | undefined;
   /**
    * The `Flag` of each key read since `$flags` got its snapshot, replaced with it (`#setFlags`): a read allocates
    * nothing, and keys a page reads that the flags lack stay only until the next snapshot.
    */
   #flagCache = new Map<string, Flag>();
-  readonly #stateAtom = atom<VisitorFlagState>({
-    status: FlagStatus.FETCH_REQUIRED,
-    reason: Reason.FLAGS_NEVER_FETCHED,
-  });
   readonly #cache: VisitorCacheLink;
 
   /** The visitor's current flags (an immutable snapshot, replaced on every change). */
-  readonly $flags: ReadableAtom<FlagsSnapshot> = this.#flagsAtom;
+  get $flags(): ReadableAtom<FlagsSnapshot> {
+    return (this.#flagsAtom ??= atom(this.#flags));
+  }
+
   /** The visitor's flag status and fetch reason. */
-  readonly $flagStatus: ReadableAtom<VisitorFlagState> = this.#stateAtom;
+  get $flagStatus(): ReadableAtom<VisitorFlagState> {
+    return (this.#stateAtom ??= atom(this.#state));
+  }
 
   readonly #runtime: Runtime;
 
@@ -134,12 +145,12 @@ export class Visitor implements FlagHost {
 
   /** FETCHED, FETCHING, FETCH_REQUIRED or PANIC. */
   get flagStatus(): FlagStatus {
-    return this.#stateAtom.value.status;
+    return this.#state.status;
   }
 
   /** Why flags must be fetched; NONE when FETCHED, FETCHING or PANIC. */
   get fetchReasons(): Reason {
-    return this.#stateAtom.value.reason;
+    return this.#state.reason;
   }
 
   /** Sets one context value (string, boolean or finite number); a refused one is logged with the reason. */
@@ -208,7 +219,7 @@ export class Visitor implements FlagHost {
   /** Every current flag. */
   getFlags(): FlagCollection {
     return new FlagCollection(
-      this.#inPanic() ? [] : [...this.#flagsAtom.value.keys()].map((k) => [k, this.getFlag(k)]),
+      this.#inPanic() ? [] : [...this.#flags.keys()].map((k) => [k, this.getFlag(k)]),
     );
   }
 
@@ -295,15 +306,13 @@ export class Visitor implements FlagHost {
 
   /** @internal FlagHost: the flag in use for `key`. */
   flagEntry_(key: string): FlagEntry | undefined {
-    return this.#inPanic() ? undefined : this.#flagsAtom.value.get(key);
+    return this.#inPanic() ? undefined : this.#flags.get(key);
   }
 
   /** @internal FlagHost: the visitor's side of a flag status (PROTOCOL.md §16.3). */
   flagsState_(): FlagStatus {
     if (this.#inPanic()) return FlagStatus.PANIC;
-    return this.#stateAtom.value.status === FlagStatus.FETCHED
-      ? FlagStatus.FETCHED
-      : FlagStatus.FETCH_REQUIRED;
+    return this.#state.status === FlagStatus.FETCHED ? FlagStatus.FETCHED : FlagStatus.FETCH_REQUIRED;
   }
 
   /** @internal FlagHost: reports an exposure, unless consent is false. */
@@ -327,7 +336,7 @@ export class Visitor implements FlagHost {
   /** @internal FlagHost: one warning per key and SDK instance, with the keys known (at most 10 listed). */
   missing_(key: string): void {
     if (this.#flagsFromCache === undefined || this.#inPanic()) return;
-    const keys = [...this.#flagsAtom.value.keys()];
+    const keys = [...this.#flags.keys()];
     this.#runtime.logger_.warning(
       `flag "${key}" not found for visitor "${this.#id}"; known keys: ${keys.slice(0, 10).join(', ')}${keys.length > 10 ? ', …' : ''}`,
       `missing:${key}`,
@@ -357,13 +366,11 @@ export class Visitor implements FlagHost {
   // `value`, not `get()`: on a store nobody listens to, `get()` subscribes and unsubscribes, and every flag read
   // comes here.
   #inPanic(): boolean {
-    return (
-      this.#stateAtom.value.status === FlagStatus.PANIC || this.#runtime.status_() === FSSdkStatus.SDK_PANIC
-    );
+    return this.#state.status === FlagStatus.PANIC || this.#runtime.status_() === FSSdkStatus.SDK_PANIC;
   }
 
   #ignoredInPanic(call: string): boolean {
-    if (this.#stateAtom.value.status !== FlagStatus.PANIC) return false;
+    if (this.#state.status !== FlagStatus.PANIC) return false;
     this.#runtime.logger_.warning(`${call} ignored in panic mode: call fetchFlags.`, `panic:${call}`);
     return true;
   }
@@ -373,19 +380,26 @@ export class Visitor implements FlagHost {
   }
 
   #setState(status: FlagStatus, reason: Reason): void {
-    const now = this.#stateAtom.value;
-    if (now.status !== status || now.reason !== reason) this.#stateAtom.set({ status, reason });
+    const now = this.#state;
+    if (now.status === status && now.reason === reason) return;
+    this.#state = { status, reason };
+    this.#stateAtom?.set(this.#state);
   }
 
-  #setFlags(campaigns: DecisionCampaign[], fromCache: boolean): void {
+  #setFlags(
+    campaigns: readonly DecisionCampaign[],
+    fromCache: boolean,
+    flags: FlagsSnapshot = buildFlags(campaigns),
+  ): void {
     this.#flagsFromCache = fromCache;
     this.#flagCache = new Map();
-    this.#flagsAtom.set(buildFlags(campaigns));
+    this.#flags = flags;
+    this.#flagsAtom?.set(flags);
   }
 
   /** PROTOCOL.md §16.2: a change while FETCHING waits for the answer; else FETCH_REQUIRED with the latest cause. */
   #requireFetch(reason: Reason): void {
-    if (this.#stateAtom.value.status === FlagStatus.FETCHING) this.#pendingReason = reason;
+    if (this.#state.status === FlagStatus.FETCHING) this.#pendingReason = reason;
     else this.#setState(FlagStatus.FETCH_REQUIRED, reason);
   }
 
@@ -421,14 +435,15 @@ export class Visitor implements FlagHost {
         runtime.logger_.error('fetchFlags: the SDK is closed; call Feature.start first.');
         return;
       }
-      if (!this.#watched && runtime.source_.pushesChanges) {
+      if (!this.#watched) {
         this.#watched = true;
-        runtime.watch_(this);
+        runtime.source_.watch?.(this);
       }
       this.#pendingReason = null;
       this.#fetchStarted = true;
       this.#setState(FlagStatus.FETCHING, Reason.NONE);
-      const outcome = await runtime.source_.decide({ ...input, assignments: this.#cache.history_() });
+      const decided: DecisionInput = { ...input, assignments: this.#cache.history_() };
+      const outcome = await runtime.source_.decide(decided);
       if (seq !== this.#fetchSeq) return; // an older answer arriving late is dropped
       if (!outcome.ok) {
         runtime.logger_.error(`fetchFlags failed: ${outcome.reason}`);
@@ -438,13 +453,16 @@ export class Visitor implements FlagHost {
         );
         return;
       }
-      await this.#apply(outcome.decision, outcome.newAssignments ?? {}, input);
+      await this.#apply(outcome, decided);
     } finally {
       if (seq === this.#fetchSeq) for (const resolve of this.#waiters.splice(0)) resolve();
     }
   }
 
-  async #apply(decision: Decision, newAssignments: AssignmentHistory, input: DecisionInput): Promise<void> {
+  async #apply(
+    { decision, newAssignments, flags }: DecisionOutcome & { ok: true },
+    input: DecisionInput,
+  ): Promise<void> {
     this.#runtime.learn_(decision);
     if (decision.panic === true) {
       // Panic forces defaults over known flags (PROTOCOL.md §9.4).
@@ -452,7 +470,7 @@ export class Visitor implements FlagHost {
       this.#setState(FlagStatus.PANIC, Reason.NONE);
       return;
     }
-    this.#setFlags(decision.campaigns, false);
+    this.#setFlags(decision.campaigns, false, flags);
     const pending = this.#pendingReason;
     this.#pendingReason = null;
     if (pending !== null) this.#setState(FlagStatus.FETCH_REQUIRED, pending);

@@ -76,7 +76,6 @@ export const createApiSource = (deps: DecisionSourceDeps): DecisionSource => {
   const failure = (reason: string): DecisionOutcome => ({ ok: false, reason: request + reason });
   const controllers = new Set<AbortController>();
   return {
-    pushesChanges: false,
     async decide(input): Promise<DecisionOutcome> {
       const body: DecisionRequest = {
         visitorId: input.visitorId,

@@ -1,12 +1,14 @@
 // Bucketing mode's decision source (PROTOCOL.md §6, §8, §16.1): the bucketing file, downloaded and polled
 // with conditional requests, cached between starts, compiled once per new file and evaluated locally by the
 // engine. This module and the engine are loaded with `import()` only in bucketing mode (load-source.ts).
-import { CompiledFile, compileFile, evaluate } from '../../engine/index.js';
+import { CompiledFile, buildFlags, compileFile, evaluate } from '../../engine/index.js';
+import { sharedCampaignFlags } from '../../engine/shared-flags.js';
 import { bucketingRoute, isJsonObject } from '../../protocol/index.js';
 import { shownUrl } from '../request-failure.js';
 import { FSSdkStatus } from '../status.js';
 import { defaultBucketingFileCache, type CachedBucketingFile } from './bucketing-file-cache.js';
 import { FilePoller, realPollTimers, type FileAnswer, type FileFault } from './poller.js';
+import type { Reevaluable } from '../runtime.js';
 import type { DecisionOutcome, DecisionSource, DecisionSourceDeps } from './source.js';
 
 /** The file in use: compiled once, with the validators that make the next poll conditional. */
@@ -51,6 +53,9 @@ export const createBucketingSource = async (deps: DecisionSourceDeps): Promise<D
   const intervalMs = deps.pollingIntervals * 1000;
   let current: CurrentFile | null = null;
   let closed = false;
+  // The visitors who fetched, held weakly: the application decides how long a visitor lives.
+  const watched = new Set<WeakRef<Reevaluable>>();
+  let sweepAt = 1024;
 
   /** Makes `body` the file in use; false (previous file kept) when it is not a bucketing file. */
   const install = (body: string, etag: string | null, lastModified: string | null): boolean => {
@@ -93,7 +98,12 @@ export const createBucketingSource = async (deps: DecisionSourceDeps): Promise<D
       logger.warning(`the bucketing file could not be cached: ${String(error)}`, 'bucketing-cache:save');
     });
     // Visitors who fetched before are re-evaluated against the new file (§16.2).
-    events.changed();
+    events.changed?.();
+    for (const ref of watched) {
+      const visitor = ref.deref();
+      if (visitor === undefined) watched.delete(ref);
+      else void visitor.fetchFlags();
+    }
     return true;
   };
 
@@ -120,7 +130,14 @@ export const createBucketingSource = async (deps: DecisionSourceDeps): Promise<D
   else await poller.pollNow();
 
   return {
-    pushesChanges: true,
+    watch(visitor) {
+      watched.add(new WeakRef(visitor));
+      // Visitors the application dropped leave dead references: swept each time the set doubled, so a server
+      // building a visitor per request keeps only its live visitors' (amortized: constant work per visitor).
+      if (watched.size < sweepAt) return;
+      for (const ref of watched) if (ref.deref() === undefined) watched.delete(ref);
+      sweepAt = Math.max(1024, 2 * watched.size);
+    },
     decide(input): Promise<DecisionOutcome> {
       const file: CurrentFile | null = current;
       if (file === null)
@@ -141,10 +158,16 @@ export const createBucketingSource = async (deps: DecisionSourceDeps): Promise<D
       // The file's own reasons were logged when it was installed; these are the visitor's.
       for (const reason of result.reasons.slice(file.compiled.reasons.length))
         logger.warning(`bucketing decision: ${reason}`, `bucketing-visitor:${reason}`);
-      return Promise.resolve({ ok: true, decision: result.decision, newAssignments: result.newAssignments });
+      return Promise.resolve({
+        ok: true,
+        decision: result.decision,
+        newAssignments: result.newAssignments,
+        flags: buildFlags(result.decision.campaigns, sharedCampaignFlags),
+      });
     },
     close() {
       closed = true;
+      watched.clear();
       poller.stop();
     },
   };

@@ -1,5 +1,7 @@
 import type { AssignmentHistory, Decision, ServiceUrls, VisitorContext } from '../../protocol/index.js';
+import type { FlagsSnapshot } from '../flag-entry.js';
 import type { Logger } from '../logger.js';
+import type { Reevaluable } from '../runtime.js';
 import type { FSSdkStatus } from '../status.js';
 import type { BucketingFileCache } from './bucketing-file-cache.js';
 import type { PollTimers } from './poller.js';
@@ -22,15 +24,21 @@ export interface DecisionInput {
  * or a failure (PROTOCOL.md §9.4) with its reason for the log. A source never throws.
  */
 export type DecisionOutcome =
-  | { readonly ok: true; readonly decision: Decision; readonly newAssignments?: AssignmentHistory }
+  | {
+      readonly ok: true;
+      readonly decision: Decision;
+      readonly newAssignments?: AssignmentHistory;
+      /** The decision's flags when the source built them itself (bucketing mode: shared across visitors). */
+      readonly flags?: FlagsSnapshot;
+    }
   | { readonly ok: false; readonly reason: string };
 
 /** What a source may tell the SDK instance on its own, between two decisions (bucketing mode). */
 export interface DecisionSourceEvents {
   /** The source's panic state changed (a new file with or without `panic`): the SDK status follows. */
   status(status: FSSdkStatus): void;
-  /** The campaigns changed: visitors who fetched before are re-evaluated (PROTOCOL.md §16.2). */
-  changed(): void;
+  /** The campaigns changed (the source re-evaluates the visitors it watches itself, PROTOCOL.md §16.2). */
+  changed?(): void;
 }
 
 /** What the instance gives a source when it starts. */
@@ -62,8 +70,11 @@ export interface DecisionSourceDeps {
 export interface DecisionSource {
   /** Decides for one visitor; resolves with a failure rather than rejecting. */
   decide(input: DecisionInput): Promise<DecisionOutcome>;
-  /** True when the source calls `events.changed()`, so the instance must remember who fetched. */
-  readonly pushesChanges: boolean;
+  /**
+   * Present when the source pushes changes (bucketing mode): it then re-evaluates `visitor`, who fetched, each
+   * time the campaigns change, for as long as the application holds it.
+   */
+  watch?(visitor: Reevaluable): void;
   /** Stops timers and requests in flight. */
   close(): void;
 }

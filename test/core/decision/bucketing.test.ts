@@ -79,6 +79,7 @@ void describe('bucketing source: first file and cache at start', () => {
       ok: true,
       decision: { visitorId: 'v1', campaigns: [], panic: true },
       newAssignments: {},
+      flags: new Map(),
     });
 
     await cache.save(ctx.fileUrl(), { body: '{"panic":fa', etag: '"old"', lastModified: null, savedAt: 1 });
@@ -92,6 +93,26 @@ void describe('bucketing source: first file and cache at start', () => {
       undefined,
       'the ignored file names no ETag',
     );
+  });
+});
+
+void describe('bucketing source: flags', () => {
+  void test('gives each decision its flags, the same flag objects for every visitor of a variation (built once)', async () => {
+    const h = await ctx.start();
+    const outcomes = [];
+    for (const v of VECTORS) outcomes.push(await h.source.decide(input(v.id)));
+    for (const [i, outcome] of outcomes.entries()) {
+      assert.ok(outcome.ok);
+      const v = VECTORS[i];
+      assert.equal(outcome.flags?.get('variation')?.value, v?.variation, 'the value of §15');
+      assert.equal(outcome.flags?.get('variation50')?.value, v?.variation50);
+      assert.equal(outcome.flags?.get('variation')?.metadata.variationGroupId, VG25);
+    }
+    // §15: visitors 1 and 4 (indexes 1, 4) both get variation 1 of VG25: one flag object for both.
+    const [, second, , , fifth] = outcomes;
+    assert.ok(second?.ok && fifth?.ok);
+    assert.equal(second.flags?.get('variation'), fifth.flags?.get('variation'));
+    assert.ok(Object.isFrozen(second.flags?.get('variation')), 'shared, so frozen');
   });
 });
 
