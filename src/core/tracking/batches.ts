@@ -1,4 +1,5 @@
 import { MAX_ACTIVATIONS_PER_BATCH, MAX_HITS_PER_BATCH, type HitCacheRecord } from '../../protocol/index.js';
+const encoder = new TextEncoder();
 import { toWireActivation, toWireHit } from './wire.js';
 
 /** One hit or activation in the tracker's pool. */
@@ -27,50 +28,49 @@ export interface Batch {
   items: PooledItem[];
 }
 
-const encoder = new TextEncoder();
-
 /** Room left for the envelope (`{"cid":…,"ds":"APP","t":"BATCH","h":[]}`, an id ≤ 64 characters). */
 const ENVELOPE_BYTES = 256;
 
-/** `qt` may gain digits between planning and sending, and each item adds a comma. */
+/** Each item adds a comma; the rest is slack. */
 const ITEM_SLACK_BYTES = 16;
 
+const isActivation = (item: PooledItem): boolean => item.record.data.type === 'ACTIVATE';
+
 const wireOf = (item: PooledItem, now: number) =>
-  item.record.data.type === 'ACTIVATE' ? toWireActivation(item.record, now) : toWireHit(item.record, now);
+  isActivation(item) ? toWireActivation(item.record, now) : toWireHit(item.record, now);
 
 /**
- * Splits items into requests (PROTOCOL.md §5.3): activations first, at most 100 per request, then hits, at
- * most 1 000 per request (the server rejects the rest); each request's body at most `maxBytes` UTF-8 bytes (2 MB for fetch, 60 KB for a beacon). An item too big
- * on its own still gets a request: the server's 413 then drops it with a logged reason.
+ * The next request to send of `items` (PROTOCOL.md §5.3), with its body, `qt` computed at `now`: activations
+ * first, at most 100 per request, then hits, at most 1 000 per request (the server rejects the rest); the
+ * body at most `maxBytes` UTF-8 bytes (2 MB for fetch, 60 KB for a beacon). An item too big on its own still
+ * gets a request: the server's 413 then drops it with a logged reason. Each item's JSON is built once, for
+ * both its size and the body. Null when there is nothing to send.
  */
-export const planBatches = (items: readonly PooledItem[], maxBytes: number, now: number): Batch[] => {
-  const batches: Batch[] = [];
-  for (const activation of [true, false]) {
-    let current: PooledItem[] = [];
-    let size = ENVELOPE_BYTES;
-    for (const item of items) {
-      if ((item.record.data.type === 'ACTIVATE') !== activation) continue;
-      const bytes = encoder.encode(JSON.stringify(wireOf(item, now))).length + ITEM_SLACK_BYTES;
-      const full = current.length >= (activation ? MAX_ACTIVATIONS_PER_BATCH : MAX_HITS_PER_BATCH);
-      if (current.length > 0 && (full || size + bytes > maxBytes)) {
-        batches.push({ activation, items: current });
-        current = [];
-        size = ENVELOPE_BYTES;
-      }
-      current.push(item);
-      size += bytes;
-    }
-    if (current.length > 0) batches.push({ activation, items: current });
+export const nextBatch = (
+  items: readonly PooledItem[],
+  envId: string,
+  maxBytes: number,
+  now: number,
+): { batch: Batch; body: string } | null => {
+  const activation = items.some(isActivation);
+  const most = activation ? MAX_ACTIVATIONS_PER_BATCH : MAX_HITS_PER_BATCH;
+  const chosen: PooledItem[] = [];
+  const texts: string[] = [];
+  let size = ENVELOPE_BYTES;
+  for (const item of items) {
+    if (isActivation(item) !== activation) continue;
+    if (chosen.length === most) break;
+    const text = JSON.stringify(wireOf(item, now));
+    const bytes = encoder.encode(text).length + ITEM_SLACK_BYTES;
+    if (chosen.length > 0 && size + bytes > maxBytes) break;
+    chosen.push(item);
+    texts.push(text);
+    size += bytes;
   }
-  return batches;
-};
-
-/** The JSON text of a batch request, `qt` computed at `now` (PROTOCOL.md §4, §5). */
-export const batchBody = (envId: string, batch: Batch, now: number): string => {
-  const wire = batch.items.map((item) => wireOf(item, now));
-  return JSON.stringify(
-    batch.activation ? { cid: envId, batch: wire } : { cid: envId, ds: 'APP', t: 'BATCH', h: wire },
-  );
+  if (chosen.length === 0) return null;
+  const cid = JSON.stringify(envId);
+  const head = activation ? `{"cid":${cid},"batch":[` : `{"cid":${cid},"ds":"APP","t":"BATCH","h":[`;
+  return { batch: { activation, items: chosen }, body: `${head}${texts.join(',')}]}` };
 };
 
 // The retry delay is the SDK's one retry policy (../retry.ts), shared with the bucketing file polling.

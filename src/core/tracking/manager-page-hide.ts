@@ -1,5 +1,5 @@
 import { HIT_LIMITS } from '../../protocol/index.js';
-import { batchBody, planBatches, type Batch, type PooledItem } from './batches.js';
+import { nextBatch, type Batch, type PooledItem } from './batches.js';
 
 /**
  * What one page may have in flight in `keepalive` fetches, bodies summed: 64 KiB (the Fetch standard's
@@ -27,9 +27,9 @@ export const beaconPlan = (
     .filter((item) => (planned += item.bytes) <= 2 * budget);
   const plan: Array<{ batch: Batch; body: string }> = [];
   while (rest.length > 0) {
-    const [batch] = planBatches(rest, Math.min(HIT_LIMITS.maxBeaconBytes, budget), now);
-    if (!batch) break;
-    const body = batchBody(envId, batch, now);
+    const next = nextBatch(rest, envId, Math.min(HIT_LIMITS.maxBeaconBytes, budget), now);
+    if (next === null) break;
+    const { batch, body } = next;
     budget -= encoder.encode(body).length;
     if (budget < 0) break;
     plan.push({ batch, body });

@@ -121,6 +121,9 @@ export const createHitPool = (
   };
   /** Evicts the oldest items not in flight (an answer will settle those) until the pool fits its bounds. */
   const bound = async (): Promise<void> => {
+    // Within bounds (nearly always) nothing is walked: a Map's iteration from its start also steps over the
+    // slots of every item removed since its last rehash, which made each add cost more as a busy pool aged.
+    if (map.size <= bounds.maxItems && bytes <= bounds.maxBytes) return;
     const over: PooledItem[] = [];
     let [count, weight] = [map.size, bytes];
     for (const item of map.values()) {

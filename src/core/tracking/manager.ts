@@ -9,7 +9,7 @@ import {
   type JsonValue,
 } from '../../protocol/index.js';
 import { BatchCachingStrategy } from '../status.js';
-import { backoffDelay, batchBody, planBatches, type Batch, type PooledItem } from './batches.js';
+import { backoffDelay, nextBatch, type Batch, type PooledItem } from './batches.js';
 import { VisitorExposures } from './exposures.js';
 import { validateHitContent } from './hit-fields.js';
 import { HitProtocol } from './hits.js';
@@ -111,14 +111,15 @@ export const createTracker = (deps: TrackerDeps, tuning: TrackerTuning = {}): Tr
   const send = async (): Promise<void> => {
     await pool.recheck();
     pool.report();
-    for (const batch of planBatches(
-      items().filter((item) => !item.inFlight),
-      HIT_LIMITS.maxBatchBytes,
-      clock(),
-    )) {
-      for (const item of batch.items) item.inFlight = true;
+    let rest = items().filter((item) => !item.inFlight);
+    for (;;) {
+      // What left the pool since (the previous request's items, a visitor's consent withdrawn) is not sent.
+      rest = rest.filter((item) => pool.get(hidOf(item)) === item);
       // qt is measured here, when this request's body is built (PROTOCOL.md §5.3).
-      const body = batchBody(envId, batch, clock());
+      const next = nextBatch(rest, envId, HIT_LIMITS.maxBatchBytes, clock());
+      if (next === null) return;
+      const { batch, body } = next;
+      for (const item of batch.items) item.inFlight = true;
       const result = await postText(
         urls[batch.activation ? 0 : 1],
         body,

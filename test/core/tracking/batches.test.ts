@@ -3,7 +3,7 @@
 // every request's body within the byte budget.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { batchBody, planBatches, type PooledItem } from '../../../src/core/tracking/batches.js';
+import { nextBatch, type Batch, type PooledItem } from '../../../src/core/tracking/batches.js';
 import type { CachedHitType, JsonValue } from '../../../src/protocol/index.js';
 
 const item = (type: CachedHitType, n: number, fields: Record<string, JsonValue>): PooledItem => ({
@@ -35,9 +35,25 @@ const activations = (count: number) =>
     item('ACTIVATE', 10_000 + i, { variationGroupId: 'vg1', variationId: 'v1', flagKey: 'k' }),
   );
 
-void describe('planBatches', () => {
+/** Every request `nextBatch` gives for `items`, as the tracker sends them: one after the other. */
+const planBatches = (items: readonly PooledItem[], maxBytes: number): Array<Batch & { body: string }> => {
+  const batches: Array<Batch & { body: string }> = [];
+  let rest = items;
+  for (
+    let next = nextBatch(rest, 'env', maxBytes, 0);
+    next !== null;
+    next = nextBatch(rest, 'env', maxBytes, 0)
+  ) {
+    batches.push({ ...next.batch, body: next.body });
+    const taken = new Set(next.batch.items);
+    rest = rest.filter((item) => !taken.has(item));
+  }
+  return batches;
+};
+
+void describe('nextBatch', () => {
   void it('sends at most 1 000 hits in one request', () => {
-    const batches = planBatches(events(2_500), 2 * 1024 * 1024, 0);
+    const batches = planBatches(events(2_500), 2 * 1024 * 1024);
     assert.deepEqual(
       batches.map((b) => [b.activation, b.items.length]),
       [
@@ -53,8 +69,8 @@ void describe('planBatches', () => {
     );
   });
 
-  void it('sends activations first, at most 100 in one request', () => {
-    const batches = planBatches([...events(3), ...activations(250)], 2 * 1024 * 1024, 0);
+  void it('sends activations first, at most 100 in one request, in the activation body form', () => {
+    const batches = planBatches([...events(3), ...activations(250)], 2 * 1024 * 1024);
     assert.deepEqual(
       batches.map((b) => [b.activation, b.items.length]),
       [
@@ -68,9 +84,28 @@ void describe('planBatches', () => {
 
   void it('keeps each body within the byte budget', () => {
     const budget = 8 * 1024;
-    const batches = planBatches(events(400), budget, 0);
+    // Multi-byte labels: the budget is in UTF-8 bytes, not in characters.
+    const batches = planBatches(
+      Array.from({ length: 400 }, (_, i) =>
+        item('EVENT', i, { category: 'ACTION_TRACKING', action: 'a', label: 'é€😀'.repeat(5) }),
+      ),
+      budget,
+    );
     assert.ok(batches.length > 1);
-    for (const batch of batches)
-      assert.ok(new TextEncoder().encode(batchBody('env', batch, 0)).length <= budget);
+    for (const batch of batches) assert.ok(new TextEncoder().encode(batch.body).length <= budget);
+    // Each body is the batch of PROTOCOL.md §5, its hits in order.
+    const first = JSON.parse(batches[0]?.body ?? '{}') as {
+      cid: string;
+      ds: string;
+      t: string;
+      h: Array<{ hid: string; el: string }>;
+    };
+    assert.equal(first.cid, 'env');
+    assert.equal(first.t, 'BATCH');
+    assert.deepEqual(
+      first.h.map((h) => h.hid),
+      batches[0]?.items.map((i) => i.record.data.content.hid),
+    );
+    assert.equal(first.h[0]?.el, 'é€😀'.repeat(5));
   });
 });
