@@ -29,7 +29,9 @@ export const applyContext = (
           ? `a key has at most ${CONTEXT_LIMITS.maxKeyLength} characters`
           : key.startsWith(RESERVED_CONTEXT_PREFIX)
             ? 'keys starting with fs_ are set by the SDK'
-            : contextValueProblem(value);
+            : /^(__proto__|constructor|prototype)$/.test(key)
+              ? 'JSON parsers reserve it'
+              : contextValueProblem(value);
     if (problem !== null) {
       refused.push(`context key ${label} refused: ${problem}.`);
       continue;

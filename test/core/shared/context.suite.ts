@@ -116,6 +116,50 @@ export const defineContextSuite = (h: CoreHarness): void => {
         assert.match(logs.at(-1)?.message ?? '', /a context holds at most 32768 bytes of JSON/);
       }));
 
+    it('the 32 KiB bound is exact, counted in UTF-8 bytes, and a replaced value frees its own bytes', () =>
+      withSession(h, {}, ({ instance, logs }) => {
+        const visitor = instance.newVisitor({ visitorId: 'v1', hasConsented: true }).build();
+        const own = Object.fromEntries(Object.entries(visitor.context).filter(([k]) => !k.startsWith('fs_')));
+        const base = new TextEncoder().encode(JSON.stringify(own)).length;
+        // `,"big":"…"` adds 9 bytes around the value; é is 2 bytes, a is 1.
+        const room = 32 * 1024 - base - 9;
+        const fits = 'é'.repeat(Math.floor(room / 2)) + 'a'.repeat(room % 2);
+        visitor.updateContext('big', fits);
+        assert.equal(visitor.context.big, fits, 'exactly 32 768 bytes fit');
+        visitor.updateContext('big', `${fits}a`);
+        assert.equal(visitor.context.big, fits, 'one byte more is refused');
+        assert.match(
+          logs.at(-1)?.message ?? '',
+          /context key "big" refused: a context holds at most 32768 bytes/,
+        );
+        // Four é fewer free 8 bytes: `,"small":1` needs 10. Five fewer free exactly 10.
+        visitor.updateContext('big', fits.slice(4));
+        visitor.updateContext('small', 1);
+        assert.equal(visitor.context.small, undefined, '8 bytes free are not enough for 10');
+        visitor.updateContext('big', fits.slice(5));
+        visitor.updateContext('small', 1);
+        assert.equal(visitor.context.small, 1, 'with 10 bytes free it fits');
+      }));
+
+    it('__proto__, constructor and prototype keys are refused (the server refuses a body holding them)', () =>
+      withSession(h, {}, ({ instance, logs }) => {
+        const visitor = instance
+          .newVisitor({ visitorId: 'v1', hasConsented: true })
+          .withContext(JSON.parse('{"__proto__":"x","constructor":"y","prototype":"z","ok":1}') as never)
+          .build();
+        assert.deepEqual(
+          Object.keys(visitor.context).filter((k) => !k.startsWith('sdk_') && !k.startsWith('fs_')),
+          ['ok'],
+        );
+        assert.equal(Object.getPrototypeOf(visitor.context), Object.prototype);
+        assert.deepEqual(
+          errors(logs),
+          ['__proto__', 'constructor', 'prototype'].map(
+            (k) => `context key "${k}" refused: JSON parsers reserve it.`,
+          ),
+        );
+      }));
+
     it('the context is a read-only copy', () =>
       withSession(h, {}, ({ instance }) => {
         const visitor = instance
