@@ -3,40 +3,14 @@
 import { spawnSync } from 'node:child_process';
 import { ConfigBuilder, FeatureInstance, Level } from '../src/core/node.js';
 import type { JsonValue } from '../src/protocol/index.js';
-import { startProtocolDouble } from '../test/support/protocol-double.js';
+import { flagValue as flagValues, startChildDouble } from './double-child.js';
 import { nsPerOp, type Bench, type BenchRow } from './harness.js';
 
 const FLAGS = 50;
 const READS = 100_000;
 
-/** ~50 flags of mixed types over 10 campaigns, as a visitor of a busy page would hold. */
-const flagValues = (i: number): JsonValue => (i % 3 === 0 ? `v${i}` : i % 3 === 1 ? i : i % 2 === 0);
-
 const readCost = async (): Promise<BenchRow> => {
-  const double = await startProtocolDouble({
-    decide: (b) => ({
-      visitorId: b.visitorId,
-      campaigns: Array.from({ length: 10 }, (_, c) => ({
-        id: `c${c}`,
-        name: `Campaign ${c}`,
-        slug: null,
-        type: 'ab',
-        variationGroupId: `vg${c}`,
-        variationGroupName: `Group ${c}`,
-        variation: {
-          id: `v${c}`,
-          name: `Variation ${c}`,
-          reference: false,
-          modifications: {
-            type: 'FLAG',
-            value: Object.fromEntries(
-              Array.from({ length: FLAGS / 10 }, (_, k) => [`flag${c * 5 + k}`, flagValues(c * 5 + k)]),
-            ),
-          },
-        },
-      })),
-    }),
-  });
+  const double = await startChildDouble();
   const sdk = new FeatureInstance();
   await sdk.start(
     'env1',
@@ -67,7 +41,7 @@ const readCost = async (): Promise<BenchRow> => {
     { iterations: READS },
   );
   await sdk.close();
-  await double.close();
+  double.close();
   const ratio = sdkRead / baseline;
   return {
     figure: `getFlag(key).value(default, {visitorExposed:false}), ${FLAGS} flags`,

@@ -5,30 +5,9 @@ import { readFileSync } from 'node:fs';
 import { compileFile, evaluate, murmur3, type EngineVisitor } from '../src/engine/index.js';
 import type { BucketingFile, JsonValue, Targeting, VisitorContext } from '../src/protocol/index.js';
 import { median, nsPerOp, type Bench, type BenchRow } from './harness.js';
+import { BENCH_VISITORS as VISITORS, benchVisitors as visitors } from './visitors.js';
 
 const FIXTURE = new URL('./fixtures/engine-50x2x3.json', import.meta.url);
-const VISITORS = 10_000;
-
-/** 10 000 visitors with varied contexts (fixed: the i-th visitor is always the same). */
-const visitors = (): EngineVisitor[] => {
-  const plans = ['free', 'gold', 'premium', 'business'];
-  const countries = ['fr', 'us', 'de', 'es', 'it', 'gb'];
-  const versions = ['1.2.0', '1.10.0', '2.0.0', '2.1.3', '3.0.0-beta.1'];
-  const domains = ['shop.io', 'mail.com', 'example.org'];
-  return Array.from({ length: VISITORS }, (_, i) => ({
-    id: `visitor-${(i * 2654435761) >>> 0}`,
-    context: {
-      plan: plans[i % 4] ?? 'free',
-      country: countries[i % 6] ?? 'fr',
-      age: 18 + (i % 53),
-      email: `user${i}@${domains[i % 3] ?? 'shop.io'}`,
-      appVersion: versions[i % 5] ?? '1.2.0',
-      vip: i % 7 === 0,
-    },
-    assignments: {},
-  }));
-};
-
 /** A plain `MAJOR.MINOR.PATCH[-pre]` comparison, enough for the fixture's versions. */
 const versionAtLeast = (c: string, t: string): boolean => {
   const a = c.split('-')[0]?.split('.') ?? [];

@@ -13,6 +13,8 @@ export interface BenchRow {
   baseline?: { figure: string; value: number };
   /** value / baseline (or the inverse for throughputs), with the goal it must meet. */
   ratio?: { value: number; goal: string; met: boolean };
+  /** The same figure for peer SDKs measured in the same process and run (issue 18), in the same unit. */
+  peers?: Array<{ name: string; value: number }>;
   /** Extra context: workload, runs. */
   note?: string;
 }

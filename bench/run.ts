@@ -35,9 +35,12 @@ const table = rows.map((r) => ({
   ratio: r.ratio
     ? `${r.ratio.value.toFixed(2)} (goal ${r.ratio.goal}: ${r.ratio.met ? 'met' : 'NOT met'})`
     : '',
+  peers: (r.peers ?? [])
+    .map((p) => `${p.name} ${fmt(p.value)} ${r.unit} (${fmt(p.value / r.value)}×)`)
+    .join('; '),
   note: r.note ?? '',
 }));
-const cols = ['figure', 'value', 'baseline', 'ratio', 'note'] as const;
+const cols = ['figure', 'value', 'baseline', 'ratio', 'peers', 'note'] as const;
 const widths = cols.map((c) => Math.max(c.length, ...table.map((t) => t[c].length)));
 const line = (cells: readonly string[]) => cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join(' | ');
 console.log(line(cols));

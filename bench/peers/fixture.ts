@@ -1,38 +1,16 @@
 // The workload every SDK of the peers rows runs: the engine bench's bucketing file and its 10 000 visitors,
 // and the subset of that file the platform's JS SDK can evaluate the way ours does.
 import { readFileSync } from 'node:fs';
-import type { EngineVisitor } from '../../src/engine/index.js';
 import type { BucketingCampaign, BucketingFile, JsonValue } from '../../src/protocol/index.js';
 
 /** The engine bench's fixture: 50 campaigns × 2 variation groups × 3 mixed targeting rules. */
 export const FIXTURE = new URL('../fixtures/engine-50x2x3.json', import.meta.url);
 
-/** How many visitors the benches cycle through. */
-export const VISITORS = 10_000;
-
 /** Reads the fixture (a fresh copy on each call: adapters may keep or freeze what they are given). */
 export const loadFixture = (): BucketingFile => JSON.parse(readFileSync(FIXTURE, 'utf8')) as BucketingFile;
 
-/** 10 000 visitors with varied contexts (fixed: the i-th visitor is always the same). */
-// Copied from bench/engine.bench.ts as is: peers and ours must see the very same ids and contexts.
-export const visitors = (): EngineVisitor[] => {
-  const plans = ['free', 'gold', 'premium', 'business'];
-  const countries = ['fr', 'us', 'de', 'es', 'it', 'gb'];
-  const versions = ['1.2.0', '1.10.0', '2.0.0', '2.1.3', '3.0.0-beta.1'];
-  const domains = ['shop.io', 'mail.com', 'example.org'];
-  return Array.from({ length: VISITORS }, (_, i) => ({
-    id: `visitor-${(i * 2654435761) >>> 0}`,
-    context: {
-      plan: plans[i % 4] ?? 'free',
-      country: countries[i % 6] ?? 'fr',
-      age: 18 + (i % 53),
-      email: `user${i}@${domains[i % 3] ?? 'shop.io'}`,
-      appVersion: versions[i % 5] ?? '1.2.0',
-      vip: i % 7 === 0,
-    },
-    assignments: {},
-  }));
-};
+/** The benches' 10 000 visitors: peers and ours see the very same ids and contexts. */
+export { BENCH_VISITORS as VISITORS, benchVisitors as visitors } from '../visitors.js';
 
 /** Every flag key the file's variations set, in file order, each once. */
 export const flagKeys = (file: BucketingFile): string[] => {

@@ -1,0 +1,116 @@
+// Memory of the Node SDK (issue 18): the bytes a live visitor holds (50 flags, fetched), and the heap after
+// garbage collection while a server builds and drops visitors, one per request, up to 1 000 000 of them.
+// The heap is read after a full collection each time (`gc` exposed at run time through V8's flags).
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { ConfigBuilder, FeatureInstance, Level, Mode, type Visitor } from '../src/core/node.js';
+import { startChildDouble } from './double-child.js';
+import type { Bench, BenchRow } from './harness.js';
+import { benchVisitors } from './visitors.js';
+
+const LIVE = 5_000;
+const CHURN = Number(process.env.BENCH_CHURN_VISITORS ?? 1_000_000);
+const CHURN_MAX_MS = 240_000;
+/** Heap readings start once the bounded caches (visitor records, hit pool) are full and the JIT is warm. */
+const WARM = 50_000;
+
+setFlagsFromString('--expose-gc');
+const collect = runInNewContext('gc') as () => void;
+const heapAfterGc = async (): Promise<number> => {
+  // Twice, around a turn of the event loop: weak references and finalizers settle between the two.
+  collect();
+  await new Promise(setImmediate);
+  collect();
+  return process.memoryUsage().heapUsed;
+};
+
+const startSdk = async (mode: Mode, url: string): Promise<FeatureInstance> => {
+  const sdk = new FeatureInstance();
+  await sdk.start(
+    'env1',
+    'key1',
+    new ConfigBuilder()
+      .withMode(mode)
+      .withServerUrl(url)
+      .withLogLevel(Level.NONE)
+      .withDisableDeveloperUsageTracking(true)
+      .build(),
+  );
+  return sdk;
+};
+
+/** Bytes per live visitor: the heap holding LIVE fetched visitors, minus the heap once they are dropped. */
+const liveVisitorBytes = async (url: string): Promise<BenchRow> => {
+  const sdk = await startSdk(Mode.DECISION_API, url);
+  const people = benchVisitors();
+  const build = async (i: number): Promise<Visitor> => {
+    const person = people[i % people.length];
+    const visitor = sdk
+      .newVisitor({ visitorId: `live-${i}`, hasConsented: true })
+      .withContext(person?.context ?? {})
+      .build();
+    await visitor.fetchFlags();
+    return visitor;
+  };
+  // The same visitors twice: the caches then hold the same records at both readings.
+  for (let i = 0; i < LIVE; i++) await build(i);
+  let live: Visitor[] = [];
+  for (let i = 0; i < LIVE; i++) live.push(await build(i));
+  const holding = await heapAfterGc();
+  const flags = live[0]?.getFlags().count ?? 0;
+  live = [];
+  const dropped = await heapAfterGc();
+  await sdk.close();
+  const bytes = (holding - dropped) / LIVE;
+  return {
+    figure: `memory: bytes per live visitor, ${flags} flags fetched (decision-API mode)`,
+    value: bytes,
+    unit: 'B',
+    ratio: { value: bytes / 4096, goal: '≤ 1 (4 KB, issue 18)', met: bytes <= 4096 },
+    note: `heap after GC holding ${LIVE.toLocaleString('en-US')} visitors minus after dropping them (caches unchanged between the two)`,
+  };
+};
+
+/** The heap after GC at WARM visitors built and dropped, and at CHURN (or what the time bound allowed). */
+const churn = async (url: string): Promise<BenchRow> => {
+  const sdk = await startSdk(Mode.BUCKETING, url);
+  const people = benchVisitors();
+  const started = Date.now();
+  let warmHeap = 0;
+  let done = 0;
+  for (; done < CHURN; done++) {
+    const person = people[done % people.length];
+    const visitor = sdk
+      .newVisitor({ visitorId: `churn-${done}`, hasConsented: true })
+      .withContext(person?.context ?? {})
+      .build();
+    await visitor.fetchFlags();
+    if ((done & 63) === 63) await new Promise(setImmediate); // I/O between requests: the hits leave
+    if (done + 1 === WARM) warmHeap = await heapAfterGc();
+    if ((done & 1023) === 1023 && Date.now() - started > CHURN_MAX_MS) {
+      done++;
+      break;
+    }
+  }
+  const endHeap = await heapAfterGc();
+  await sdk.close();
+  const growth = (endHeap - warmHeap) / Math.max(1, done - WARM);
+  const mb = (n: number): string => `${(n / 1e6).toFixed(1)} MB`;
+  return {
+    figure: `memory: heap growth per visitor built and dropped, ${done.toLocaleString('en-US')} visitors (bucketing mode)`,
+    value: growth,
+    unit: 'B',
+    ratio: { value: growth, goal: '≤ 1 B (no growth, issue 18)', met: growth <= 1 && done >= CHURN },
+    note: `heap after GC ${mb(warmHeap)} at ${WARM.toLocaleString('en-US')} visitors (caches full), ${mb(endHeap)} at ${done.toLocaleString('en-US')}; ${((Date.now() - started) / 1000).toFixed(0)} s${done < CHURN ? `; stopped by the ${CHURN_MAX_MS / 1000} s bound` : ''}`,
+  };
+};
+
+/** The memory rows. */
+export const bench: Bench = async () => {
+  const double = await startChildDouble();
+  try {
+    return [await liveVisitorBytes(double.url), await churn(double.url)];
+  } finally {
+    double.close();
+  }
+};

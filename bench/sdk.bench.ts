@@ -1,0 +1,209 @@
+// The SDK against the engine alone and against peer SDKs (issue 18), on the 50-campaign fixture in one process:
+// - assigning one new visitor in bucketing mode, `newVisitor(...).build()` then `await fetchFlags()`, next to
+//   the engine's `evaluate` of the same visitor on the same compiled file: the visitor cache lookup misses,
+//   the record is written, the consent and context hits are queued and sent (to a double in its own process)
+//   as for a server that builds one visitor per request;
+// - one flag read of a fetched visitor, next to a Map lookup of the same values;
+// - the same figures of the platform's JS SDK 5.2.0 (edge mode, same file) and GrowthBook 1.8.0 (the file as
+//   150 comparable features), on the full file and on the subset the platform's engine evaluates as ours
+//   does (no SEMVER_* rules, whole traffic: bench/peers/fixture.ts). Nothing of theirs touches the network.
+import { ConfigBuilder, FeatureInstance, Level, Mode } from '../src/core/node.js';
+import { compileFile, evaluate, type EngineVisitor } from '../src/engine/index.js';
+import type { BucketingFile, JsonValue } from '../src/protocol/index.js';
+import { startChildDouble } from './double-child.js';
+import { median, nsPerOp, type Bench, type BenchRow } from './harness.js';
+import { comparableSubset, defaultFor, loadFixture } from './peers/fixture.js';
+import { startFlagshipPeer } from './peers/flagship.js';
+import { startGrowthBookPeer } from './peers/growthbook.js';
+import { forbidNetwork } from './peers/no-network.js';
+import type { PeerSdk } from './peers/peer.js';
+import { benchVisitors } from './visitors.js';
+
+const PER_ROUND = 2_000;
+const ROUNDS = 5;
+const MAX_MS_PER_ROUND = 3_000;
+const READS = 200_000;
+
+/** Microseconds per call of `assign` over `count` calls from `offset`, stopping early at the deadline. */
+const timeAsync = async (assign: (i: number) => unknown, offset: number, count: number): Promise<number> => {
+  const started = process.hrtime.bigint();
+  const deadline = started + BigInt(MAX_MS_PER_ROUND) * 1_000_000n;
+  let done = 0;
+  for (; done < count; done++) {
+    await assign(offset + done);
+    // A server yields to I/O between requests (the SDK's hits leave then); every contender does.
+    if ((done & 63) === 63) await new Promise(setImmediate);
+    if ((done & 63) === 63 && process.hrtime.bigint() > deadline) {
+      done++;
+      break;
+    }
+  }
+  return Number(process.hrtime.bigint() - started) / done / 1000;
+};
+
+/** Runs the contenders in alternated rounds (a slow spell weighs on all alike); medians per contender. */
+const alternate = async (contenders: ReadonlyArray<(i: number) => unknown>): Promise<number[][]> => {
+  for (const assign of contenders) await timeAsync(assign, 0, PER_ROUND); // warm-up, not counted
+  const runs = contenders.map((): number[] => []);
+  for (let round = 0; round < ROUNDS; round++)
+    for (const [index, assign] of contenders.entries())
+      runs[index]?.push(await timeAsync(assign, (round + 1) * PER_ROUND, PER_ROUND));
+  return runs;
+};
+
+interface Ours {
+  sdk: FeatureInstance;
+  close(): void;
+}
+
+const startOurs = async (file: BucketingFile): Promise<Ours> => {
+  const double = await startChildDouble(file);
+  const sdk = new FeatureInstance();
+  await sdk.start(
+    'env1',
+    'key1',
+    new ConfigBuilder()
+      .withMode(Mode.BUCKETING)
+      .withServerUrl(double.url)
+      .withLogLevel(Level.NONE)
+      .withDisableDeveloperUsageTracking(true)
+      .build(),
+  );
+  return {
+    sdk,
+    close: () => {
+      void sdk.close().finally(() => double.close());
+    },
+  };
+};
+
+/** The assignment row on `file`: ours, the engine alone and the peers, in alternated rounds. */
+const assignmentRow = async (
+  file: BucketingFile,
+  label: string,
+  startPeers: () => Promise<PeerSdk[]>,
+): Promise<BenchRow> => {
+  const compiled = compileFile(file);
+  const people = benchVisitors();
+  const person = (i: number): EngineVisitor => people[i % people.length] as EngineVisitor;
+  const ours = await startOurs(file);
+  let serial = 0;
+  const oursAssign = async (i: number): Promise<void> => {
+    // A new id each time: the same contexts, visitors the SDK has never seen.
+    const visitor = ours.sdk
+      .newVisitor({ visitorId: `${person(i).id}-${++serial}`, hasConsented: true })
+      .withContext(person(i).context)
+      .build();
+    await visitor.fetchFlags();
+  };
+  const engine = (i: number): unknown => evaluate(compiled, person(i), { exposeAllKeys: true, extras: true });
+  const peers = await startPeers();
+  let runs: number[][];
+  try {
+    // Ours sends its hits to the double over loopback; the peers are held to no network at all.
+    runs = await alternate([oursAssign, engine]);
+    const guard = forbidNetwork();
+    const peerRuns = await alternate(peers.map((peer) => (i: number) => peer.assign(i))).finally(() =>
+      guard.restore(),
+    );
+    if (guard.attempts.length > 0) throw new Error(`a peer used the network: ${guard.attempts.join(', ')}`);
+    runs.push(...peerRuns);
+  } finally {
+    for (const peer of peers) await peer.close();
+    ours.close();
+  }
+  const [oursRuns = [], engineRuns = []] = runs;
+  const ratios = oursRuns.map((o, round) => o / (engineRuns[round] ?? Infinity));
+  const ratio = median(ratios);
+  return {
+    figure: `SDK: assign one new visitor, bucketing mode (newVisitor + fetchFlags), ${label}`,
+    value: median(oursRuns),
+    unit: 'µs/op',
+    baseline: { figure: 'engine evaluate alone, same visitor', value: median(engineRuns) },
+    ratio: { value: ratio, goal: '≤ 1.3× (issue 18)', met: ratio <= 1.3 },
+    peers: peers.map((peer, index) => ({ name: peer.name, value: median(runs[index + 2] ?? []) })),
+    note: `${PER_ROUND.toLocaleString('en-US')} visitors per round (or ${MAX_MS_PER_ROUND / 1000} s), ${ROUNDS} rounds alternated, medians; per-round ratios ${ratios.map((r) => r.toFixed(2)).join(' ')}`,
+  };
+};
+
+/** The read row: one flag read of a fetched visitor, ours and the peers' on the same visitor and keys. */
+const readRow = async (file: BucketingFile, startPeers: () => Promise<PeerSdk[]>): Promise<BenchRow> => {
+  const people = benchVisitors();
+  const first = people[0] as EngineVisitor;
+  const ours = await startOurs(file);
+  const visitor = ours.sdk
+    .newVisitor({ visitorId: first.id, hasConsented: true })
+    .withContext(first.context)
+    .build();
+  await visitor.fetchFlags();
+  // The visitor's own keys with a value (a peer's miss path is another figure: see bench/peers/flagship.ts).
+  const keys = [...visitor.getFlags().keys()].filter(
+    (key) => visitor.getFlag(key).value(defaultFor(key), { visitorExposed: false }) !== defaultFor(key),
+  );
+  const defaults = keys.map(defaultFor);
+  const values = new Map<string, JsonValue>(
+    keys.map((key, i): [string, JsonValue] => [
+      key,
+      visitor.getFlag(key).value<JsonValue>(defaults[i] ?? null, { visitorExposed: false }),
+    ]),
+  );
+  const n = keys.length;
+  const oursNs = nsPerOp(
+    (i) => visitor.getFlag(keys[i % n] ?? '').value(defaults[i % n], { visitorExposed: false }),
+    {
+      iterations: READS,
+    },
+  );
+  const baseline = nsPerOp(
+    (i) => {
+      const v = values.get(keys[i % n] ?? '');
+      const d = defaults[i % n];
+      return typeof v === typeof d ? v : d;
+    },
+    { iterations: READS },
+  );
+  ours.close();
+  const peers = await startPeers();
+  const guard = forbidNetwork();
+  const peerNs: Array<{ name: string; value: number }> = [];
+  try {
+    for (const peer of peers) {
+      const reader = await peer.readyVisitor(0);
+      peerNs.push({
+        name: peer.name,
+        value: nsPerOp((i) => reader.read(keys[i % n] ?? '', defaults[i % n] ?? ''), {
+          iterations: READS / 10,
+        }),
+      });
+      await peer.close();
+    }
+  } finally {
+    guard.restore();
+  }
+  if (guard.attempts.length > 0) throw new Error(`a peer used the network: ${guard.attempts.join(', ')}`);
+  const ratio = oursNs / baseline;
+  return {
+    figure: `getFlag(key).value(default, {visitorExposed:false}), bucketing mode, ${n} keys of one visitor`,
+    value: oursNs,
+    unit: 'ns/op',
+    baseline: { figure: 'Map.get + typeof check, same values', value: baseline },
+    ratio: { value: ratio, goal: '≤ 4× and ≤ 50 ns (issue 18)', met: ratio <= 4 && oursNs <= 50 },
+    peers: peerNs,
+    note: `the subset file (all three SDKs give visitor 0 the same flags), visitor 0's keys that hold a value, median of 5 runs (peers: ${(READS / 10).toLocaleString('en-US')} reads per run)`,
+  };
+};
+
+/** The SDK rows, with the peers beside ours. */
+export const bench: Bench = async () => {
+  const full = loadFixture();
+  const subset = comparableSubset(loadFixture());
+  const both = async (file: BucketingFile): Promise<PeerSdk[]> => [
+    await startFlagshipPeer(file),
+    await startGrowthBookPeer(file),
+  ];
+  const fullRow = await assignmentRow(full, 'full file', () => both(loadFixture()));
+  fullRow.note = `${fullRow.note ?? ''}; the platform's SDK does different work on the full file (no SEMVER_* operators, no traffic ranges): compare on the subset`;
+  const subsetRow = await assignmentRow(subset.file, 'subset both engines support', () => both(subset.file));
+  subsetRow.note = `${subsetRow.note ?? ''}; subset: ${subset.removedGroups} SEMVER_* variation groups removed (${subset.removedCampaigns} campaigns with them), ${subset.widenedCampaigns} campaigns widened to the whole traffic`;
+  return [fullRow, subsetRow, await readRow(subset.file, () => both(subset.file))];
+};
