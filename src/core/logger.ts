@@ -66,15 +66,18 @@ export class Logger {
     return this.#level;
   }
 
-  /** Writes `message` at `level` when the level allows it; with `onceKey`, only the first time. */
-  log(level: Level, message: string, onceKey?: string): void {
+  /**
+   * Writes `message` at `level` when the level allows it; with `onceKey`, only the first time. A function is
+   * called only then: a message that costs something to build (a flag miss lists the known keys) costs it once.
+   */
+  log(level: Level, message: string | (() => string), onceKey?: string): void {
     if (level === Level.NONE || level > this.#level) return;
     if (onceKey !== undefined) {
       if (this.#seen.has(onceKey)) return;
       this.#seen.add(onceKey);
     }
     try {
-      this.#manager.log(level, NAMES[level] as LevelName, message);
+      this.#manager.log(level, NAMES[level] as LevelName, typeof message === 'string' ? message : message());
     } catch {
       // A throwing custom log manager must never break the SDK call that logged.
     }
@@ -86,7 +89,7 @@ export class Logger {
   }
 
   /** Writes a warning. */
-  warning(message: string, onceKey?: string): void {
+  warning(message: string | (() => string), onceKey?: string): void {
     this.log(Level.WARNING, message, onceKey);
   }
 

@@ -336,11 +336,10 @@ export class Visitor implements FlagHost {
   /** @internal FlagHost: one warning per key and SDK instance, with the keys known (at most 10 listed). */
   missing_(key: string): void {
     if (this.#flagsFromCache === undefined || this.#inPanic()) return;
-    const keys = [...this.#flags.keys()];
-    this.#runtime.logger_.warning(
-      `flag "${key}" not found for visitor "${this.#id}"; known keys: ${keys.slice(0, 10).join(', ')}${keys.length > 10 ? ', …' : ''}`,
-      `missing:${key}`,
-    );
+    this.#runtime.logger_.warning(() => {
+      const keys = [...this.#flags.keys()];
+      return `flag "${key}" not found for visitor "${this.#id}"; known keys: ${keys.slice(0, 10).join(', ')}${keys.length > 10 ? ', …' : ''}`;
+    }, `missing:${key}`);
   }
 
   /** The campaigns of an initial decision, applied now; null (logged) when it cannot be used. */
