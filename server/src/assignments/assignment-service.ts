@@ -3,15 +3,37 @@
 // written behind, and last use refreshed at most once a day per visitor so that the retention purge keeps
 // every visitor seen within ASSIGNMENT_RETENTION_DAYS.
 import type { AssignmentHistory } from 'feature-ts/protocol';
-import type { AssignmentRow, Store } from '../store/store.js';
+import type { Store, VisitorAssignments } from '../store/store.js';
 import type { AssignmentWriter } from './assignment-writer.js';
 
 const DAY_MS = 86_400_000;
 
+/**
+ * Reads of one environment in flight at once. While they run, the misses of later requests gather into the
+ * next read: one query per request would bound the decision API by the store's round trip, and one per
+ * event-loop turn still paid the store's fixed cost per query for a handful of visitors.
+ */
+const READS_IN_FLIGHT = 2;
+
 interface CachedHistory {
+  /** Never changed once cached: a change replaces it (evaluations in flight may hold it). */
   history: AssignmentHistory;
   /** Oldest last use stored for this visitor, as far as this instance knows. */
   lastUsedMs: number;
+}
+
+/** Visitors to read in one query, and the answer all their requests wait for. */
+interface ReadBatch {
+  ids: Set<string>;
+  found: Promise<ReadonlyMap<string, VisitorAssignments>>;
+  resolve: (found: ReadonlyMap<string, VisitorAssignments>) => void;
+  reject: (error: unknown) => void;
+}
+
+/** An environment's reads: how many run, and the next one, gathering ids while they do. */
+interface Reads {
+  inFlight: number;
+  next: ReadBatch | null;
 }
 
 /** Options of the assignment service. */
@@ -20,6 +42,8 @@ export interface AssignmentServiceOptions {
   maxCached?: number;
 }
 
+const EMPTY: ReadonlyMap<string, VisitorAssignments> = new Map();
+
 /** Reads and records assignment histories. */
 export class AssignmentService {
   readonly #store: Store;
@@ -27,7 +51,7 @@ export class AssignmentService {
   readonly #max: number;
   // A Map keeps insertion order: the first key is the oldest entry, evicted first when full.
   readonly #cache = new Map<string, CachedHistory>();
-  readonly #pending = new Map<string, { ids: Set<string>; rows: Promise<AssignmentRow[]> }>();
+  readonly #reads = new Map<string, Reads>();
 
   constructor(store: Store, writer: AssignmentWriter, options: AssignmentServiceOptions = {}) {
     this.#store = store;
@@ -37,24 +61,14 @@ export class AssignmentService {
 
   /** The merged history of `ids` (first id wins, §8.5), loading what the cache lacks in one query. */
   async historyOf(envId: string, ids: readonly string[], now: number): Promise<AssignmentHistory> {
-    const found: Array<CachedHistory | undefined> = ids.map((id) => this.#cache.get(`${envId}\u0000${id}`));
+    const found = ids.map((id) => this.#cached(envId, id));
     const missing = ids.filter((_, i) => found[i] === undefined);
     if (missing.length > 0) {
-      const rows = await this.#load(envId, missing);
+      const stored = await this.#load(envId, missing);
       for (const id of missing) {
-        const cached = this.#cache.get(`${envId}\u0000${id}`);
-        if (cached !== undefined) {
-          // Loaded (or recorded) by a concurrent request meanwhile: keep that one.
-          found[ids.indexOf(id)] = cached;
-          continue;
-        }
-        const entry: CachedHistory = { history: {}, lastUsedMs: now };
-        for (const row of rows) {
-          if (row.visitorId !== id) continue;
-          entry.history[row.variationGroupId] = row.variationId;
-          entry.lastUsedMs = Math.min(entry.lastUsedMs, row.lastUsedMs);
-        }
-        found[ids.indexOf(id)] = this.#remember(envId, id, entry);
+        // Loaded (or recorded) by a concurrent request meanwhile: keep that one.
+        const entry = this.#cached(envId, id) ?? this.#remember(envId, id, entryOf(stored.get(id), now));
+        found[ids.indexOf(id)] = entry;
       }
     }
     if (ids.length === 1) {
@@ -62,55 +76,92 @@ export class AssignmentService {
       if (only !== undefined) this.#touch(envId, ids[0] ?? '', only, now);
       return only?.history ?? {};
     }
-    const merged: AssignmentHistory = {};
+    let merged: AssignmentHistory = {};
     for (let i = found.length - 1; i >= 0; i--) {
       const entry = found[i];
       if (entry === undefined) continue;
       this.#touch(envId, ids[i] ?? '', entry, now);
-      Object.assign(merged, entry.history);
+      // Spread, not Object.assign: a group called "__proto__" stays a key.
+      merged = { ...merged, ...entry.history };
     }
     return merged;
   }
 
   /**
-   * Loads histories, coalescing the misses of concurrent requests into one query per environment and
-   * event-loop turn: a query per request would bound the decision API by the database's round trip.
+   * The cached history of `id`, or the one the writer still carries (evicted from the cache, or dropped by
+   * clear(), before its write committed): a read of the store could miss it.
    */
-  #load(envId: string, ids: readonly string[]): Promise<AssignmentRow[]> {
-    let pending = this.#pending.get(envId);
-    if (pending === undefined) {
-      const batch = { ids: new Set<string>(), rows: Promise.resolve<AssignmentRow[]>([]) };
-      batch.rows = new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
-        this.#pending.delete(envId);
-        return this.#store.getAssignments(envId, [...batch.ids]);
-      });
-      this.#pending.set(envId, batch);
-      pending = batch;
+  #cached(envId: string, id: string): CachedHistory | undefined {
+    const cached = this.#cache.get(`${envId}\u0000${id}`);
+    if (cached !== undefined) return cached;
+    const pending = this.#writer.pending(envId, id);
+    if (pending === undefined) return undefined;
+    return this.#remember(envId, id, { history: pending.history, lastUsedMs: pending.lastUsedMs });
+  }
+
+  /** Loads stored histories, gathering the misses of concurrent requests (see READS_IN_FLIGHT). */
+  #load(envId: string, ids: readonly string[]): Promise<ReadonlyMap<string, VisitorAssignments>> {
+    let reads = this.#reads.get(envId);
+    if (reads === undefined) {
+      reads = { inFlight: 0, next: null };
+      this.#reads.set(envId, reads);
     }
-    for (const id of ids) pending.ids.add(id);
-    return pending.rows;
+    let batch = reads.next;
+    if (batch === null) {
+      let resolve: ReadBatch['resolve'] = () => undefined;
+      let reject: ReadBatch['reject'] = () => undefined;
+      const found = new Promise<ReadonlyMap<string, VisitorAssignments>>((yes, no) => {
+        resolve = yes;
+        reject = no;
+      });
+      batch = { ids: new Set(), found, resolve, reject };
+      reads.next = batch;
+      // After this turn, so that the misses of every request parsed in it go in the same query.
+      const started = reads;
+      if (reads.inFlight < READS_IN_FLIGHT) setImmediate(() => this.#read(envId, started));
+    }
+    for (const id of ids) batch.ids.add(id);
+    return batch.found;
+  }
+
+  /** Runs the environment's next read; when it ends, the one that gathered meanwhile. */
+  #read(envId: string, reads: Reads): void {
+    const batch = reads.next;
+    if (batch === null) return;
+    reads.next = null;
+    reads.inFlight++;
+    this.#store.getAssignments(envId, [...batch.ids]).then(
+      (visitors) => {
+        this.#readEnded(envId, reads);
+        if (visitors.length === 0) return batch.resolve(EMPTY);
+        batch.resolve(new Map(visitors.map((visitor) => [visitor.visitorId, visitor])));
+      },
+      (error: unknown) => {
+        this.#readEnded(envId, reads);
+        batch.reject(error);
+      },
+    );
+  }
+
+  #readEnded(envId: string, reads: Reads): void {
+    reads.inFlight--;
+    if (reads.next !== null) this.#read(envId, reads);
+    else if (reads.inFlight === 0) this.#reads.delete(envId);
   }
 
   /** Records new assignments under each of `ids`; they are committed within a second. */
   record(envId: string, ids: readonly string[], assigned: AssignmentHistory, now: number): void {
-    const groups = Object.keys(assigned);
-    if (groups.length === 0) return;
-    const rows: AssignmentRow[] = [];
+    if (isEmpty(assigned)) return;
     for (const id of ids) {
-      const entry =
-        this.#cache.get(`${envId}\u0000${id}`) ?? this.#remember(envId, id, { history: {}, lastUsedMs: now });
-      // Copy-on-write, once per id (not per group: that copied the history once per new group): the history
-      // object may be held by an evaluation in flight.
-      const history = { ...entry.history };
-      for (const group of groups) {
-        const variation = assigned[group];
-        if (variation === undefined) continue;
-        history[group] = variation;
-        rows.push({ visitorId: id, variationGroupId: group, variationId: variation, lastUsedMs: now });
-      }
-      entry.history = history;
+      const entry = this.#cache.get(`${envId}\u0000${id}`);
+      // Copy-on-write: the history object may be held by an evaluation in flight. A visitor without history
+      // (every first visit) takes the engine's object as it is: nothing else holds it.
+      const history =
+        entry === undefined || isEmpty(entry.history) ? assigned : { ...entry.history, ...assigned };
+      if (entry === undefined) this.#remember(envId, id, { history, lastUsedMs: now });
+      else entry.history = history;
+      this.#writer.enqueue(envId, id, history, now);
     }
-    this.#writer.enqueue(envId, rows);
   }
 
   /**
@@ -146,14 +197,19 @@ export class AssignmentService {
 
   /** Refreshes the stored last use of a visitor's assignments when it is over a day old. */
   #touch(envId: string, id: string, entry: CachedHistory, now: number): void {
-    if (now - entry.lastUsedMs < DAY_MS) return;
+    if (now - entry.lastUsedMs < DAY_MS || isEmpty(entry.history)) return;
     entry.lastUsedMs = now;
-    const rows = Object.entries(entry.history).map(([variationGroupId, variationId]): AssignmentRow => ({
-      visitorId: id,
-      variationGroupId,
-      variationId,
-      lastUsedMs: now,
-    }));
-    this.#writer.enqueue(envId, rows);
+    this.#writer.enqueue(envId, id, entry.history, now);
   }
 }
+
+/** Whether a history has no group, without listing its keys. */
+const isEmpty = (history: AssignmentHistory): boolean => {
+  for (const group in history) if (Object.hasOwn(history, group)) return false;
+  return true;
+};
+
+const entryOf = (stored: VisitorAssignments | undefined, now: number): CachedHistory =>
+  stored === undefined
+    ? { history: {}, lastUsedMs: now }
+    : { history: stored.history, lastUsedMs: Math.min(now, stored.lastUsedMs) };

@@ -1,12 +1,26 @@
 // Writes of the hot paths over the shared SQL: assignments (write-behind batches), activations and hits
 // (one statement per batch, idempotent on (env, hid); group-commit.ts gathers concurrent requests into one
-// batch), identities (§14.2) and usage counts (§12). Rows go in as arrays through unnest(), so a batch of any
-// size is one round trip.
+// batch), identities (§14.2) and usage counts (§12). Rows go in as arrays through unnest() (assignments as one
+// JSON text), so a batch of any size is one round trip.
+import type { AssignmentHistory } from 'feature-ts/protocol';
 import { num, text, textOrNull, type Queryable } from './sql.js';
-import type { ActivationRow, AssignmentRow, HitRow } from './store.js';
+import type { ActivationRow, HitRow, VisitorAssignments } from './store.js';
 
 /** Visitors per assignment upsert statement. */
 const ASSIGNMENT_CHUNK = 100;
+
+/**
+ * A stored history as the engine reads it: string variations only (a row written by hand may hold others),
+ * group ids as own keys of an object without prototype, so that "__proto__" stays a group.
+ */
+const storedHistory = (history: Record<string, unknown>): AssignmentHistory => {
+  const out = Object.create(null) as AssignmentHistory;
+  for (const key of Object.keys(history)) {
+    const variation = history[key];
+    if (typeof variation === 'string') out[key] = variation;
+  }
+  return out;
+};
 
 const insertedCount = (rows: Array<Record<string, unknown>>): number =>
   rows[0] === undefined ? 0 : num(rows[0], 'n');
@@ -40,61 +54,57 @@ const insertWithIdentities = async (
 
 /** Collection operations of the store. */
 export const collectQueries = (db: Queryable) => ({
-  async getAssignments(envId: string, visitorIds: readonly string[]): Promise<AssignmentRow[]> {
+  async getAssignments(envId: string, visitorIds: readonly string[]): Promise<VisitorAssignments[]> {
     const rows = await db.query(
       'SELECT visitor_id, history, last_used_ms FROM assignments WHERE env_id = $1 AND visitor_id = ANY($2::text[])',
       [envId, [...visitorIds]],
     );
-    return rows.flatMap((row) => {
+    const visitors: VisitorAssignments[] = [];
+    for (const row of rows) {
       const raw = row.history;
       const history: unknown = typeof raw === 'string' ? JSON.parse(raw) : raw;
-      if (typeof history !== 'object' || history === null) return [];
-      return Object.entries(history).flatMap(([variationGroupId, variationId]): AssignmentRow[] =>
-        typeof variationId === 'string'
-          ? [
-              {
-                visitorId: text(row, 'visitor_id'),
-                variationGroupId,
-                variationId,
-                lastUsedMs: num(row, 'last_used_ms'),
-              },
-            ]
-          : [],
-      );
-    });
-  },
-  async saveAssignments(envId: string, rows: readonly AssignmentRow[]): Promise<void> {
-    if (rows.length === 0) return;
-    // One row per visitor; ON CONFLICT DO UPDATE may not touch a row twice in one statement.
-    const visitors = new Map<string, { history: Record<string, string>; lastUsedMs: number }>();
-    for (const row of rows) {
-      let entry = visitors.get(row.visitorId);
-      if (entry === undefined) {
-        // No prototype: a group id is data, never a prototype setter such as __proto__.
-        entry = { history: Object.create(null) as Record<string, string>, lastUsedMs: row.lastUsedMs };
-        visitors.set(row.visitorId, entry);
-      }
-      entry.history[row.variationGroupId] = row.variationId;
-      entry.lastUsedMs = Math.max(entry.lastUsedMs, row.lastUsedMs);
+      if (typeof history !== 'object' || history === null) continue;
+      visitors.push({
+        visitorId: text(row, 'visitor_id'),
+        history: storedHistory(history as Record<string, unknown>),
+        lastUsedMs: num(row, 'last_used_ms'),
+      });
     }
-    const list = [...visitors];
+    return visitors;
+  },
+  async saveAssignments(envId: string, list: readonly VisitorAssignments[]): Promise<void> {
+    if (list.length === 0) return;
+    // One entry per visitor: ON CONFLICT DO UPDATE may not touch a row twice in one statement. The first
+    // entry of a visitor keeps its variations, as a stored row does.
+    const visitors = new Map<string, VisitorAssignments>();
+    for (const entry of list) {
+      const first = visitors.get(entry.visitorId);
+      visitors.set(
+        entry.visitorId,
+        first === undefined
+          ? entry
+          : {
+              visitorId: entry.visitorId,
+              history: { ...entry.history, ...first.history },
+              lastUsedMs: Math.max(first.lastUsedMs, entry.lastUsedMs),
+            },
+      );
+    }
+    const entries = [...visitors.values()];
     // Several small statements rather than one: each one holds the embedded store for a few milliseconds, so
-    // a hit waiting to be made durable is not queued behind one upsert of every new visitor of the last
-    // flush (about 50 ms per thousand visitors on PGlite).
-    for (let start = 0; start < list.length; start += ASSIGNMENT_CHUNK) {
-      const chunk = list.slice(start, start + ASSIGNMENT_CHUNK);
+    // a read or a hit waiting to be made durable is not queued behind one upsert of every new visitor of the
+    // last flush.
+    for (let start = 0; start < entries.length; start += ASSIGNMENT_CHUNK) {
+      const chunk = entries.slice(start, start + ASSIGNMENT_CHUNK);
+      // The chunk goes in as one JSON text: PGlite's driver escapes every element of a text[] parameter and
+      // PostgreSQL then parses each element's JSON again, which cost twice this on the embedded store.
       // `excluded.history || assignments.history`: on a key in both, the stored variation wins (§8.4).
       await db.query(
         `INSERT INTO assignments (env_id, visitor_id, history, last_used_ms)
-         SELECT $1, v, h::jsonb, t FROM unnest($2::text[], $3::text[], $4::bigint[]) AS u(v, h, t)
+         SELECT $1, x.v, x.h, x.t FROM jsonb_to_recordset($2::jsonb) AS x(v text, h jsonb, t bigint)
          ON CONFLICT (env_id, visitor_id) DO UPDATE SET history = excluded.history || assignments.history,
            last_used_ms = GREATEST(assignments.last_used_ms, excluded.last_used_ms)`,
-        [
-          envId,
-          chunk.map(([id]) => id),
-          chunk.map(([, e]) => JSON.stringify(e.history)),
-          chunk.map(([, e]) => e.lastUsedMs),
-        ],
+        [envId, JSON.stringify(chunk.map((e) => ({ v: e.visitorId, h: e.history, t: e.lastUsedMs })))],
       );
     }
   },

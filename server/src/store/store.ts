@@ -1,6 +1,6 @@
 // The store: everything the server keeps, behind one interface with two implementations over the same
 // SQL (PGlite embedded, PostgreSQL through pg). Routes and the CLI only see this interface.
-import type { AccountSettings, Action, BucketingCampaign } from 'feature-ts/protocol';
+import type { AccountSettings, Action, AssignmentHistory, BucketingCampaign } from 'feature-ts/protocol';
 import type { ListenInterruption } from './sql.js';
 
 /** An account (PROTOCOL.md §13.1). */
@@ -97,11 +97,13 @@ export interface EnvironmentConfiguration {
   variations: VariationOwner[];
 }
 
-/** One stored assignment row (§8.4). */
-export interface AssignmentRow {
+/**
+ * A visitor's stored assignments (§8.4): its history `{variationGroupId: variationId}` and when it was last
+ * used, one row per visitor (so a decision that allocates dozens of groups reads and writes one row).
+ */
+export interface VisitorAssignments {
   visitorId: string;
-  variationGroupId: string;
-  variationId: string;
+  history: AssignmentHistory;
   lastUsedMs: number;
 }
 
@@ -262,9 +264,13 @@ export interface Store {
   ): Promise<() => Promise<void>>;
   /** What identifies the served version of each environment: a cheap check for missed notifications. */
   configurationStamps(envIds: readonly string[]): Promise<ConfigurationStamp[]>;
-  getAssignments(envId: string, visitorIds: readonly string[]): Promise<AssignmentRow[]>;
-  /** Inserts new assignments and refreshes last use of known ones; never changes a stored variation. */
-  saveAssignments(envId: string, rows: readonly AssignmentRow[]): Promise<void>;
+  /** The stored assignments of those of `visitorIds` that have any, one entry per visitor. */
+  getAssignments(envId: string, visitorIds: readonly string[]): Promise<VisitorAssignments[]>;
+  /**
+   * Adds the groups of each history to the visitor's stored one and moves its last use forward; never
+   * changes a stored variation (nor, for a visitor listed twice, the first entry's).
+   */
+  saveAssignments(envId: string, visitors: readonly VisitorAssignments[]): Promise<void>;
   /** Deletes assignments not used since `beforeMs`; returns how many. */
   purgeAssignments(beforeMs: number): Promise<number>;
   /** Stores activations, skipping known idempotency ids; returns how many were stored. Durable on return. */
