@@ -252,6 +252,33 @@ void describe('dropVisitor', () => {
   });
 });
 
+void describe('dropVisitor during a send', () => {
+  void it("keeps a dropped visitor's items out of the pass's later requests", async () => {
+    const { tracker } = harness(double, { poolMaxSize: 10_000 });
+    const other = { visitorId: 'other', anonymousId: null, authenticated: false };
+    // 1 500 hits of two visitors, interleaved: two requests of at most 1 000 (PROTOCOL.md §5.2).
+    for (let i = 0; i < 750; i += 1) {
+      await tracker.addHit(anonymous, screen(`anon ${i}`));
+      await tracker.addHit(other, screen(`other ${i}`));
+    }
+    double.script.queued.events = [{ status: 204, delayMs: 300 }];
+    const sent = tracker.flush();
+    // The double holds the first request 300 ms: the drop happens while it is in flight.
+    await waitFor(() => double.requestsTo('events').length === 1, 'the first request to arrive');
+    await tracker.dropVisitor('anon-7');
+    await sent;
+    const [first, second] = double.requestsTo('events').map((r) => hitsOf(r.body));
+    assert.equal(first?.length, 1_000, 'the first request left before the drop, whole');
+    assert.ok((second?.length ?? 0) > 0);
+    assert.deepEqual(
+      [...new Set(second?.map((h) => h.vid))],
+      ['other'],
+      'the second request carries none of the dropped visitor',
+    );
+    await tracker.close();
+  });
+});
+
 void describe('input and lifecycle', () => {
   void it('refuses an invalid hit with the validation message, pooling nothing', async () => {
     const { tracker, logs } = harness(double);
