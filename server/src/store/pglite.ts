@@ -2,6 +2,7 @@
 // runs on a worker thread (pglite-thread.ts): PGlite runs each statement synchronously, so on the main
 // thread it stalled every request behind it.
 import { lockDataDir } from './data-dir-lock.js';
+import { filterAssignmentReads } from './filtered-assignment-reads.js';
 import { migrate } from './migrate.js';
 import { openPgliteThread } from './pglite-thread.js';
 import { createSqlStore } from './sql-store.js';
@@ -39,5 +40,6 @@ export const openPgliteStore = async (dataDir: string | null): Promise<Store> =>
     await sql.close();
     throw error;
   }
-  return createSqlStore(sql, 'pglite');
+  // This process alone writes the folder (the lock above): reads can skip visitors it certainly lacks.
+  return filterAssignmentReads(createSqlStore(sql, 'pglite'), sql);
 };
