@@ -9,6 +9,12 @@ import type { Store, VisitorAssignments } from '../store/store.js';
 /** How often queued assignments are committed: well inside the one second §3 allows. */
 export const FLUSH_MS = 250;
 
+/** §3: a decision's new assignments are committed within one second. */
+const COMMIT_WITHIN_MS = 1_000;
+
+/** At most one warning about late commits this often, however many batches are late. */
+const LATE_WARNING_EVERY_MS = 60_000;
+
 /** Queues visitors' new assignments and commits them in batches. */
 export class AssignmentWriter {
   readonly #store: Store;
@@ -18,10 +24,15 @@ export class AssignmentWriter {
   readonly #writing = new Map<string, Map<string, VisitorAssignments>>();
   #timer: NodeJS.Timeout | null = null;
   #flushing: Promise<void> = Promise.resolve();
+  /** When the oldest decision now queued was queued (0: nothing queued). */
+  #queuedSince = 0;
+  #lastLateWarning = -Infinity;
+  readonly #now: () => number;
 
-  constructor(store: Store, log: Logger) {
+  constructor(store: Store, log: Logger, now: () => number = Date.now) {
     this.#store = store;
     this.#log = log;
+    this.#now = now;
   }
 
   /**
@@ -30,6 +41,7 @@ export class AssignmentWriter {
    * visitor queued twice keeps its first variations, as the store keeps stored ones.
    */
   enqueue(envId: string, visitorId: string, history: AssignmentHistory, lastUsedMs: number): void {
+    if (this.#queuedSince === 0) this.#queuedSince = this.#now();
     let visitors = this.#queue.get(envId);
     if (visitors === undefined) {
       visitors = new Map();
@@ -66,7 +78,9 @@ export class AssignmentWriter {
     // meanwhile goes in the same batch instead of a flush of its own behind it.
     this.#flushing = this.#flushing.then(async () => {
       const batch = this.#queue;
+      const since = this.#queuedSince;
       this.#queue = new Map();
+      this.#queuedSince = 0;
       for (const [envId, visitors] of batch) {
         this.#writing.set(envId, visitors);
         try {
@@ -77,7 +91,24 @@ export class AssignmentWriter {
           this.#writing.delete(envId);
         }
       }
+      if (since !== 0) this.#warnIfLate(this.#now() - since);
     });
     return this.#flushing;
+  }
+
+  /**
+   * Says so, at most once a minute, when a batch committed later than §3's one second after its oldest
+   * decision: a visitor decided again before the commit still gets its variation (the writer answers for it),
+   * but a crash would lose more than a second of assignments, and the store is not keeping up with the load.
+   */
+  #warnIfLate(lagMs: number): void {
+    if (lagMs <= COMMIT_WITHIN_MS) return;
+    const now = this.#now();
+    if (now - this.#lastLateWarning < LATE_WARNING_EVERY_MS) return;
+    this.#lastLateWarning = now;
+    this.#log.warn(
+      { lagMs: Math.round(lagMs) },
+      `assignments were committed ${Math.round(lagMs)} ms after their decisions (PROTOCOL.md §3 allows ${COMMIT_WITHIN_MS} ms): the store is not keeping up with the decision rate`,
+    );
   }
 }
