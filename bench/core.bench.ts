@@ -1,8 +1,8 @@
 // Core SDK figures: the cost of a flag read (the hot path of every render) against a plain Map lookup measured
 // in the same run, and the min+gzip sizes of the decision-API browser entry (8 KB budget) and of its lazy chunks.
 import { spawnSync } from 'node:child_process';
-import { ConfigBuilder, FeatureInstance, Level } from '../src/core/node.js';
 import type { JsonValue } from '../src/protocol/index.js';
+import { startBenchSdk } from './bench-sdk.js';
 import { flagValue as flagValues, startChildDouble } from './double-child.js';
 import { nsPerOp, type Bench, type BenchRow } from './harness.js';
 
@@ -11,16 +11,7 @@ const READS = 100_000;
 
 const readCost = async (): Promise<BenchRow> => {
   const double = await startChildDouble();
-  const sdk = new FeatureInstance();
-  await sdk.start(
-    'env1',
-    'key1',
-    new ConfigBuilder()
-      .withServerUrl(double.url)
-      .withLogLevel(Level.NONE)
-      .withDisableDeveloperUsageTracking(true)
-      .build(),
-  );
+  const sdk = await startBenchSdk(double.url);
   const visitor = sdk.newVisitor({ visitorId: 'bench', hasConsented: true }).build();
   await visitor.fetchFlags();
   const keys = Array.from({ length: FLAGS }, (_, i) => `flag${i}`);

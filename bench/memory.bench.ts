@@ -3,7 +3,8 @@
 // The heap is read after a full collection each time (`gc` exposed at run time through V8's flags).
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { ConfigBuilder, FeatureInstance, Level, Mode, type Visitor } from '../src/core/node.js';
+import { Mode, type Visitor } from '../src/core/node.js';
+import { startBenchSdk } from './bench-sdk.js';
 import { startChildDouble } from './double-child.js';
 import type { Bench, BenchRow } from './harness.js';
 import { benchVisitors } from './visitors.js';
@@ -24,24 +25,9 @@ const heapAfterGc = async (): Promise<number> => {
   return process.memoryUsage().heapUsed;
 };
 
-const startSdk = async (mode: Mode, url: string): Promise<FeatureInstance> => {
-  const sdk = new FeatureInstance();
-  await sdk.start(
-    'env1',
-    'key1',
-    new ConfigBuilder()
-      .withMode(mode)
-      .withServerUrl(url)
-      .withLogLevel(Level.NONE)
-      .withDisableDeveloperUsageTracking(true)
-      .build(),
-  );
-  return sdk;
-};
-
 /** Bytes per live visitor: the heap holding LIVE fetched visitors, minus the heap once they are dropped. */
 const liveVisitorBytes = async (url: string): Promise<BenchRow> => {
-  const sdk = await startSdk(Mode.DECISION_API, url);
+  const sdk = await startBenchSdk(url, Mode.DECISION_API);
   const people = benchVisitors();
   const build = async (i: number): Promise<Visitor> => {
     const person = people[i % people.length];
@@ -73,7 +59,7 @@ const liveVisitorBytes = async (url: string): Promise<BenchRow> => {
 
 /** The heap after GC at WARM visitors built and dropped, and at CHURN (or what the time bound allowed). */
 const churn = async (url: string): Promise<BenchRow> => {
-  const sdk = await startSdk(Mode.BUCKETING, url);
+  const sdk = await startBenchSdk(url, Mode.BUCKETING);
   const people = benchVisitors();
   const started = Date.now();
   let warmHeap = 0;

@@ -1,7 +1,8 @@
 // A path of the SDK run alone, long enough for a CPU profile (issue 18): `node --import tsx --cpu-prof
 // --cpu-prof-dir=<dir> bench/profile.ts assign|read`, then `node bench/profile-summary.js <file>.cpuprofile`.
 // Not a figure: `npm run bench` gives those.
-import { ConfigBuilder, FeatureInstance, Level, Mode } from '../src/core/node.js';
+import { Level, Mode } from '../src/core/node.js';
+import { startBenchSdk } from './bench-sdk.js';
 import { startChildDouble } from './double-child.js';
 import { benchVisitors } from './visitors.js';
 
@@ -9,16 +10,10 @@ const path = process.argv[2] ?? 'assign';
 const count = Number(process.env.PROFILE_COUNT ?? (path === 'read' ? 20_000_000 : 20_000));
 const people = benchVisitors();
 const double = await startChildDouble();
-const sdk = new FeatureInstance();
-await sdk.start(
-  'env1',
-  'key1',
-  new ConfigBuilder()
-    .withMode(Mode.BUCKETING)
-    .withServerUrl(double.url)
-    .withLogLevel(process.env.PROFILE_LOG === '1' ? Level.WARNING : Level.NONE)
-    .withDisableDeveloperUsageTracking(true)
-    .build(),
+const sdk = await startBenchSdk(
+  double.url,
+  Mode.BUCKETING,
+  process.env.PROFILE_LOG === '1' ? Level.WARNING : Level.NONE,
 );
 const started = performance.now();
 const cpuStarted = process.cpuUsage();

@@ -7,9 +7,10 @@
 // - the same figures of the platform's JS SDK 5.2.0 (edge mode, same file) and GrowthBook 1.8.0 (the file as
 //   150 comparable features), on the full file and on the subset the platform's engine evaluates as ours
 //   does (no SEMVER_* rules, whole traffic: bench/peers/fixture.ts). Nothing of theirs touches the network.
-import { ConfigBuilder, FeatureInstance, Level, Mode } from '../src/core/node.js';
+import { FeatureInstance, Mode } from '../src/core/node.js';
 import { compileFile, evaluate, type EngineVisitor } from '../src/engine/index.js';
 import type { BucketingFile, JsonValue } from '../src/protocol/index.js';
+import { startBenchSdk } from './bench-sdk.js';
 import { startChildDouble } from './double-child.js';
 import { median, nsPerOp, type Bench, type BenchRow } from './harness.js';
 import { comparableSubset, defaultFor, flagKeys, loadFixture } from './peers/fixture.js';
@@ -58,17 +59,7 @@ interface Ours {
 
 const startOurs = async (file: BucketingFile): Promise<Ours> => {
   const double = await startChildDouble(file);
-  const sdk = new FeatureInstance();
-  await sdk.start(
-    'env1',
-    'key1',
-    new ConfigBuilder()
-      .withMode(Mode.BUCKETING)
-      .withServerUrl(double.url)
-      .withLogLevel(Level.NONE)
-      .withDisableDeveloperUsageTracking(true)
-      .build(),
-  );
+  const sdk = await startBenchSdk(double.url, Mode.BUCKETING);
   return {
     sdk,
     close: () => {
