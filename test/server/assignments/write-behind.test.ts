@@ -3,20 +3,17 @@
 // write has not committed yet gets the variation it was given (from the writer, not a store that does not
 // hold it yet); and the misses of concurrent requests are gathered into few reads.
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import pg from 'pg';
 import { AssignmentService } from '../../../server/src/assignments/assignment-service.js';
 import { AssignmentWriter } from '../../../server/src/assignments/assignment-writer.js';
 import { createLogger } from '../../../server/src/logger.js';
 import { openPgliteStore } from '../../../server/src/store/pglite.js';
-import { openPostgresStore } from '../../../server/src/store/postgres.js';
 import type { Store, VisitorAssignments } from '../../../server/src/store/store.js';
 import type { Decision } from '../../../src/protocol/index.js';
-import { checkoutCampaign, post, seedEnvironment, startApp } from '../support.js';
+import { checkoutCampaign, post, seedEnvironment, startApp, storeKinds } from '../support.js';
 
 /** A database that can be opened again after its store was closed, as a restarted server does. */
 interface Reopenable {
@@ -27,28 +24,15 @@ interface Reopenable {
 
 const reopenables = (): Reopenable[] => {
   const dir = mkdtempSync(join(tmpdir(), 'feature-write-behind-'));
-  const kinds: Reopenable[] = [
+  return [
     {
       name: 'pglite',
       open: () => openPgliteStore(dir),
       cleanup: () => Promise.resolve(rmSync(dir, { recursive: true, force: true })),
     },
+    // The shared PostgreSQL kind opens the same schema each time: reopenable as it is.
+    ...storeKinds().filter((kind) => kind.name === 'postgres'),
   ];
-  const url = process.env.DATABASE_URL;
-  if (url !== undefined && url !== '') {
-    const schema = `test_${randomBytes(6).toString('hex')}`;
-    kinds.push({
-      name: 'postgres',
-      open: () => openPostgresStore({ connectionString: url, schema }),
-      cleanup: async () => {
-        const client = new pg.Client({ connectionString: url });
-        await client.connect();
-        await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-        await client.end();
-      },
-    });
-  }
-  return kinds;
 };
 
 const VISITORS = Array.from({ length: 40 }, (_, i) => `durable-${i}`);
