@@ -65,9 +65,11 @@ export class FeatureInstance {
       platform.defaultBatchStrategy,
     );
     // The chunks every run needs start loading now, side by side: the tracking manager (not awaited: hits and
-    // activations queue until it is in) and the visitor cache logic (awaited below with the device context).
+    // activations queue until it is in), the visitor cache logic and the context rules (awaited below with the
+    // device context).
     const tracking = import('./tracking/manager.js');
     const cacheLink = import('./visitor-cache-link.js');
+    const contextRules = import('./visitor-context.js');
     const createSource = await loadDecisionSource(options.mode_);
     if (this.#run !== null) await this.close();
     const c = options.config_;
@@ -95,7 +97,11 @@ export class FeatureInstance {
       TRACKER_METHODS,
     );
     const visitorCache = c.visitorCache ?? platform.createVisitorCache(logger, options.envId_);
-    const [device, { VisitorCacheLink }] = await Promise.all([platform.deviceContext(), cacheLink]);
+    const [device, { VisitorCacheLink }, { applyContext }] = await Promise.all([
+      platform.deviceContext(),
+      cacheLink,
+      contextRules,
+    ]);
     let closed = false;
     let xpc = false;
     const isCurrent = (): boolean => this.#run === run;
@@ -125,6 +131,7 @@ export class FeatureInstance {
       source_: source,
       visitorCache_: visitorCache,
       cacheLink_: VisitorCacheLink,
+      applyContext_: applyContext,
       device_: Object.freeze(device),
       status_: () => (isCurrent() ? this.#statusAtom.value : FSSdkStatus.SDK_NOT_INITIALIZED),
       closed_: () => closed,

@@ -6,6 +6,7 @@ import type { StartOptions } from './start-options.js';
 import type { FSSdkStatus } from './status.js';
 import type { Tracker } from './tracking/tracker.js';
 import type { VisitorCacheLink } from './visitor-cache-link.js';
+import type { applyContext } from './visitor-context.js';
 
 /** Something that can be re-evaluated when the campaigns change (a visitor who fetched before). */
 export interface Reevaluable {
@@ -25,6 +26,8 @@ export interface Runtime {
   readonly visitorCache_: IVisitorCacheImplementation;
   /** The visitor cache logic, from the chunk `start` loaded. */
   readonly cacheLink_: typeof VisitorCacheLink;
+  /** The context rules, from the chunk `start` loaded. */
+  readonly applyContext_: typeof applyContext;
   readonly device_: Readonly<DeviceContext>;
   /** The SDK status now. */
   status_(): FSSdkStatus;

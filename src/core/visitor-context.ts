@@ -1,3 +1,5 @@
+// The context rules (SPEC.md Visitor context, PROTOCOL.md §3's limits), applied as a visitor's context changes.
+// A chunk `start` loads (lazy/ in the library build): visitors exist only once it is in.
 import { CONTEXT_LIMITS, type ContextValue, type VisitorContext } from '../protocol/index.js';
 import { contextValueProblem } from './context-keys.js';
 
@@ -10,6 +12,14 @@ const SDK_KEYS = 3;
 const byteLength = (text: string): number => new TextEncoder().encode(text).length;
 
 /**
+ * At least the bytes `"key":value,` takes in a context's JSON: a UTF-16 unit never takes more than 6 (a `\u`
+ * escape), a number no more than 24 characters. Summed, it spares the exact count (a JSON.stringify of the
+ * whole context per entry, quadratic in its keys) while the context is far below the limit.
+ */
+const entryBound = (key: string, value: unknown): number =>
+  6 * key.length + (typeof value === 'string' ? 6 * value.length : 24) + 6;
+
+/**
  * Applies `entries` to `context` in place, one by one: an entry whose key or value breaks SPEC.md's context
  * rules or PROTOCOL.md §3's limits is refused with its reason, the rest are applied. Returns whether a value
  * changed and the refusals.
@@ -20,8 +30,11 @@ export const applyContext = (
 ): { changed: boolean; refused: string[] } => {
   let changed = false;
   const refused: string[] = [];
+  let size = Object.keys(context).length + SDK_KEYS;
+  // An upper bound of JSON.stringify(context)'s bytes: the exact count is taken only when it passes the limit.
+  let bytes = 2;
+  for (const k in context) bytes += entryBound(k, context[k]);
   for (const [key, value] of entries) {
-    const label = typeof key === 'string' ? `"${key}"` : String(key);
     const problem =
       typeof key !== 'string' || key === ''
         ? 'a key must be a non-empty string'
@@ -32,6 +45,7 @@ export const applyContext = (
             : /^(__proto__|constructor|prototype)$/.test(key)
               ? 'JSON parsers reserve it'
               : contextValueProblem(value);
+    const label = typeof key === 'string' ? `"${key}"` : String(key);
     if (problem !== null) {
       refused.push(`context key ${label} refused: ${problem}.`);
       continue;
@@ -41,9 +55,11 @@ export const applyContext = (
     if (context[k] === v) continue;
     const before = context[k];
     context[k] = v;
-    const size = Object.keys(context).length + SDK_KEYS;
-    const overSize = size > CONTEXT_LIMITS.maxKeys;
-    if (overSize || byteLength(JSON.stringify(context)) > CONTEXT_LIMITS.maxSerializedBytes) {
+    const added = before === undefined ? 1 : 0;
+    const overSize = size + added > CONTEXT_LIMITS.maxKeys;
+    bytes += entryBound(k, v);
+    if (bytes > CONTEXT_LIMITS.maxSerializedBytes) bytes = byteLength(JSON.stringify(context));
+    if (overSize || bytes > CONTEXT_LIMITS.maxSerializedBytes) {
       if (before === undefined) Reflect.deleteProperty(context, k);
       else context[k] = before;
       refused.push(
@@ -51,13 +67,8 @@ export const applyContext = (
       );
       continue;
     }
+    size += added;
     changed = true;
   }
   return { changed, refused };
-};
-
-/** True when both contexts hold the same keys and values. */
-export const sameContext = (a: Readonly<VisitorContext>, b: Readonly<VisitorContext>): boolean => {
-  const keys = Object.keys(a);
-  return keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && a[k] === b[k]);
 };

@@ -20,7 +20,7 @@ import type { HitProtocol } from './tracking/hits.js';
 import { consentHit, segmentHit } from './tracking/sdk-hits.js';
 import type { TrackedHit, TrackedVisitor } from './tracking/tracker.js';
 import type { VisitorCacheLink } from './visitor-cache-link.js';
-import { applyContext, sameContext } from './visitor-context.js';
+import { sameContext } from './same-context.js';
 
 const NO_FLAGS: FlagsSnapshot = new Map();
 const NEVER_FETCHED: VisitorFlagState = Object.freeze({
@@ -408,7 +408,7 @@ export class Visitor implements FlagHost {
   }
 
   #applyContextEntries(entries: Array<[unknown, unknown]>): boolean {
-    const { changed, refused } = applyContext(this.#ctx, entries);
+    const { changed, refused } = this.#runtime.applyContext_(this.#ctx, entries);
     if (changed) this.#contextView = null;
     for (const message of refused) this.#runtime.logger_.error(message);
     return changed;

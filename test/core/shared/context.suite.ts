@@ -141,6 +141,35 @@ export const defineContextSuite = (h: CoreHarness): void => {
         assert.equal(visitor.context.small, 1, 'with 10 bytes free it fits');
       }));
 
+    it('a map that passes 32 KiB midway: every key that fits is applied, in order, and only the rest refused', () =>
+      withSession(h, {}, ({ instance, logs }) => {
+        const visitor = instance.newVisitor({ visitorId: 'v1', hasConsented: true }).build();
+        const own: Record<string, unknown> = Object.fromEntries(
+          Object.entries(visitor.context).filter(([k]) => !k.startsWith('fs_')),
+        );
+        const map: Record<string, string> = {};
+        for (let i = 0; i < 100; i++) map[`k${i}`] = `${i % 2 === 0 ? 'é' : 'a'}`.repeat(300 + i);
+        // What one-by-one application keeps: each key while the whole context's JSON stays within 32 768 bytes.
+        const expected: string[] = [];
+        for (const [key, value] of Object.entries(map)) {
+          const next = { ...own, [key]: value };
+          if (new TextEncoder().encode(JSON.stringify(next)).length > 32 * 1024) continue;
+          own[key] = value;
+          expected.push(key);
+        }
+        assert.ok(expected.length > 20 && expected.length < 100, `${expected.length} keys fit`);
+        visitor.updateContextWithMap(map);
+        assert.deepEqual(
+          Object.keys(visitor.context).filter((k) => k.startsWith('k')),
+          expected,
+        );
+        const refused = logs.filter((l) => l.level === 'ERROR').map((l) => /"(k\d+)"/.exec(l.message)?.[1]);
+        assert.deepEqual(
+          refused,
+          Object.keys(map).filter((k) => !expected.includes(k)),
+        );
+      }));
+
     it('__proto__, constructor and prototype keys are refused (the server refuses a body holding them)', () =>
       withSession(h, {}, ({ instance, logs }) => {
         const visitor = instance
