@@ -148,7 +148,7 @@ export const defineContextSuite = (h: CoreHarness): void => {
           Object.entries(visitor.context).filter(([k]) => !k.startsWith('fs_')),
         );
         const map: Record<string, string> = {};
-        for (let i = 0; i < 100; i++) map[`k${i}`] = `${i % 2 === 0 ? 'é' : 'a'}`.repeat(300 + i);
+        for (let i = 0; i < 100; i++) map[`k${i}`] = (i % 2 === 0 ? 'é' : 'a').repeat(300 + i);
         // What one-by-one application keeps: each key while the whole context's JSON stays within 32 768 bytes.
         const expected: string[] = [];
         for (const [key, value] of Object.entries(map)) {
