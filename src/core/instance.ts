@@ -133,6 +133,7 @@ export class FeatureInstance {
       cacheLink_: VisitorCacheLink,
       applyContext_: applyContext,
       device_: Object.freeze(device),
+      flagsOf_: platform.campaignFlags,
       status_: () => (isCurrent() ? this.#statusAtom.value : FSSdkStatus.SDK_NOT_INITIALIZED),
       closed_: () => closed,
       xpcEnabled_: () => xpc,

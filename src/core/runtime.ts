@@ -1,4 +1,5 @@
-import type { Decision, IVisitorCacheImplementation } from '../protocol/index.js';
+import type { ResolvedFlag } from '../engine/flags.js';
+import type { Decision, DecisionCampaign, IVisitorCacheImplementation } from '../protocol/index.js';
 import type { DeviceContext } from './context-keys.js';
 import type { DecisionSource } from './decision/source.js';
 import type { Logger } from './logger.js';
@@ -29,6 +30,8 @@ export interface Runtime {
   /** The context rules, from the chunk `start` loaded. */
   readonly applyContext_: typeof applyContext;
   readonly device_: Readonly<DeviceContext>;
+  /** The platform's campaign flags for decisions (`Platform.campaignFlags`), if it has its own. */
+  readonly flagsOf_: ((campaign: DecisionCampaign) => readonly ResolvedFlag[]) | undefined;
   /** The SDK status now. */
   status_(): FSSdkStatus;
   /** True once closed. */

@@ -388,7 +388,7 @@ export class Visitor implements FlagHost {
   #setFlags(
     campaigns: readonly DecisionCampaign[],
     fromCache: boolean,
-    flags: FlagsSnapshot = buildFlags(campaigns),
+    flags: FlagsSnapshot = buildFlags(campaigns, this.#runtime.flagsOf_),
   ): void {
     this.#flagsFromCache = fromCache;
     this.#flagCache = new Map();

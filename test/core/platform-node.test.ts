@@ -6,6 +6,7 @@ import { BatchCachingStrategy, MemoryHitCache } from '../../src/core/node.js';
 import { ProcessVisitorCache } from '../../src/core/caches/process-visitor-cache.js';
 import { nodePlatform } from '../../src/core/platform/node.js';
 import { Level, Logger } from '../../src/core/logger.js';
+import { internedCampaignFlags } from '../../src/engine/interned-flags.js';
 
 void test('sdk_firstTimeInit: true on the first start in the process, false after', async () => {
   assert.equal((await nodePlatform.deviceContext()).sdk_firstTimeInit, true);
@@ -18,4 +19,6 @@ void test('Node defaults: memory caches and BATCH_PERIODIC_CACHING (PROTOCOL.md 
   assert.ok(nodePlatform.createHitCache(logger, 'env1') instanceof MemoryHitCache);
   assert.equal(nodePlatform.defaultBatchStrategy, BatchCachingStrategy.BATCH_PERIODIC_CACHING);
   assert.equal(nodePlatform.onPageHide, undefined);
+  // Decision-API visitors share equal campaigns' flags (test/engine/interned-flags.test.ts).
+  assert.equal(nodePlatform.campaignFlags, internedCampaignFlags);
 });

@@ -1,4 +1,5 @@
 import { release, type as osType } from 'node:os';
+import { internedCampaignFlags } from '../../engine/interned-flags.js';
 import { DEFAULT_SERVER_URL, SDK_VERSION } from '../../protocol/index.js';
 import { MemoryHitCache } from '../caches/memory.js';
 import { ProcessVisitorCache } from '../caches/process-visitor-cache.js';
@@ -19,6 +20,7 @@ export const nodePlatform: Platform = {
   defaultBatchStrategy: BatchCachingStrategy.BATCH_PERIODIC_CACHING,
   createVisitorCache: () => new ProcessVisitorCache(),
   createHitCache: () => new MemoryHitCache(),
+  campaignFlags: internedCampaignFlags,
   deviceContext(): Promise<DeviceContext> {
     const first = !startedBefore;
     startedBefore = true;

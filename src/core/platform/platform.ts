@@ -1,4 +1,5 @@
-import type { IHitCacheImplementation, IVisitorCacheImplementation } from '../../protocol/index.js';
+import type { ResolvedFlag } from '../../engine/flags.js';
+import type { DecisionCampaign, IHitCacheImplementation, IVisitorCacheImplementation } from '../../protocol/index.js';
 import type { DeviceContext } from '../context-keys.js';
 import type { Logger } from '../logger.js';
 import type { BatchCachingStrategy } from '../status.js';
@@ -22,6 +23,11 @@ export interface Platform {
   createHitCache(logger: Logger, envId: string): IHitCacheImplementation;
   /** The auto-set predefined context keys (PROTOCOL.md §16.5), gathered during `start`. */
   deviceContext(): Promise<DeviceContext>;
+  /**
+   * One decision-API campaign's flags, shared by visitors given equal campaigns (Node, where a process holds
+   * many visitors); without it each visitor gets its own (browsers hold one or two).
+   */
+  readonly campaignFlags?: (campaign: DecisionCampaign) => readonly ResolvedFlag[];
   /** Registers a callback for page hide (browsers only); returns an unregister function. */
   readonly onPageHide?: (send: () => void) => () => void;
 }
