@@ -18,7 +18,7 @@ export const uuidV4 = (): string => {
   // A table of the 256 byte values in hex: formatting each byte and joining them was most of an id's cost.
   let id = '';
   for (let i = 0; i < 16; i++)
-    id += (i === 4 || i === 6 || i === 8 || i === 10 ? '-' : '') + HEX[pool[at + i] ?? 0];
+    id += (i === 4 || i === 6 || i === 8 || i === 10 ? '-' : '') + (HEX[pool[at + i] ?? 0] as string);
   return id;
 };
 
