@@ -1,8 +1,8 @@
 // Bucketing mode's decision source (PROTOCOL.md §6, §8, §16.1): the bucketing file, downloaded and polled
 // with conditional requests, cached between starts, compiled once per new file and evaluated locally by the
 // engine. This module and the engine are loaded with `import()` only in bucketing mode (load-source.ts).
-import { CompiledFile, buildFlags, compileFile, evaluate } from '../../engine/index.js';
-import { sharedCampaignFlags } from '../../engine/shared-flags.js';
+import { FlagSlots } from '../../engine/flag-slots.js';
+import { CompiledFile, compileFile, evaluate } from '../../engine/index.js';
 import { bucketingRoute, isJsonObject } from '../../protocol/index.js';
 import { shownUrl } from '../request-failure.js';
 import { FSSdkStatus } from '../status.js';
@@ -14,6 +14,8 @@ import type { DecisionOutcome, DecisionSource, DecisionSourceDeps } from './sour
 /** The file in use: compiled once, with the validators that make the next poll conditional. */
 interface CurrentFile {
   readonly compiled: CompiledFile;
+  /** Its flag keys' slots, which every visitor's flags decided on it share. */
+  readonly slots: FlagSlots;
   readonly etag: string | null;
   readonly lastModified: string | null;
 }
@@ -65,7 +67,7 @@ export const createBucketingSource = async (deps: DecisionSourceDeps): Promise<D
     for (const reason of compiled.reasons)
       logger.warning(`bucketing file: ${reason}`, `bucketing-reason:${reason}`);
     const panicBefore = current?.compiled.panic;
-    current = { compiled, etag, lastModified };
+    current = { compiled, slots: new FlagSlots(), etag, lastModified };
     // Only a change is reported (§16.1): a new file with the same panic state leaves the status alone.
     if (panicBefore !== compiled.panic)
       events.status(compiled.panic ? FSSdkStatus.SDK_PANIC : FSSdkStatus.SDK_INITIALIZED);
@@ -162,7 +164,7 @@ export const createBucketingSource = async (deps: DecisionSourceDeps): Promise<D
         ok: true,
         decision: result.decision,
         newAssignments: result.newAssignments,
-        flags: buildFlags(result.decision.campaigns, sharedCampaignFlags),
+        flags: file.slots.build(result.decision.campaigns),
       });
     },
     close() {
