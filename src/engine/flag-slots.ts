@@ -33,21 +33,22 @@ export class FlagSlots {
   build(campaigns: readonly DecisionCampaign[]): ReadonlyMap<string, ResolvedFlag> {
     if (this.keys.length > MAX_SLOTS) return buildFlags(campaigns, sharedCampaignFlags);
     const entries = new Array<ResolvedFlag | undefined>(this.keys.length);
-    const order: number[] = [];
+    let size = 0;
     for (const campaign of campaigns) {
-      const { flags, slots } = this.#slotsOf(campaign);
+      const { flags, slots } = this.slotsOf_(campaign);
       for (let i = 0; i < flags.length; i++) {
         const flag = flags[i] as ResolvedFlag;
         const slot = slots[i] as number;
         const earlier = entries[slot];
-        if (earlier === undefined) order.push(slot);
+        if (earlier === undefined) size++;
         if (flag.value !== null || earlier === undefined || earlier.value === null) entries[slot] = flag;
       }
     }
-    return new SlotFlags(this, entries, order);
+    return new SlotFlags(this, campaigns, entries, size);
   }
 
-  #slotsOf(campaign: DecisionCampaign): CampaignSlots {
+  /** @internal The flags and slots of one campaign (remembered for the engine's frozen campaigns). */
+  slotsOf_(campaign: DecisionCampaign): CampaignSlots {
     const known = this.#byCampaign.get(campaign);
     if (known !== undefined) return known;
     const flags = sharedCampaignFlags(campaign);
@@ -68,22 +69,25 @@ export class FlagSlots {
 /**
  * A visitor's flags over a file's slots, read as a `ReadonlyMap`: `get` and `has` are a key lookup in the
  * file's table and an array read; iteration (rare: `getFlags`, a warning's list of keys) goes through a `Map`
- * built on first use, in `buildFlags`' order.
+ * built on first use, in `buildFlags`' order (each key where a campaign first sets it).
  */
 class SlotFlags implements ReadonlyMap<string, ResolvedFlag> {
   readonly #table: FlagSlots;
+  readonly #campaigns: readonly DecisionCampaign[];
   readonly #entries: ReadonlyArray<ResolvedFlag | undefined>;
-  readonly #order: readonly number[];
+  readonly size: number;
   #map: Map<string, ResolvedFlag> | undefined;
 
-  constructor(table: FlagSlots, entries: ReadonlyArray<ResolvedFlag | undefined>, order: readonly number[]) {
+  constructor(
+    table: FlagSlots,
+    campaigns: readonly DecisionCampaign[],
+    entries: ReadonlyArray<ResolvedFlag | undefined>,
+    size: number,
+  ) {
     this.#table = table;
+    this.#campaigns = campaigns;
     this.#entries = entries;
-    this.#order = order;
-  }
-
-  get size(): number {
-    return this.#order.length;
+    this.size = size;
   }
 
   get(key: string): ResolvedFlag | undefined {
@@ -123,7 +127,12 @@ class SlotFlags implements ReadonlyMap<string, ResolvedFlag> {
   #all(): Map<string, ResolvedFlag> {
     if (this.#map !== undefined) return this.#map;
     const map = new Map<string, ResolvedFlag>();
-    for (const slot of this.#order) map.set(this.#table.keys[slot] as string, this.#entries[slot] as ResolvedFlag);
+    for (const campaign of this.#campaigns)
+      for (const slot of this.#table.slotsOf_(campaign).slots) {
+        const key = this.#table.keys[slot] as string;
+        const entry = this.#entries[slot];
+        if (entry !== undefined && !map.has(key)) map.set(key, entry);
+      }
     return (this.#map = map);
   }
 }
