@@ -3,7 +3,7 @@
 // and hit ingestion). Here it owns a worker thread and answers pglite-thread.ts's messages; the main thread
 // only posts them. Started by pglite-thread.ts with `workerData: { dataDir }`, never imported for its code.
 import { parentPort, workerData } from 'node:worker_threads';
-import { PGlite, type Transaction } from '@electric-sql/pglite';
+import { PGlite, types, type Transaction } from '@electric-sql/pglite';
 
 /** What the main thread asks of the worker; each is answered by one `reply` with the same request id. */
 export type WorkerRequest =
@@ -65,6 +65,18 @@ interface OpenTransaction {
   /** Resolves the decision and returns PGlite's transaction promise (rejects when COMMIT fails). */
   end(commit: boolean): Promise<void>;
 }
+
+const textSerializer = types.serializers[types.TEXT];
+
+/**
+ * PGlite's text parameters, plus bytes sent as they are: a Uint8Array bound to a text parameter goes in
+ * PostgreSQL's binary format, which for text is its UTF-8 bytes, as node-postgres sends a Buffer. A long
+ * text given as a string is measured and encoded by a JavaScript loop of PGlite's driver on this thread
+ * (about 4 µs per KB); Buffer.from on the caller's side encodes it natively (see saveAssignments).
+ */
+const textOrBytes = (value: unknown): string =>
+  // The driver's bind sends an ArrayBufferView as binary whatever its serializer's declared return type.
+  value instanceof Uint8Array ? (value as unknown as string) : (textSerializer?.(value) ?? String(value));
 
 const serve = (db: PGlite, port: NonNullable<typeof parentPort>): void => {
   const transactions = new Map<number, OpenTransaction>();
@@ -176,7 +188,8 @@ const open = async (port: NonNullable<typeof parentPort>): Promise<void> => {
   try {
     if (dataDir !== null && typeof dataDir !== 'string')
       throw new TypeError('dataDir must be a string or null');
-    const db = dataDir === null ? new PGlite() : new PGlite(dataDir);
+    const options = { serializers: { [types.TEXT]: textOrBytes } };
+    const db = dataDir === null ? new PGlite(options) : new PGlite(dataDir, options);
     await db.waitReady;
     serve(db, port);
     port.postMessage({ kind: 'ready' } satisfies WorkerMessage);

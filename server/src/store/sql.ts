@@ -6,7 +6,10 @@ export type Row = Record<string, unknown>;
 
 /** Something that runs parameterised queries: the database or an open transaction. */
 export interface Queryable {
-  /** Runs one statement with `$1…` parameters and returns its rows. */
+  /**
+   * Runs one statement with `$1…` parameters and returns its rows. A Uint8Array bound to a text parameter
+   * is the text its UTF-8 bytes spell (both drivers send it in binary format).
+   */
   query(text: string, params?: readonly unknown[]): Promise<Row[]>;
 }
 

@@ -35,6 +35,15 @@ void test('query passes parameters and returns text, int8, jsonb, bytea and null
   assert.equal(row.n, null);
 });
 
+void test('a Uint8Array bound to a text parameter arrives as the text its UTF-8 bytes spell', async () => {
+  // As node-postgres sends a Buffer: in binary format, which for text is its UTF-8 bytes. The bytea
+  // parameter above keeps PGlite's own encoding.
+  const text = '{"grøup-✓":"variation-€"}';
+  const rows = await sql.query('SELECT $1::text AS t, $1::text::jsonb AS j', [Buffer.from(text)]);
+  assert.equal(rows[0]?.t, text);
+  assert.deepEqual(rows[0].j, { 'grøup-✓': 'variation-€' });
+});
+
 void test('exec runs several statements', async () => {
   await sql.exec(`
     CREATE TABLE exec_items (id int PRIMARY KEY);
