@@ -53,8 +53,11 @@ void describe('FlagSlots', () => {
     let checked = 0;
     for (let i = 0; i < 2_000; i++) {
       const person = people[i % people.length] as EngineVisitor;
-      const { campaigns } = evaluate(compiled, { ...person, id: `slots-${i}` }, { exposeAllKeys: true })
-        .decision;
+      const { campaigns } = evaluate(
+        compiled,
+        { ...person, id: `slots-${i}` },
+        { exposeAllKeys: true },
+      ).decision;
       const expected = buildFlags(campaigns);
       const keys = [...new Set([...slots.keys, ...expected.keys(), 'missing', '__proto__'])];
       assert.deepEqual(view(slots.build(campaigns), keys), view(expected, keys), `visitor ${i}`);

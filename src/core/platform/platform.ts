@@ -1,5 +1,9 @@
 import type { ResolvedFlag } from '../../engine/flags.js';
-import type { DecisionCampaign, IHitCacheImplementation, IVisitorCacheImplementation } from '../../protocol/index.js';
+import type {
+  DecisionCampaign,
+  IHitCacheImplementation,
+  IVisitorCacheImplementation,
+} from '../../protocol/index.js';
 import type { DeviceContext } from '../context-keys.js';
 import type { Logger } from '../logger.js';
 import type { BatchCachingStrategy } from '../status.js';
