@@ -12,6 +12,7 @@ import { clearedSessionCookie, sessionCookie, sessionIdOf } from '../auth/sessio
 import { errors } from '../errors.js';
 import { sendStaticFile } from '../http/static-file.js';
 import { consoleRouteSchemas as doc } from './console-schemas.js';
+import { noSoonerThan } from '../http/failure-floor.js';
 
 /** Where the console is and who may sign in. */
 export interface ConsoleOptions {
@@ -122,8 +123,7 @@ export const registerConsoleRoutes = (app: FastifyInstance, options: ConsoleOpti
       const accepted = key === undefined ? await sessions.redeemLink(given) : isOperatorKey(given);
       if (!accepted) {
         limits.failed(request.ip, 'console');
-        const floor = started + FAILURE_FLOOR_MS - performance.now();
-        if (floor > 0) await new Promise((resolve) => setTimeout(resolve, floor));
+        await noSoonerThan(started, FAILURE_FLOOR_MS);
         throw key === undefined ? errors.spentSignInLink() : errors.invalidOperatorKey();
       }
       limits.succeeded(request.ip, 'console');

@@ -11,6 +11,7 @@ import { ApiError, errors } from '../errors.js';
 import { parseJsonBody } from '../http/json-body.js';
 import { tokenCheckRouteSchema, tokenRouteSchema } from './oauth-schemas.js';
 import { documented } from './shared-schemas.js';
+import { noSoonerThan } from '../http/failure-floor.js';
 
 /** What the token routes are built with. */
 export interface OAuthOptions {
@@ -226,8 +227,7 @@ export const registerOAuthRoutes = (app: FastifyInstance, options: OAuthOptions)
       });
       if (outcome.kind === 'invalid_client') {
         options.limits.failed(request.ip, clientId);
-        const floor = started + FAILURE_FLOOR_MS - performance.now();
-        if (floor > 0) await new Promise((resolve) => setTimeout(resolve, floor));
+        await noSoonerThan(started, FAILURE_FLOOR_MS);
         throw invalidClient();
       }
       options.limits.succeeded(request.ip, clientId);
