@@ -1,7 +1,7 @@
 // Writes of the hot paths over the shared SQL: assignments (write-behind batches), activations and hits
 // (one statement per batch, idempotent on (env, hid); group-commit.ts gathers concurrent requests into one
-// batch), identities (§14.2) and usage counts (§12). Rows go in as arrays through unnest() (assignments as one
-// JSON text), so a batch of any size is one round trip.
+// batch), identities (§14.2) and usage counts (§12). Rows go in as arrays through unnest() (assignment
+// histories as one text of a line each), so a batch of any size is one round trip.
 import type { AssignmentHistory } from 'feature-ts/protocol';
 import { num, text, textOrNull, type Queryable } from './sql.js';
 import type { ActivationRow, HitRow, VisitorAssignments } from './store.js';
@@ -20,6 +20,24 @@ const storedHistory = (history: Record<string, unknown>): AssignmentHistory => {
     if (typeof variation === 'string') out[key] = variation;
   }
   return out;
+};
+
+/**
+ * A history column's value as an object, or null for one that is not a JSON object (a row written by hand):
+ * that visitor is then read as having no history, and its decision answered, not failed.
+ */
+const parsedHistory = (raw: unknown): Record<string, unknown> | null => {
+  let history = raw;
+  if (typeof raw === 'string') {
+    try {
+      history = JSON.parse(raw);
+    } catch {
+      return null;
+    }
+  }
+  return typeof history === 'object' && history !== null && !Array.isArray(history)
+    ? (history as Record<string, unknown>)
+    : null;
 };
 
 const insertedCount = (rows: Array<Record<string, unknown>>): number =>
@@ -52,6 +70,46 @@ const insertWithIdentities = async (
   return rows.map((row) => textOrNull(row, 'hid'));
 };
 
+/**
+ * On a visitor already stored, the histories merge as jsonb, the stored variation winning (§8.4); a stored
+ * value that is JSON but not an object (written by hand: reads ignore it) is replaced.
+ */
+const MERGE_HISTORY = `CASE WHEN jsonb_typeof(assignments.history::jsonb) = 'object'
+  THEN (excluded.history::jsonb || assignments.history::jsonb)::text ELSE excluded.history END`;
+/** For a stored history that is not JSON at all: the new one replaces it. */
+const REPLACE_HISTORY = 'excluded.history';
+
+/** Whether `error` is PostgreSQL's class 22, data exception (e.g. 22P02, text that is not JSON). */
+const isDataException = (error: unknown): boolean =>
+  typeof error === 'object' && error !== null && String((error as { code?: unknown }).code).startsWith('22');
+
+/**
+ * Upserts `entries` in one statement. Histories go in as JSON text (migration 005): PostgreSQL stores them
+ * without parsing them, which was two thirds of the write on the embedded store. They travel as one text, a
+ * line per visitor (the JSON of a history never holds a raw line feed) split by string_to_array, as UTF-8 bytes
+ * bound to a text parameter (both drivers send bytes in binary format; given a string, PGlite's driver
+ * measures and encodes it in a JavaScript loop on its thread). Ids and times go as arrays.
+ */
+const upsertAssignments = async (
+  db: Queryable,
+  envId: string,
+  entries: readonly VisitorAssignments[],
+  onConflict: typeof MERGE_HISTORY | typeof REPLACE_HISTORY,
+): Promise<void> => {
+  await db.query(
+    `INSERT INTO assignments (env_id, visitor_id, history, last_used_ms)
+     SELECT $1, u.v, u.h, u.t FROM unnest($2::text[], string_to_array($3::text, E'\\n'), $4::bigint[]) AS u(v, h, t)
+     ON CONFLICT (env_id, visitor_id) DO UPDATE SET history = ${onConflict},
+       last_used_ms = GREATEST(assignments.last_used_ms, excluded.last_used_ms)`,
+    [
+      envId,
+      entries.map((e) => e.visitorId),
+      Buffer.from(entries.map((e) => JSON.stringify(e.history)).join('\n')),
+      entries.map((e) => e.lastUsedMs),
+    ],
+  );
+};
+
 /** Collection operations of the store. */
 export const collectQueries = (db: Queryable) => ({
   async getAssignments(envId: string, visitorIds: readonly string[]): Promise<VisitorAssignments[]> {
@@ -61,12 +119,11 @@ export const collectQueries = (db: Queryable) => ({
     );
     const visitors: VisitorAssignments[] = [];
     for (const row of rows) {
-      const raw = row.history;
-      const history: unknown = typeof raw === 'string' ? JSON.parse(raw) : raw;
-      if (typeof history !== 'object' || history === null) continue;
+      const history = parsedHistory(row.history);
+      if (history === null) continue;
       visitors.push({
         visitorId: text(row, 'visitor_id'),
-        history: storedHistory(history as Record<string, unknown>),
+        history: storedHistory(history),
         lastUsedMs: num(row, 'last_used_ms'),
       });
     }
@@ -96,21 +153,17 @@ export const collectQueries = (db: Queryable) => ({
     // last flush.
     for (let start = 0; start < entries.length; start += ASSIGNMENT_CHUNK) {
       const chunk = entries.slice(start, start + ASSIGNMENT_CHUNK);
-      // The chunk goes in as one JSON text: PGlite's driver escapes every element of a text[] parameter and
-      // PostgreSQL then parses each element's JSON again, which cost twice this on the embedded store. It
-      // goes as UTF-8 bytes to a text parameter (both drivers send them in binary format): given a string,
-      // PGlite's driver measures and encodes it in a JavaScript loop on its thread, 14 % of the upsert.
-      // `excluded.history || assignments.history`: on a key in both, the stored variation wins (§8.4).
-      await db.query(
-        `INSERT INTO assignments (env_id, visitor_id, history, last_used_ms)
-         SELECT $1, x.v, x.h, x.t FROM jsonb_to_recordset($2::text::jsonb) AS x(v text, h jsonb, t bigint)
-         ON CONFLICT (env_id, visitor_id) DO UPDATE SET history = excluded.history || assignments.history,
-           last_used_ms = GREATEST(assignments.last_used_ms, excluded.last_used_ms)`,
-        [
-          envId,
-          Buffer.from(JSON.stringify(chunk.map((e) => ({ v: e.visitorId, h: e.history, t: e.lastUsedMs })))),
-        ],
-      );
+      await upsertAssignments(db, envId, chunk, MERGE_HISTORY).catch(async (error: unknown) => {
+        if (!isDataException(error)) throw error;
+        // A stored history that is not JSON (written by hand: the server writes JSON only) fails the merge
+        // of its whole chunk. Each visitor then goes alone, and the one whose stored history cannot be read
+        // gets the history it was just decided with: reads already treat that row as no history at all.
+        for (const entry of chunk)
+          await upsertAssignments(db, envId, [entry], MERGE_HISTORY).catch((again: unknown) => {
+            if (!isDataException(again)) throw again;
+            return upsertAssignments(db, envId, [entry], REPLACE_HISTORY);
+          });
+      });
     }
   },
   async purgeAssignments(beforeMs: number): Promise<number> {

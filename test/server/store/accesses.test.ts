@@ -211,7 +211,13 @@ void describe('migration 002 on a database at 001', () => {
           const reopened = await openPgliteThread(dir);
           try {
             const applied = await reopened.query('SELECT version FROM schema_migrations ORDER BY version');
-            assert.deepEqual(applied, [{ version: 1 }, { version: 2 }, { version: 3 }, { version: 4 }]);
+            assert.deepEqual(applied, [
+              { version: 1 },
+              { version: 2 },
+              { version: 3 },
+              { version: 4 },
+              { version: 5 },
+            ]);
           } finally {
             await reopened.close();
           }
@@ -236,7 +242,7 @@ void describe('migration 002 on a database at 001', () => {
           const applied = await client.query('SELECT version FROM schema_migrations ORDER BY version');
           assert.deepEqual(
             applied.rows.map((r: { version: number }) => r.version),
-            [1, 2, 3, 4],
+            [1, 2, 3, 4, 5],
           );
         } finally {
           await store.close();

@@ -4,6 +4,7 @@ import { initialMigration } from './001-initial.js';
 import { accessesMigration } from './002-accesses.js';
 import { trafficIndexMigration } from './003-traffic-index.js';
 import { consoleSessionsMigration } from './004-console-sessions.js';
+import { assignmentHistoryTextMigration } from './005-assignment-history-text.js';
 
 /** One migration: statements separated by `;` (none inside strings or bodies), `--` comments allowed. */
 export interface Migration {
@@ -18,4 +19,5 @@ export const MIGRATIONS: readonly Migration[] = [
   accessesMigration,
   trafficIndexMigration,
   consoleSessionsMigration,
+  assignmentHistoryTextMigration,
 ];
