@@ -49,6 +49,7 @@ void describe('migrations in the compiled server', () => {
         { version: 2, name: '002-accesses' },
         { version: 3, name: '003-traffic-index' },
         { version: 4, name: '004-console-sessions' },
+        { version: 5, name: '005-assignment-history-text' },
       ]);
       const tables = await sql.query(
         "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name",
