@@ -19,6 +19,7 @@ import type { HitRow, Store } from '../server/src/store/store.js';
 import { compileFile, evaluate } from '../src/engine/index.js';
 import type { BucketingFile, VisitorContext } from '../src/protocol/index.js';
 import { median, nsPerOp, type Bench, type BenchRow } from './harness.js';
+import { processCpu, type ProcessCpu } from './process-cpu.js';
 
 const FIXTURE = fileURLToPath(new URL('./fixtures/engine-50x2x3.json', import.meta.url));
 const VISITORS = 10_000;
@@ -198,6 +199,8 @@ const startChild = (mode: string, env: Record<string, string> = {}): Promise<Chi
 
 interface Target {
   url: string;
+  /** The server's process, whose CPU time per request is read beside its throughput. */
+  pid?: number | undefined;
   headers: Record<string, string>;
   /** The bodies of one round, in order: called at the start of each round. */
   bodiesOf: (round: number) => () => string;
@@ -208,7 +211,15 @@ interface Sample {
   p99: number;
   /** Answers received in the round. */
   total: number;
+  /**
+   * CPU µs per answer of the server's process, main thread and other threads, from the round's start to its
+   * next round's (so the round's write-behind, committed meanwhile, is counted); null where /proc cannot tell.
+   */
+  cpu?: ProcessCpu | null;
 }
+
+/** After a series, time for the last round's write-behind to commit (§3: within one second). */
+const SETTLE_MS = 1_500;
 
 /** One bounded autocannon run against `target`. */
 const loadOnce = async (target: Target, round: number): Promise<Sample> => {
@@ -242,14 +253,65 @@ interface Rounds {
 const loadInRounds = async (targets: readonly Target[], warmUp = WARM_UP_ROUNDS): Promise<Rounds> => {
   const counted: Sample[][] = targets.map(() => []);
   const all: Sample[][] = targets.map(() => []);
+  const starts: Array<Array<ProcessCpu | null>> = targets.map(() => []);
   for (let round = 0; round < warmUp + RUNS; round++) {
     for (const [index, target] of targets.entries()) {
+      starts[index]?.push(processCpu(target.pid));
       const sample = await loadOnce(target, round);
       all[index]?.push(sample);
       if (round >= warmUp) counted[index]?.push(sample);
     }
   }
+  await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+  for (const [index, target] of targets.entries()) {
+    const marks = [...(starts[index] ?? []), processCpu(target.pid)];
+    (all[index] ?? []).forEach((sample, round) => {
+      const [from, to] = [marks[round], marks[round + 1]];
+      sample.cpu =
+        from && to && sample.total > 0
+          ? {
+              main: ((to.main - from.main) * 1000) / sample.total,
+              other: ((to.other - from.other) * 1000) / sample.total,
+            }
+          : null;
+    });
+  }
   return { counted, all };
+};
+
+/** Median CPU µs per request of counted rounds (main thread, other threads, all), or null without /proc. */
+const cpuOf = (samples: readonly Sample[] | undefined): (ProcessCpu & { all: number }) | null => {
+  const cpus = (samples ?? []).map((s) => s.cpu);
+  if (cpus.length === 0 || cpus.some((c) => c === null || c === undefined)) return null;
+  const known = cpus as ProcessCpu[];
+  return {
+    main: median(known.map((c) => c.main)),
+    other: median(known.map((c) => c.other)),
+    all: median(known.map((c) => c.main + c.other)),
+  };
+};
+
+/** The CPU row beside a throughput row: ours and the bare server's CPU µs per request. */
+const cpuRow = (
+  figure: string,
+  ours: readonly Sample[] | undefined,
+  bare: readonly Sample[] | undefined,
+): BenchRow[] => {
+  const [mine, theirs] = [cpuOf(ours), cpuOf(bare)];
+  if (mine === null || theirs === null) return [];
+  const perRound = (ours ?? []).map((s, round) => {
+    const b = bare?.[round]?.cpu;
+    return s.cpu && b ? (s.cpu.main + s.cpu.other) / (b.main + b.other) : NaN;
+  });
+  return [
+    {
+      figure,
+      value: mine.all,
+      unit: 'µs/req',
+      baseline: { figure: 'bare node:http + engine, same bodies', value: theirs.all },
+      note: `CPU of the server's process per answer (user + system, /proc), medians of the counted rounds: ours ${(mine.all / theirs.all).toFixed(2)}× the bare server's; ours main thread ${mine.main.toFixed(0)} µs + other threads (PGlite's, V8's) ${mine.other.toFixed(0)} µs, bare ${theirs.main.toFixed(0)} + ${theirs.other.toFixed(0)} µs; per-round ours ÷ bare ${perRound.map((r) => r.toFixed(2)).join(' ')}. No goal: it tells a cheaper server from a quieter machine`,
+    },
+  ];
 };
 
 /** The median of the per-round ratios of `ours` to `baseline`, and the ratios. */
@@ -295,8 +357,8 @@ export const bench: Bench = async () => {
     };
     const decisionUrl = `http://127.0.0.1:${app.port}/v2/${app.envId}/campaigns?exposeAllKeys=true&extras[]=accountSettings&sendContextEvent=false`;
     const decisions = await loadInRounds([
-      { url: decisionUrl, headers: { 'x-api-key': app.apiKey }, bodiesOf: cycle() },
-      { url: `http://127.0.0.1:${bare.port}/`, headers: {}, bodiesOf: cycle() },
+      { url: decisionUrl, pid: app.process.pid, headers: { 'x-api-key': app.apiKey }, bodiesOf: cycle() },
+      { url: `http://127.0.0.1:${bare.port}/`, pid: bare.process.pid, headers: {}, bodiesOf: cycle() },
       { url: `http://127.0.0.1:${fixed.port}/`, headers: {}, bodiesOf: cycle() },
     ]);
     const [oursSamples, plainSamples, ceilingSamples] = decisions.counted;
@@ -311,8 +373,13 @@ export const bench: Bench = async () => {
     const writtenBefore = (await writes()).visitors;
     const fresh = await loadInRounds(
       [
-        { url: decisionUrl, headers: { 'x-api-key': app.apiKey }, bodiesOf: newVisitors },
-        { url: `http://127.0.0.1:${bare.port}/`, headers: {}, bodiesOf: newVisitors },
+        {
+          url: decisionUrl,
+          pid: app.process.pid,
+          headers: { 'x-api-key': app.apiKey },
+          bodiesOf: newVisitors,
+        },
+        { url: `http://127.0.0.1:${bare.port}/`, pid: bare.process.pid, headers: {}, bodiesOf: newVisitors },
       ],
       NEW_VISITOR_WARM_UP_ROUNDS,
     );
@@ -384,6 +451,7 @@ export const bench: Bench = async () => {
         ratio: { value: ratio, goal: '≥ 0.90', met: ratio >= 0.9 },
         note: `${VISITORS} visitor ids cycled; ${note}; per-round ratios ${ratios.map((r) => r.toFixed(2)).join(' ')}`,
       },
+      ...cpuRow('decision API CPU per request, known visitors', oursSamples, plainSamples),
       {
         figure: 'decision API p99 latency',
         value: ours.p99,
@@ -404,6 +472,7 @@ export const bench: Bench = async () => {
         },
         note: `a visitor id never seen before in every request (looked up: the embedded store's filter knows it holds none, PostgreSQL would be queried; then written behind); ${NEW_VISITOR_WARM_UP_ROUNDS} warm-up + ${RUNS} rounds × ${SECONDS} s after the known series, alternating; p99 ${freshOurs.p99} ms (baseline ${freshPlain.p99} ms); ${freshWritten} of ${answered} visitors answered committed, longest decision-to-commit ${written.maxLagMs} ms; per-round ratios ${freshRatios.map((r) => r.toFixed(2)).join(' ')}`,
       },
+      ...cpuRow('decision API CPU per request, every visitor new', freshSamples, freshPlainSamples),
       {
         figure: 'fixed JSON of the same size (ceiling)',
         value: ceiling.rps,
