@@ -1,7 +1,8 @@
 // CPU time a bench child has used, read from Linux's /proc: the main thread apart from every other thread
-// (PGlite's worker, V8's garbage collection helpers, libuv's pool). On this shared 2-core machine a throughput
-// ratio moves by ±0.2 between 3 s rounds when a neighbour wakes; the CPU time a server spends per request
-// barely does, so it tells whether a change made the server cheaper (issue 18).
+// (PGlite's worker, V8's garbage collection helpers, libuv's pool). A throughput ratio says how fast a server
+// answers next to its baseline on this shared 2-core machine, where autocannon, the server and its store
+// thread compete for the cores; the CPU a server spends per answer, split by thread, says where its time goes
+// (issue 18). Both move with the machine between 3 s rounds (per-round spreads of about ±20 % seen here).
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 

@@ -309,7 +309,7 @@ const cpuRow = (
       value: mine.all,
       unit: 'µs/req',
       baseline: { figure: 'bare node:http + engine, same bodies', value: theirs.all },
-      note: `CPU of the server's process per answer (user + system, /proc), medians of the counted rounds: ours ${(mine.all / theirs.all).toFixed(2)}× the bare server's; ours main thread ${mine.main.toFixed(0)} µs + other threads (PGlite's, V8's) ${mine.other.toFixed(0)} µs, bare ${theirs.main.toFixed(0)} + ${theirs.other.toFixed(0)} µs; per-round ours ÷ bare ${perRound.map((r) => r.toFixed(2)).join(' ')}. No goal: it tells a cheaper server from a quieter machine`,
+      note: `CPU of the server's process per answer (user + system, /proc), medians of the counted rounds: ours ${(mine.all / theirs.all).toFixed(2)}× the bare server's; ours main thread ${mine.main.toFixed(0)} µs + other threads (PGlite's, V8's) ${mine.other.toFixed(0)} µs, bare ${theirs.main.toFixed(0)} + ${theirs.other.toFixed(0)} µs; per-round ours ÷ bare ${perRound.map((r) => r.toFixed(2)).join(' ')}. No goal: it says where the time goes`,
     },
   ];
 };
