@@ -2,14 +2,19 @@
 // set, each run in its own random schema), an app on 127.0.0.1:0, a seeded environment, and the `describe`
 // that runs a suite once on each store with all three opened in `before` and closed in `after`.
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { after, before, describe } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { createApp, type AppDeps } from '../../server/src/app.js';
 import { createLogger } from '../../server/src/logger.js';
+import { openPgliteThread } from '../../server/src/store/pglite-thread.js';
 import { openPgliteStore } from '../../server/src/store/pglite.js';
 import { openPostgresStore } from '../../server/src/store/postgres.js';
+import type { Sql } from '../../server/src/store/sql.js';
 import type { Store } from '../../server/src/store/store.js';
 import type { AccountSettings, BucketingCampaign } from '../../src/protocol/index.js';
 
@@ -48,6 +53,59 @@ export const storeKinds = (): StoreKind[] => {
     });
   }
   return kinds;
+};
+
+/**
+ * A database of one store kind that a test reaches behind the store's back, as an older server left it or
+ * as a hand edit would: PGlite in a folder of its own, PostgreSQL in the run's schema (created here).
+ */
+export interface RawDatabase {
+  /** Runs statements directly (PGlite: only while no store is open on the folder). */
+  exec(text: string): Promise<void>;
+  /** Runs one query directly and returns its rows (PGlite: as exec). */
+  query(text: string): Promise<Array<Record<string, unknown>>>;
+  /** Opens the product's store on it, which applies the migrations it lacks. */
+  openStore(): Promise<Store>;
+  /** Removes the folder or the schema. */
+  remove(): Promise<void>;
+}
+
+/** Opens a {@link RawDatabase} of `kind`; a PGlite folder's name starts with `prefix`. */
+export const rawDatabase = async (kind: StoreKind, prefix: string): Promise<RawDatabase> => {
+  if (kind.postgres === undefined) {
+    const dir = mkdtempSync(join(tmpdir(), prefix));
+    const withThread = async <T>(work: (thread: Sql) => Promise<T>): Promise<T> => {
+      const thread = await openPgliteThread(dir);
+      try {
+        return await work(thread);
+      } finally {
+        await thread.close();
+      }
+    };
+    return {
+      exec: (text) => withThread((thread) => thread.exec(text)),
+      query: (text) => withThread((thread) => thread.query(text)),
+      openStore: () => openPgliteStore(dir),
+      remove: () => Promise.resolve(rmSync(dir, { recursive: true, force: true })),
+    };
+  }
+  const { url, schema } = kind.postgres;
+  const client = new pg.Client({ connectionString: url, options: `-c search_path=${schema}` });
+  await client.connect();
+  await client.query(`CREATE SCHEMA ${schema}`);
+  return {
+    async exec(text) {
+      await client.query(text);
+    },
+    async query(text) {
+      return (await client.query<Record<string, unknown>>(text)).rows;
+    },
+    openStore: () => openPostgresStore({ connectionString: url, schema }),
+    async remove() {
+      await client.end();
+      await kind.cleanup();
+    },
+  };
 };
 
 /** A running app. */

@@ -4,19 +4,12 @@
 // tokens. Also: migration 002 applies to a database that already holds 001's schema and rows.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import pg from 'pg';
 import { InputError } from '../../../server/src/errors.js';
 import { initialMigration } from '../../../server/src/store/migrations/001-initial.js';
-import { openPgliteThread } from '../../../server/src/store/pglite-thread.js';
-import { openPgliteStore } from '../../../server/src/store/pglite.js';
-import { openPostgresStore } from '../../../server/src/store/postgres.js';
 import type { Sql } from '../../../server/src/store/sql.js';
 import type { Store, TokenRecord } from '../../../server/src/store/store.js';
-import { describeStoreOnEveryKind, storeKinds } from '../support.js';
+import { describeStoreOnEveryKind, rawDatabase, storeKinds } from '../support.js';
 
 /** A digest made independently of the store (SHA-256, as §13.7 stores secrets and tokens). */
 const sha256 = (secret: string): Buffer => createHash('sha256').update(secret).digest();
@@ -196,60 +189,22 @@ const checkUpgraded = async (store: Store): Promise<void> => {
 void describe('migration 002 on a database at 001', () => {
   for (const kind of storeKinds()) {
     void it(`applies on ${kind.name}`, async () => {
-      if (kind.postgres === undefined) {
-        const dir = mkdtempSync(join(tmpdir(), 'feature-002-'));
-        try {
-          const old = await openPgliteThread(dir);
-          await applyInitialOnly(old);
-          await old.close();
-          const store = await openPgliteStore(dir);
-          try {
-            await checkUpgraded(store);
-          } finally {
-            await store.close();
-          }
-          const reopened = await openPgliteThread(dir);
-          try {
-            const applied = await reopened.query('SELECT version FROM schema_migrations ORDER BY version');
-            assert.deepEqual(applied, [
-              { version: 1 },
-              { version: 2 },
-              { version: 3 },
-              { version: 4 },
-              { version: 5 },
-            ]);
-          } finally {
-            await reopened.close();
-          }
-        } finally {
-          rmSync(dir, { recursive: true, force: true });
-        }
-        return;
-      }
-      const { url, schema } = kind.postgres;
-      const client = new pg.Client({ connectionString: url, options: `-c search_path=${schema}` });
-      await client.connect();
+      const db = await rawDatabase(kind, 'feature-002-');
       try {
-        await client.query(`CREATE SCHEMA ${schema}`);
-        await applyInitialOnly({
-          exec: async (text) => {
-            await client.query(text);
-          },
-        });
-        const store = await openPostgresStore({ connectionString: url, schema });
+        await applyInitialOnly(db);
+        const store = await db.openStore();
         try {
           await checkUpgraded(store);
-          const applied = await client.query('SELECT version FROM schema_migrations ORDER BY version');
-          assert.deepEqual(
-            applied.rows.map((r: { version: number }) => r.version),
-            [1, 2, 3, 4, 5],
-          );
         } finally {
           await store.close();
         }
+        const applied = await db.query('SELECT version FROM schema_migrations ORDER BY version');
+        assert.deepEqual(
+          applied.map((row) => row.version),
+          [1, 2, 3, 4, 5],
+        );
       } finally {
-        await client.end();
-        await kind.cleanup();
+        await db.remove();
       }
     });
   }

@@ -3,60 +3,12 @@
 // object (written by hand) is read as no history and replaced at the visitor's next write, without failing
 // the other visitors of the batch.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import pg from 'pg';
 import { MIGRATIONS } from '../../../server/src/store/migrations/index.js';
-import { openPgliteThread } from '../../../server/src/store/pglite-thread.js';
-import { openPgliteStore } from '../../../server/src/store/pglite.js';
-import { openPostgresStore } from '../../../server/src/store/postgres.js';
-import type { Store } from '../../../server/src/store/store.js';
-import { storeKinds, type StoreKind } from '../support.js';
-
-/** A database of one store kind that a test can also reach behind the store's back, the store closed. */
-interface Database {
-  /** Runs statements directly (PGlite: only while no store is open on the folder). */
-  exec(text: string): Promise<void>;
-  openStore(): Promise<Store>;
-  remove(): Promise<void>;
-}
-
-const databaseOf = async (kind: StoreKind): Promise<Database> => {
-  if (kind.postgres === undefined) {
-    const dir = mkdtempSync(join(tmpdir(), 'feature-005-'));
-    return {
-      async exec(text) {
-        const thread = await openPgliteThread(dir);
-        try {
-          await thread.exec(text);
-        } finally {
-          await thread.close();
-        }
-      },
-      openStore: () => openPgliteStore(dir),
-      remove: () => Promise.resolve(rmSync(dir, { recursive: true, force: true })),
-    };
-  }
-  const { url, schema } = kind.postgres;
-  const client = new pg.Client({ connectionString: url, options: `-c search_path=${schema}` });
-  await client.connect();
-  await client.query(`CREATE SCHEMA ${schema}`);
-  return {
-    async exec(text) {
-      await client.query(text);
-    },
-    openStore: () => openPostgresStore({ connectionString: url, schema }),
-    async remove() {
-      await client.end();
-      await kind.cleanup();
-    },
-  };
-};
+import { rawDatabase, storeKinds, type RawDatabase } from '../support.js';
 
 /** Migrations 1 to 4, as a server of that version left the database. */
-const atMigration4 = async (db: Database): Promise<void> => {
+const atMigration4 = async (db: RawDatabase): Promise<void> => {
   await db.exec(
     'CREATE TABLE schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_ms bigint NOT NULL)',
   );
@@ -69,7 +21,7 @@ const atMigration4 = async (db: Database): Promise<void> => {
 void describe('assignment histories as JSON text (migration 005)', () => {
   for (const kind of storeKinds()) {
     void it(`keeps jsonb histories through the upgrade and survives unreadable ones, on ${kind.name}`, async () => {
-      const db = await databaseOf(kind);
+      const db = await rawDatabase(kind, 'feature-005-');
       try {
         await atMigration4(db);
         await db.exec(
