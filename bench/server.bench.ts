@@ -262,7 +262,9 @@ const loadInRounds = async (targets: readonly Target[], warmUp = WARM_UP_ROUNDS)
       if (round >= warmUp) counted[index]?.push(sample);
     }
   }
-  await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+  // Only series whose CPU is read wait for the last round's writes.
+  if (targets.some((target) => target.pid !== undefined))
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
   for (const [index, target] of targets.entries()) {
     const marks = [...(starts[index] ?? []), processCpu(target.pid)];
     (all[index] ?? []).forEach((sample, round) => {
