@@ -50,6 +50,7 @@ void describe('migrations in the compiled server', () => {
         { version: 3, name: '003-traffic-index' },
         { version: 4, name: '004-console-sessions' },
         { version: 5, name: '005-assignment-history-text' },
+        { version: 6, name: '006-assignment-id-codes' },
       ]);
       const tables = await sql.query(
         "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name",
@@ -60,6 +61,7 @@ void describe('migrations in the compiled server', () => {
           'accesses',
           'accounts',
           'activations',
+          'assignment_ids',
           'assignments',
           'campaigns',
           'console_sessions',

@@ -1,44 +1,13 @@
 // Writes of the hot paths over the shared SQL: assignments (write-behind batches), activations and hits
 // (one statement per batch, idempotent on (env, hid); group-commit.ts gathers concurrent requests into one
-// batch), identities (§14.2) and usage counts (§12). Rows go in as arrays through unnest() (assignment
-// histories as one text of a line each), so a batch of any size is one round trip.
-import type { AssignmentHistory } from 'feature-ts/protocol';
+// batch), identities (§14.2) and usage counts (§12). Rows go in as arrays through unnest(), so a batch of any
+// size is one round trip.
 import { num, text, textOrNull, type Queryable } from './sql.js';
 import type { ActivationRow, HitRow, VisitorAssignments } from './store.js';
+import { HISTORY_ON_CONFLICT, storedHistories } from './stored-histories.js';
 
 /** Visitors per assignment upsert statement. */
 const ASSIGNMENT_CHUNK = 100;
-
-/**
- * A stored history as the engine reads it: string variations only (a row written by hand may hold others),
- * group ids as own keys of an object without prototype, so that "__proto__" stays a group.
- */
-const storedHistory = (history: Record<string, unknown>): AssignmentHistory => {
-  const out = Object.create(null) as AssignmentHistory;
-  for (const key of Object.keys(history)) {
-    const variation = history[key];
-    if (typeof variation === 'string') out[key] = variation;
-  }
-  return out;
-};
-
-/**
- * A history column's value as an object, or null for one that is not a JSON object (a row written by hand):
- * that visitor is then read as having no history, and its decision answered, not failed.
- */
-const parsedHistory = (raw: unknown): Record<string, unknown> | null => {
-  let history = raw;
-  if (typeof raw === 'string') {
-    try {
-      history = JSON.parse(raw);
-    } catch {
-      return null;
-    }
-  }
-  return typeof history === 'object' && history !== null && !Array.isArray(history)
-    ? (history as Record<string, unknown>)
-    : null;
-};
 
 const insertedCount = (rows: Array<Record<string, unknown>>): number =>
   rows[0] === undefined ? 0 : num(rows[0], 'n');
@@ -70,231 +39,223 @@ const insertWithIdentities = async (
   return rows.map((row) => textOrNull(row, 'hid'));
 };
 
-/**
- * On a visitor already stored, the histories merge as jsonb, the stored variation winning (§8.4); a stored
- * value that is JSON but not an object (written by hand: reads ignore it) is replaced.
- */
-const MERGE_HISTORY = `CASE WHEN jsonb_typeof(assignments.history::jsonb) = 'object'
-  THEN (excluded.history::jsonb || assignments.history::jsonb)::text ELSE excluded.history END`;
-/** For a stored history that is not JSON at all: the new one replaces it. */
-const REPLACE_HISTORY = 'excluded.history';
-
 /** Whether `error` is PostgreSQL's class 22, data exception (e.g. 22P02, text that is not JSON). */
 const isDataException = (error: unknown): boolean =>
   typeof error === 'object' && error !== null && String((error as { code?: unknown }).code).startsWith('22');
 
 /**
- * Upserts `entries` in one statement. Histories go in as JSON text (migration 005): PostgreSQL stores them
- * without parsing them, which was two thirds of the write on the embedded store. They travel as one text, a
- * line per visitor (the JSON of a history never holds a raw line feed) split by string_to_array, as UTF-8 bytes
- * bound to a text parameter (both drivers send bytes in binary format; given a string, PGlite's driver
- * measures and encodes it in a JavaScript loop on its thread). Ids and times go as arrays.
+ * Upserts `entries` in one statement, their histories already in the stored form (`histories`, in the same
+ * order). Rows go in as arrays through unnest(), so a chunk is one round trip.
  */
 const upsertAssignments = async (
   db: Queryable,
   envId: string,
   entries: readonly VisitorAssignments[],
-  onConflict: typeof MERGE_HISTORY | typeof REPLACE_HISTORY,
+  histories: readonly string[],
+  onConflict: keyof typeof HISTORY_ON_CONFLICT,
 ): Promise<void> => {
   await db.query(
     `INSERT INTO assignments (env_id, visitor_id, history, last_used_ms)
-     SELECT $1, u.v, u.h, u.t FROM unnest($2::text[], string_to_array($3::text, E'\\n'), $4::bigint[]) AS u(v, h, t)
-     ON CONFLICT (env_id, visitor_id) DO UPDATE SET history = ${onConflict},
+     SELECT $1, u.v, u.h, u.t FROM unnest($2::text[], $3::text[], $4::bigint[]) AS u(v, h, t)
+     ON CONFLICT (env_id, visitor_id) DO UPDATE SET history = ${HISTORY_ON_CONFLICT[onConflict]},
        last_used_ms = GREATEST(assignments.last_used_ms, excluded.last_used_ms)`,
-    [
-      envId,
-      entries.map((e) => e.visitorId),
-      Buffer.from(entries.map((e) => JSON.stringify(e.history)).join('\n')),
-      entries.map((e) => e.lastUsedMs),
-    ],
+    [envId, entries.map((e) => e.visitorId), histories, entries.map((e) => e.lastUsedMs)],
   );
 };
 
 /** Collection operations of the store. */
-export const collectQueries = (db: Queryable) => ({
-  async getAssignments(envId: string, visitorIds: readonly string[]): Promise<VisitorAssignments[]> {
-    const rows = await db.query(
-      'SELECT visitor_id, history, last_used_ms FROM assignments WHERE env_id = $1 AND visitor_id = ANY($2::text[])',
-      [envId, [...visitorIds]],
-    );
-    const visitors: VisitorAssignments[] = [];
-    for (const row of rows) {
-      const history = parsedHistory(row.history);
-      if (history === null) continue;
-      visitors.push({
-        visitorId: text(row, 'visitor_id'),
-        history: storedHistory(history),
-        lastUsedMs: num(row, 'last_used_ms'),
-      });
-    }
-    return visitors;
-  },
-  async saveAssignments(envId: string, list: readonly VisitorAssignments[]): Promise<void> {
-    if (list.length === 0) return;
-    // One entry per visitor: ON CONFLICT DO UPDATE may not touch a row twice in one statement. The first
-    // entry of a visitor keeps its variations, as a stored row does.
-    const visitors = new Map<string, VisitorAssignments>();
-    for (const entry of list) {
-      const first = visitors.get(entry.visitorId);
-      visitors.set(
-        entry.visitorId,
-        first === undefined
-          ? entry
-          : {
-              visitorId: entry.visitorId,
-              history: { ...entry.history, ...first.history },
-              lastUsedMs: Math.max(first.lastUsedMs, entry.lastUsedMs),
-            },
+export const collectQueries = (db: Queryable) => {
+  const stored = storedHistories(db);
+  return {
+    async getAssignments(envId: string, visitorIds: readonly string[]): Promise<VisitorAssignments[]> {
+      const rows = await db.query(
+        'SELECT visitor_id, history, last_used_ms FROM assignments WHERE env_id = $1 AND visitor_id = ANY($2::text[])',
+        [envId, [...visitorIds]],
       );
-    }
-    const entries = [...visitors.values()];
-    // Several small statements rather than one: each one holds the embedded store for a few milliseconds, so
-    // a read or a hit waiting to be made durable is not queued behind one upsert of every new visitor of the
-    // last flush.
-    for (let start = 0; start < entries.length; start += ASSIGNMENT_CHUNK) {
-      const chunk = entries.slice(start, start + ASSIGNMENT_CHUNK);
-      await upsertAssignments(db, envId, chunk, MERGE_HISTORY).catch(async (error: unknown) => {
-        if (!isDataException(error)) throw error;
-        // A stored history that is not JSON (written by hand: the server writes JSON only) fails the merge
-        // of its whole chunk. Each visitor then goes alone, and the one whose stored history cannot be read
-        // gets the history it was just decided with: reads already treat that row as no history at all.
-        for (const entry of chunk)
-          await upsertAssignments(db, envId, [entry], MERGE_HISTORY).catch((again: unknown) => {
-            if (!isDataException(again)) throw again;
-            return upsertAssignments(db, envId, [entry], REPLACE_HISTORY);
-          });
+      const histories = await stored.read(rows.map((row) => row.history));
+      const visitors: VisitorAssignments[] = [];
+      rows.forEach((row, i) => {
+        const history = histories[i];
+        if (history === null || history === undefined) return;
+        visitors.push({ visitorId: text(row, 'visitor_id'), history, lastUsedMs: num(row, 'last_used_ms') });
       });
-    }
-  },
-  async purgeAssignments(beforeMs: number): Promise<number> {
-    const rows = await db.query(
-      'WITH d AS (DELETE FROM assignments WHERE last_used_ms < $1 RETURNING 1) SELECT count(*)::int AS n FROM d',
-      [beforeMs],
-    );
-    return insertedCount(rows);
-  },
-  /** Stores activations, skipping known idempotency ids; returns the ids stored (null for rows without). */
-  storeActivations: async (envId: string, rows: readonly ActivationRow[]): Promise<Array<string | null>> => {
-    if (rows.length === 0) return [];
-    return insertWithIdentities(
-      db,
-      `INSERT INTO activations (env_id, hid, visitor_id, anonymous_id, campaign_id, variation_group_id,
+      return visitors;
+    },
+    async saveAssignments(envId: string, list: readonly VisitorAssignments[]): Promise<void> {
+      if (list.length === 0) return;
+      // One entry per visitor: ON CONFLICT DO UPDATE may not touch a row twice in one statement. The first
+      // entry of a visitor keeps its variations, as a stored row does.
+      const visitors = new Map<string, VisitorAssignments>();
+      for (const entry of list) {
+        const first = visitors.get(entry.visitorId);
+        visitors.set(
+          entry.visitorId,
+          first === undefined
+            ? entry
+            : {
+                visitorId: entry.visitorId,
+                history: { ...entry.history, ...first.history },
+                lastUsedMs: Math.max(first.lastUsedMs, entry.lastUsedMs),
+              },
+        );
+      }
+      const entries = [...visitors.values()];
+      // Several small statements rather than one: each one holds the embedded store for a few milliseconds, so
+      // a read or a hit waiting to be made durable is not queued behind one upsert of every new visitor of the
+      // last flush.
+      for (let start = 0; start < entries.length; start += ASSIGNMENT_CHUNK) {
+        const chunk = entries.slice(start, start + ASSIGNMENT_CHUNK);
+        const texts = await stored.write(chunk.map((e) => e.history));
+        await upsertAssignments(db, envId, chunk, texts, 'merge').catch(async (error: unknown) => {
+          if (!isDataException(error)) throw error;
+          // A stored history that starts like JSON and is not (written by hand: the server writes JSON or
+          // numbers only) fails the merge of its whole chunk. Each visitor then goes alone, and the one whose
+          // stored history cannot be read gets the history it was just decided with: reads already treat that
+          // row as no history at all.
+          for (const [i, entry] of chunk.entries()) {
+            const one = [texts[i] ?? ''];
+            await upsertAssignments(db, envId, [entry], one, 'merge').catch((again: unknown) => {
+              if (!isDataException(again)) throw again;
+              return upsertAssignments(db, envId, [entry], one, 'replace');
+            });
+          }
+        });
+      }
+    },
+    async purgeAssignments(beforeMs: number): Promise<number> {
+      const rows = await db.query(
+        'WITH d AS (DELETE FROM assignments WHERE last_used_ms < $1 RETURNING 1) SELECT count(*)::int AS n FROM d',
+        [beforeMs],
+      );
+      return insertedCount(rows);
+    },
+    /** Stores activations, skipping known idempotency ids; returns the ids stored (null for rows without). */
+    storeActivations: async (
+      envId: string,
+      rows: readonly ActivationRow[],
+    ): Promise<Array<string | null>> => {
+      if (rows.length === 0) return [];
+      return insertWithIdentities(
+        db,
+        `INSERT INTO activations (env_id, hid, visitor_id, anonymous_id, campaign_id, variation_group_id,
          variation_id, created_ms, received_ms)
        SELECT $1, h, v, a, c, g, x, t, r
        FROM unnest($5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::bigint[], $12::bigint[])
          AS u(h, v, a, c, g, x, t, r)
        ON CONFLICT (env_id, hid) DO NOTHING RETURNING hid`,
-      envId,
-      [
-        rows.map((r) => r.hid),
-        rows.map((r) => r.visitorId),
-        rows.map((r) => r.anonymousId),
-        rows.map((r) => r.campaignId),
-        rows.map((r) => r.variationGroupId),
-        rows.map((r) => r.variationId),
-        rows.map((r) => r.createdMs),
-        rows.map((r) => r.receivedMs),
-      ],
-      rows.flatMap((r): Array<[string, string]> =>
-        r.anonymousId !== null && r.anonymousId !== r.visitorId ? [[r.anonymousId, r.visitorId]] : [],
-      ),
-      rows[0]?.receivedMs ?? Date.now(),
-    );
-  },
-  /** Stores hits, skipping known idempotency ids; returns the ids stored (null for rows without). */
-  storeHits: async (envId: string, rows: readonly HitRow[]): Promise<Array<string | null>> => {
-    if (rows.length === 0) return [];
-    return insertWithIdentities(
-      db,
-      `INSERT INTO hits (env_id, hid, type, visitor_id, customer_id, goal, revenue, created_ms, received_ms, body)
+        envId,
+        [
+          rows.map((r) => r.hid),
+          rows.map((r) => r.visitorId),
+          rows.map((r) => r.anonymousId),
+          rows.map((r) => r.campaignId),
+          rows.map((r) => r.variationGroupId),
+          rows.map((r) => r.variationId),
+          rows.map((r) => r.createdMs),
+          rows.map((r) => r.receivedMs),
+        ],
+        rows.flatMap((r): Array<[string, string]> =>
+          r.anonymousId !== null && r.anonymousId !== r.visitorId ? [[r.anonymousId, r.visitorId]] : [],
+        ),
+        rows[0]?.receivedMs ?? Date.now(),
+      );
+    },
+    /** Stores hits, skipping known idempotency ids; returns the ids stored (null for rows without). */
+    storeHits: async (envId: string, rows: readonly HitRow[]): Promise<Array<string | null>> => {
+      if (rows.length === 0) return [];
+      return insertWithIdentities(
+        db,
+        `INSERT INTO hits (env_id, hid, type, visitor_id, customer_id, goal, revenue, created_ms, received_ms, body)
        SELECT $1, h, y, v, c, g, m, t, r, b::jsonb
        FROM unnest($5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::float8[], $11::bigint[],
                    $12::bigint[], $13::text[]) AS u(h, y, v, c, g, m, t, r, b)
        ON CONFLICT (env_id, hid) DO NOTHING RETURNING hid`,
-      envId,
-      [
-        rows.map((r) => r.hid),
-        rows.map((r) => r.type),
-        rows.map((r) => r.visitorId),
-        rows.map((r) => r.customerId),
-        rows.map((r) => r.goal),
-        rows.map((r) => r.revenue),
-        rows.map((r) => r.createdMs),
-        rows.map((r) => r.receivedMs),
-        rows.map((r) => JSON.stringify(r.body)),
-      ],
-      rows.flatMap((r): Array<[string, string]> =>
-        r.customerId !== null && r.customerId !== r.visitorId ? [[r.visitorId, r.customerId]] : [],
-      ),
-      rows[0]?.receivedMs ?? Date.now(),
-    );
-  },
-  /** Every stored hit of an environment, oldest first, as stored: for operators and tests. */
-  async listHits(envId: string): Promise<HitRow[]> {
-    const rows = await db.query(
-      `SELECT hid, type, visitor_id, customer_id, goal, revenue, created_ms, received_ms, body::text AS body
+        envId,
+        [
+          rows.map((r) => r.hid),
+          rows.map((r) => r.type),
+          rows.map((r) => r.visitorId),
+          rows.map((r) => r.customerId),
+          rows.map((r) => r.goal),
+          rows.map((r) => r.revenue),
+          rows.map((r) => r.createdMs),
+          rows.map((r) => r.receivedMs),
+          rows.map((r) => JSON.stringify(r.body)),
+        ],
+        rows.flatMap((r): Array<[string, string]> =>
+          r.customerId !== null && r.customerId !== r.visitorId ? [[r.visitorId, r.customerId]] : [],
+        ),
+        rows[0]?.receivedMs ?? Date.now(),
+      );
+    },
+    /** Every stored hit of an environment, oldest first, as stored: for operators and tests. */
+    async listHits(envId: string): Promise<HitRow[]> {
+      const rows = await db.query(
+        `SELECT hid, type, visitor_id, customer_id, goal, revenue, created_ms, received_ms, body::text AS body
        FROM hits WHERE env_id = $1 ORDER BY seq`,
-      [envId],
-    );
-    return rows.map((row) => ({
-      hid: textOrNull(row, 'hid'),
-      type: text(row, 'type'),
-      visitorId: text(row, 'visitor_id'),
-      customerId: textOrNull(row, 'customer_id'),
-      goal: textOrNull(row, 'goal'),
-      revenue: row.revenue === null ? null : num(row, 'revenue'),
-      createdMs: num(row, 'created_ms'),
-      receivedMs: num(row, 'received_ms'),
-      body: JSON.parse(text(row, 'body')) as Record<string, unknown>,
-    }));
-  },
-  /** Every stored activation of an environment, oldest first, as stored: for operators and tests. */
-  async listActivations(envId: string): Promise<ActivationRow[]> {
-    const rows = await db.query(
-      `SELECT hid, visitor_id, anonymous_id, campaign_id, variation_group_id, variation_id, created_ms,
+        [envId],
+      );
+      return rows.map((row) => ({
+        hid: textOrNull(row, 'hid'),
+        type: text(row, 'type'),
+        visitorId: text(row, 'visitor_id'),
+        customerId: textOrNull(row, 'customer_id'),
+        goal: textOrNull(row, 'goal'),
+        revenue: row.revenue === null ? null : num(row, 'revenue'),
+        createdMs: num(row, 'created_ms'),
+        receivedMs: num(row, 'received_ms'),
+        body: JSON.parse(text(row, 'body')) as Record<string, unknown>,
+      }));
+    },
+    /** Every stored activation of an environment, oldest first, as stored: for operators and tests. */
+    async listActivations(envId: string): Promise<ActivationRow[]> {
+      const rows = await db.query(
+        `SELECT hid, visitor_id, anonymous_id, campaign_id, variation_group_id, variation_id, created_ms,
          received_ms
        FROM activations WHERE env_id = $1 ORDER BY seq`,
-      [envId],
-    );
-    return rows.map((row) => ({
-      hid: textOrNull(row, 'hid'),
-      visitorId: text(row, 'visitor_id'),
-      anonymousId: textOrNull(row, 'anonymous_id'),
-      campaignId: text(row, 'campaign_id'),
-      variationGroupId: text(row, 'variation_group_id'),
-      variationId: text(row, 'variation_id'),
-      createdMs: num(row, 'created_ms'),
-      receivedMs: num(row, 'received_ms'),
-    }));
-  },
-  async countHits(envId: string): Promise<Record<string, number>> {
-    const rows = await db.query('SELECT type, count(*)::int AS n FROM hits WHERE env_id = $1 GROUP BY type', [
-      envId,
-    ]);
-    return Object.fromEntries(rows.map((row) => [text(row, 'type'), num(row, 'n')]));
-  },
-  async countUsage(envId: string, sdkName: string, sdkVersion: string, day: string): Promise<void> {
-    await db.query(
-      `INSERT INTO usage_counts (env_id, sdk_name, sdk_version, day, count) VALUES ($1, $2, $3, $4, 1)
+        [envId],
+      );
+      return rows.map((row) => ({
+        hid: textOrNull(row, 'hid'),
+        visitorId: text(row, 'visitor_id'),
+        anonymousId: textOrNull(row, 'anonymous_id'),
+        campaignId: text(row, 'campaign_id'),
+        variationGroupId: text(row, 'variation_group_id'),
+        variationId: text(row, 'variation_id'),
+        createdMs: num(row, 'created_ms'),
+        receivedMs: num(row, 'received_ms'),
+      }));
+    },
+    async countHits(envId: string): Promise<Record<string, number>> {
+      const rows = await db.query(
+        'SELECT type, count(*)::int AS n FROM hits WHERE env_id = $1 GROUP BY type',
+        [envId],
+      );
+      return Object.fromEntries(rows.map((row) => [text(row, 'type'), num(row, 'n')]));
+    },
+    async countUsage(envId: string, sdkName: string, sdkVersion: string, day: string): Promise<void> {
+      await db.query(
+        `INSERT INTO usage_counts (env_id, sdk_name, sdk_version, day, count) VALUES ($1, $2, $3, $4, 1)
        ON CONFLICT (env_id, sdk_name, sdk_version, day) DO UPDATE SET count = usage_counts.count + 1`,
-      [envId, sdkName, sdkVersion, day],
-    );
-  },
-  async usageCounts(
-    envId: string,
-  ): Promise<Array<{ sdkName: string; sdkVersion: string; day: string; count: number }>> {
-    const rows = await db.query(
-      'SELECT sdk_name, sdk_version, day, count FROM usage_counts WHERE env_id = $1 ORDER BY day, sdk_name, sdk_version',
-      [envId],
-    );
-    return rows.map((row) => ({
-      sdkName: text(row, 'sdk_name'),
-      sdkVersion: text(row, 'sdk_version'),
-      day: text(row, 'day'),
-      count: num(row, 'count'),
-    }));
-  },
-});
+        [envId, sdkName, sdkVersion, day],
+      );
+    },
+    async usageCounts(
+      envId: string,
+    ): Promise<Array<{ sdkName: string; sdkVersion: string; day: string; count: number }>> {
+      const rows = await db.query(
+        'SELECT sdk_name, sdk_version, day, count FROM usage_counts WHERE env_id = $1 ORDER BY day, sdk_name, sdk_version',
+        [envId],
+      );
+      return rows.map((row) => ({
+        sdkName: text(row, 'sdk_name'),
+        sdkVersion: text(row, 'sdk_version'),
+        day: text(row, 'day'),
+        count: num(row, 'count'),
+      }));
+    },
+  };
+};
 
 /**
  * Reads of stored rows, for operators and tests (collectQueries: listHits, listActivations). Until the Store

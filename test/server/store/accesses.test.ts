@@ -201,7 +201,7 @@ void describe('migration 002 on a database at 001', () => {
         const applied = await db.query('SELECT version FROM schema_migrations ORDER BY version');
         assert.deepEqual(
           applied.map((row) => row.version),
-          [1, 2, 3, 4, 5],
+          [1, 2, 3, 4, 5, 6],
         );
       } finally {
         await db.remove();

@@ -5,6 +5,7 @@ import { accessesMigration } from './002-accesses.js';
 import { trafficIndexMigration } from './003-traffic-index.js';
 import { consoleSessionsMigration } from './004-console-sessions.js';
 import { assignmentHistoryTextMigration } from './005-assignment-history-text.js';
+import { assignmentIdCodesMigration } from './006-assignment-id-codes.js';
 
 /** One migration: statements separated by `;` (none inside strings or bodies), `--` comments allowed. */
 export interface Migration {
@@ -20,4 +21,5 @@ export const MIGRATIONS: readonly Migration[] = [
   trafficIndexMigration,
   consoleSessionsMigration,
   assignmentHistoryTextMigration,
+  assignmentIdCodesMigration,
 ];

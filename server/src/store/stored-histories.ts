@@ -1,0 +1,150 @@
+// How assignment histories (§8.4) are written to and read from the assignments table. Since migration 006 a
+// history is written as numbers: "group:variation" pairs of the codes of its ids in assignment_ids, joined by
+// commas ("3:7,4:9"), about a fifth of its JSON, which cut the write of a new visitor on the embedded store's
+// thread by more than half. Rows written before are JSON objects (migration 005's text) and are read and
+// merged as such. The numbers of ids are learnt from the database as they are needed and kept for the
+// store's life (ids are a few per variation, never removed, and never change number).
+import type { AssignmentHistory } from 'feature-ts/protocol';
+import { num, text, type Queryable, type Row } from './sql.js';
+
+/** A code as written: a positive integer that fits PostgreSQL's integer, without leading zeros. */
+const CODE = '[1-9][0-9]{0,9}';
+/** The numbers form, whole: what a history written since migration 006 looks like (empty for none). */
+const NUMBERS_FORM = new RegExp(`^(?:${CODE}:${CODE}(?:,${CODE}:${CODE})*)?$`);
+/** The largest code PostgreSQL's integer holds: a larger number in a row written by hand is no code. */
+const MAX_CODE = 2_147_483_647;
+
+/**
+ * A stored history merged with `excluded`'s (a new history in the numbers form), the stored variation of a
+ * group winning (§8.4):
+ * - Stored in the numbers form: the pairs of both, the stored one first for each group code.
+ * - Stored as JSON (written before migration 006): merged as jsonb, the new pairs' ids read from
+ *   assignment_ids (they were given codes before this statement), and kept as JSON. A stored text that starts
+ *   like JSON but is not JSON fails with a data exception (SQLSTATE class 22): the caller writes that visitor
+ *   alone with `replace`.
+ * - Anything else (written by hand; reads ignore it): replaced.
+ */
+const MERGE_HISTORY = `CASE
+  WHEN assignments.history ~ '${NUMBERS_FORM.source}' THEN COALESCE((
+    SELECT string_agg(m.p, ',' ORDER BY m.o) FROM (
+      SELECT DISTINCT ON (split_part(u.p, ':', 1)) u.p, u.o
+      FROM unnest(string_to_array(assignments.history || ',' || excluded.history, ',')) WITH ORDINALITY AS u(p, o)
+      WHERE u.p <> ''
+      ORDER BY split_part(u.p, ':', 1), u.o) AS m), '')
+  WHEN left(assignments.history, 1) = '{' THEN CASE
+    WHEN jsonb_typeof(assignments.history::jsonb) = 'object' THEN (COALESCE((
+      SELECT jsonb_object_agg(g.id, v.id) FROM unnest(string_to_array(excluded.history, ',')) AS u(p)
+      JOIN assignment_ids g ON g.code = split_part(u.p, ':', 1)::integer
+      JOIN assignment_ids v ON v.code = split_part(u.p, ':', 2)::integer), '{}'::jsonb)
+      || assignments.history::jsonb)::text
+    ELSE excluded.history END
+  ELSE excluded.history END`;
+
+/** The history of a visitor written again (`ON CONFLICT DO UPDATE SET history = …`). */
+export const HISTORY_ON_CONFLICT = {
+  merge: MERGE_HISTORY,
+  /** For a stored history that cannot be read at all: the new one replaces it. */
+  replace: 'excluded.history',
+} as const;
+
+/**
+ * A JSON history (written before migration 006) as the engine reads it: string variations only (a row written
+ * by hand may hold others), group ids as own keys of an object without prototype, so that "__proto__" stays a
+ * group. Null for a text that is not a JSON object: that visitor is read as having no history, and its
+ * decision answered, not failed.
+ */
+const jsonHistory = (raw: string): AssignmentHistory | null => {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    return null;
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return null;
+  const out = Object.create(null) as AssignmentHistory;
+  for (const [group, variation] of Object.entries(parsed))
+    if (typeof variation === 'string') out[group] = variation;
+  return out;
+};
+
+/** The codes of a history in the numbers form, in pairs: [group, variation, group, variation, …]. */
+const codesOf = (raw: string): number[] => (raw === '' ? [] : raw.split(/[,:]/).map(Number));
+
+/** Writes and reads histories over `db`, learning the numbers of ids from assignment_ids. */
+export const storedHistories = (db: Queryable) => {
+  const codeOf = new Map<string, number>();
+  const idOf = new Map<number, string>();
+  const learn = (rows: readonly Row[]): void => {
+    for (const row of rows) {
+      const code = num(row, 'code');
+      const id = text(row, 'id');
+      codeOf.set(id, code);
+      idOf.set(code, id);
+    }
+  };
+
+  return {
+    /**
+     * The histories in the numbers form, ids without a number given one first. The numbers are committed
+     * before this returns, so a row written with them can always be read, by any process on the database.
+     */
+    async write(histories: readonly AssignmentHistory[]): Promise<string[]> {
+      const missing = new Set<string>();
+      for (const history of histories)
+        for (const group of Object.keys(history)) {
+          if (!codeOf.has(group)) missing.add(group);
+          const variation = history[group] as string;
+          if (!codeOf.has(variation)) missing.add(variation);
+        }
+      if (missing.size > 0) {
+        const ids = [...missing];
+        // Another process may give the same id its number meanwhile: the insert then skips it (waiting for
+        // that one's commit), and the read, a statement of its own, sees the number it committed.
+        await db.query(
+          'INSERT INTO assignment_ids (id) SELECT unnest($1::text[]) ON CONFLICT (id) DO NOTHING',
+          [ids],
+        );
+        learn(await db.query('SELECT code, id FROM assignment_ids WHERE id = ANY($1::text[])', [ids]));
+        const lost = ids.find((id) => !codeOf.has(id));
+        if (lost !== undefined) throw new Error(`assignment id "${lost}" got no number in assignment_ids`);
+      }
+      return histories.map((history) => {
+        let out = '';
+        for (const group of Object.keys(history))
+          out += `${out === '' ? '' : ','}${codeOf.get(group) ?? 0}:${codeOf.get(history[group] as string) ?? 0}`;
+        return out;
+      });
+    },
+
+    /**
+     * The histories of stored rows (the history column of each), in order: null for one that cannot be read
+     * (written by hand), which is then treated as no history. A pair naming a number unknown to
+     * assignment_ids (written by hand too) is left out.
+     */
+    async read(raws: readonly unknown[]): Promise<Array<AssignmentHistory | null>> {
+      const unknown = new Set<number>();
+      for (const raw of raws)
+        if (typeof raw === 'string' && NUMBERS_FORM.test(raw))
+          for (const code of codesOf(raw)) if (!idOf.has(code) && code <= MAX_CODE) unknown.add(code);
+      if (unknown.size > 0)
+        learn(
+          await db.query('SELECT code, id FROM assignment_ids WHERE code = ANY($1::integer[])', [
+            [...unknown],
+          ]),
+        );
+      return raws.map((raw) => {
+        if (typeof raw !== 'string') return null;
+        if (!NUMBERS_FORM.test(raw)) return raw.startsWith('{') ? jsonHistory(raw) : null;
+        const codes = codesOf(raw);
+        const out = Object.create(null) as AssignmentHistory;
+        for (let i = 0; i < codes.length; i += 2) {
+          const group = idOf.get(codes[i] as number);
+          const variation = idOf.get(codes[i + 1] as number);
+          // The first pair of a group wins, as in the merge (a row written by hand may repeat one).
+          if (group !== undefined && variation !== undefined && !(group in out)) out[group] = variation;
+        }
+        return out;
+      });
+    },
+  };
+};
