@@ -83,20 +83,47 @@ export const storedHistories = (db: Queryable) => {
     }
   };
 
+  // The text of each "group:variation" pair written, by group then variation: a history is written with two
+  // lookups per group and no number formatted (every new visitor of the decision API writes dozens).
+  const pairs = new Map<string, Map<string, string>>();
+  const pairOf = (group: string, variation: string): string | undefined => {
+    let byVariation = pairs.get(group);
+    const known = byVariation?.get(variation);
+    if (known !== undefined) return known;
+    const groupCode = codeOf.get(group);
+    const variationCode = codeOf.get(variation);
+    if (groupCode === undefined || variationCode === undefined) return undefined;
+    const pair = `${groupCode}:${variationCode}`;
+    if (byVariation === undefined) pairs.set(group, (byVariation = new Map<string, string>()));
+    byVariation.set(variation, pair);
+    return pair;
+  };
+  /** The numbers form of `history`; null when one of its ids has no number known here yet. */
+  const numbersOf = (history: AssignmentHistory): string | null => {
+    let out = '';
+    for (const group of Object.keys(history)) {
+      const pair = pairOf(group, history[group] as string);
+      if (pair === undefined) return null;
+      out = out === '' ? pair : `${out},${pair}`;
+    }
+    return out;
+  };
+
   return {
     /**
      * The histories in the numbers form, ids without a number given one first. The numbers are committed
      * before this returns, so a row written with them can always be read, by any process on the database.
      */
     async write(histories: readonly AssignmentHistory[]): Promise<string[]> {
-      const missing = new Set<string>();
-      for (const history of histories)
-        for (const group of Object.keys(history)) {
-          if (!codeOf.has(group)) missing.add(group);
-          const variation = history[group] as string;
-          if (!codeOf.has(variation)) missing.add(variation);
-        }
-      if (missing.size > 0) {
+      const texts = histories.map(numbersOf);
+      if (texts.includes(null)) {
+        const missing = new Set<string>();
+        for (const history of histories)
+          for (const group of Object.keys(history)) {
+            if (!codeOf.has(group)) missing.add(group);
+            const variation = history[group] as string;
+            if (!codeOf.has(variation)) missing.add(variation);
+          }
         const ids = [...missing];
         // Another process may give the same id its number meanwhile: the insert then skips it (waiting for
         // that one's commit), and the read, a statement of its own, sees the number it committed.
@@ -108,12 +135,7 @@ export const storedHistories = (db: Queryable) => {
         const lost = ids.find((id) => !codeOf.has(id));
         if (lost !== undefined) throw new Error(`assignment id "${lost}" got no number in assignment_ids`);
       }
-      return histories.map((history) => {
-        let out = '';
-        for (const group of Object.keys(history))
-          out += `${out === '' ? '' : ','}${codeOf.get(group) ?? 0}:${codeOf.get(history[group] as string) ?? 0}`;
-        return out;
-      });
+      return texts.map((text, i) => text ?? numbersOf(histories[i] ?? {}) ?? '');
     },
 
     /**
