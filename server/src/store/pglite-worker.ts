@@ -72,7 +72,7 @@ const textSerializer = types.serializers[types.TEXT];
  * PGlite's text parameters, plus bytes sent as they are: a Uint8Array bound to a text parameter goes in
  * PostgreSQL's binary format, which for text is its UTF-8 bytes, as node-postgres sends a Buffer. A long
  * text given as a string is measured and encoded by a JavaScript loop of PGlite's driver on this thread
- * (about 4 µs per KB); Buffer.from on the caller's side encodes it natively (see saveAssignments).
+ * (about 4 µs per KB); Buffer.from on the caller's side encodes it natively.
  */
 const textOrBytes = (value: unknown): string =>
   // The driver's bind sends an ArrayBufferView as binary whatever its serializer's declared return type.

@@ -1,7 +1,7 @@
 // The store's assignments (PROTOCOL.md §8.4), one row per visitor, on every store kind: a write-behind batch
 // larger than one statement's chunk lands whole, a stored variation is never changed by a later write (nor by
 // a second entry of the same batch), last use only moves forward, group ids that name prototype members
-// are plain keys, and ids outside ASCII come back as they went (the batch travels as UTF-8 bytes).
+// are plain keys, and ids outside ASCII come back as they went (ids are stored once, in assignment_ids).
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import type { VisitorAssignments } from '../../../server/src/store/store.js';
@@ -67,8 +67,8 @@ describeStoreOnEveryKind('assignments', (opened) => {
 
   void it('stores ids outside ASCII, and a history past the 2 KB where PostgreSQL starts to compress a row', async () => {
     const { store, envId } = opened();
-    // The batch reaches the database as UTF-8 bytes (collect-sql.ts), so characters of two, three and four
-    // bytes must come back as they were.
+    // Ids are written once, to assignment_ids (stored-histories.ts), and read back from there: characters of
+    // two, three and four bytes must come back as they were.
     const history: Record<string, string> = {};
     for (let g = 0; g < 60; g++) history[`grøup-${g}-✓`] = `variation-€-${g}-😀`;
     await store.saveAssignments(envId, [{ visitorId: 'visiteur-é-😀', history, lastUsedMs: 7 }]);

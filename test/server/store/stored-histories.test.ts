@@ -8,10 +8,19 @@ import { describe, it } from 'node:test';
 import type { Store, VisitorAssignments } from '../../../server/src/store/store.js';
 import { rawDatabase, storeKinds, type RawDatabase } from '../support.js';
 
-const historyOf = async (store: Store, visitorId: string): Promise<Record<string, string> | undefined> => {
-  const [found] = await store.getAssignments('env', [visitorId]);
-  return found === undefined ? undefined : { ...found.history };
-};
+/** The visitors of the rows written by hand in the second test. */
+const HAND_WRITTEN = ['legacy', 'unknown-codes', 'repeated', 'garbage', 'broken-json', 'empty'];
+
+/** The histories the store reads for `visitorIds`, by visitor (a visitor without one is absent). */
+const historiesOf = async (
+  store: Store,
+  visitorIds: string[],
+): Promise<Map<string, Record<string, string>>> =>
+  new Map((await store.getAssignments('env', visitorIds)).map((v) => [v.visitorId, { ...v.history }]));
+
+/** The history the store reads for `visitorId`; undefined for none. */
+const historyOf = async (store: Store, visitorId: string): Promise<Record<string, string> | undefined> =>
+  (await historiesOf(store, [visitorId])).get(visitorId);
 
 /** The stored text of each visitor, read behind the store's back (its store must be closed on PGlite). */
 const rawHistories = async (db: RawDatabase): Promise<Map<string, string>> =>
@@ -116,18 +125,7 @@ void describe('assignment histories written as numbers (migration 006)', () => {
         );
         store = await db.openStore();
         try {
-          const read = new Map(
-            (
-              await store.getAssignments('env', [
-                'legacy',
-                'unknown-codes',
-                'repeated',
-                'garbage',
-                'broken-json',
-                'empty',
-              ])
-            ).map((v) => [v.visitorId, { ...v.history }]),
-          );
+          const read = await historiesOf(store, HAND_WRITTEN);
           // Unreadable rows are no history; numbers unknown to assignment_ids (or too large for one) are
           // left out; a group named twice keeps its first variation, as a merge would.
           assert.deepEqual([...read.keys()].sort(), ['empty', 'legacy', 'repeated', 'unknown-codes']);
@@ -143,23 +141,9 @@ void describe('assignment histories written as numbers (migration 006)', () => {
           // variation winning, §8.4), the unreadable ones replaced.
           await store.saveAssignments(
             'env',
-            ['legacy', 'unknown-codes', 'repeated', 'garbage', 'broken-json', 'empty', 'fresh'].map((id) =>
-              visitor(id, { g1: 'new1', g5: 'new5' }, 5000),
-            ),
+            [...HAND_WRITTEN, 'fresh'].map((id) => visitor(id, { g1: 'new1', g5: 'new5' }, 5000)),
           );
-          const after = new Map(
-            (
-              await store.getAssignments('env', [
-                'legacy',
-                'unknown-codes',
-                'repeated',
-                'garbage',
-                'broken-json',
-                'empty',
-                'fresh',
-              ])
-            ).map((v) => [v.visitorId, { ...v.history }]),
-          );
+          const after = await historiesOf(store, [...HAND_WRITTEN, 'fresh']);
           assert.deepEqual(Object.entries(after.get('legacy') ?? {}).sort(), [
             ['__proto__', 'p'],
             ['g1', 'old'],
