@@ -9,40 +9,24 @@ import { num, text, type Queryable, type Row } from './sql.js';
 
 /** A code as written: a positive integer that fits PostgreSQL's integer, without leading zeros. */
 const CODE = '[1-9][0-9]{0,9}';
-/** The numbers form, whole: what a history written since migration 006 looks like (empty for none). */
+/**
+ * The numbers form, whole: what a history written since migration 006 looks like (empty for none). The same
+ * expression tells the forms apart in merged_assignment_history (migration 006).
+ */
 const NUMBERS_FORM = new RegExp(`^(?:${CODE}:${CODE}(?:,${CODE}:${CODE})*)?$`);
 /** The largest code PostgreSQL's integer holds: a larger number in a row written by hand is no code. */
 const MAX_CODE = 2_147_483_647;
 
-/**
- * A stored history merged with `excluded`'s (a new history in the numbers form), the stored variation of a
- * group winning (§8.4):
- * - Stored in the numbers form: the pairs of both, the stored one first for each group code.
- * - Stored as JSON (written before migration 006): merged as jsonb, the new pairs' ids read from
- *   assignment_ids (they were given codes before this statement), and kept as JSON. A stored text that starts
- *   like JSON but is not JSON fails with a data exception (SQLSTATE class 22): the caller writes that visitor
- *   alone with `replace`.
- * - Anything else (written by hand; reads ignore it): replaced.
- */
-const MERGE_HISTORY = `CASE
-  WHEN assignments.history ~ '${NUMBERS_FORM.source}' THEN COALESCE((
-    SELECT string_agg(m.p, ',' ORDER BY m.o) FROM (
-      SELECT DISTINCT ON (split_part(u.p, ':', 1)) u.p, u.o
-      FROM unnest(string_to_array(assignments.history || ',' || excluded.history, ',')) WITH ORDINALITY AS u(p, o)
-      WHERE u.p <> ''
-      ORDER BY split_part(u.p, ':', 1), u.o) AS m), '')
-  WHEN left(assignments.history, 1) = '{' THEN CASE
-    WHEN jsonb_typeof(assignments.history::jsonb) = 'object' THEN (COALESCE((
-      SELECT jsonb_object_agg(g.id, v.id) FROM unnest(string_to_array(excluded.history, ',')) AS u(p)
-      JOIN assignment_ids g ON g.code = split_part(u.p, ':', 1)::integer
-      JOIN assignment_ids v ON v.code = split_part(u.p, ':', 2)::integer), '{}'::jsonb)
-      || assignments.history::jsonb)::text
-    ELSE excluded.history END
-  ELSE excluded.history END`;
-
 /** The history of a visitor written again (`ON CONFLICT DO UPDATE SET history = …`). */
 export const HISTORY_ON_CONFLICT = {
-  merge: MERGE_HISTORY,
+  /**
+   * The stored history merged with the new one, the stored variation of a group winning (§8.4), in the form
+   * the row has (numbers, or JSON written before migration 006); a row that cannot be read is replaced. A
+   * stored text that starts like JSON and is not fails with a data exception (SQLSTATE class 22): the caller
+   * then writes that visitor alone with `replace`. A function of migration 006: inline, its subqueries were
+   * planned with every statement.
+   */
+  merge: 'merged_assignment_history(assignments.history, excluded.history)',
   /** For a stored history that cannot be read at all: the new one replaces it. */
   replace: 'excluded.history',
 } as const;
