@@ -22,15 +22,17 @@ const results = [];
 if (runNode) {
   const files = findTests('test').sort();
   console.log(`Node: ${files.length} test files`);
-  // The spec reporter's summary ("ℹ pass N") is read from the stream as it is shown, so progress stays live;
-  // a TAP file is not used because --test-force-exit can end the process before a file reporter flushes.
+  // The spec reporter's output goes through as it comes, so progress stays live; its summary ("ℹ pass N") is
+  // read from the stream's tail.
   const child = spawn(
     process.execPath,
     [
       '--import',
       'tsx',
       '--test',
-      '--test-force-exit',
+      // No --test-force-exit: with files run concurrently, Node's runner then drops some files' verdicts and
+      // still exits 0 (nodejs/node#64833; seen here: 9 tests of test/engine/engine.test.ts missing from a CI
+      // run's count, and 10 of 362 in 1 of 5 runs of test/engine). Every file must end on its own.
       // Interval tests use node:test's mock timers on purpose; on Node 20 each such file otherwise prints
       // "ExperimentalWarning: The MockTimers API is an experimental feature" (the flag exists from 20.11).
       ...(process.allowedNodeEnvironmentFlags.has('--disable-warning')
