@@ -1,8 +1,8 @@
 // How assignment histories (§8.4) are written to and read from the assignments table. Since migration 006 a
 // history is written as numbers: "group:variation" pairs of the codes of its ids in assignment_ids, joined by
-// commas ("3:7,4:9"), about a fifth of its JSON, which cut the write of a new visitor on the embedded store's
-// thread by more than half. Rows written before are JSON objects (migration 005's text) and are read and
-// merged as such. The numbers of ids are learnt from the database as they are needed and kept for the
+// commas ("3:7,4:9"): 231 characters where the JSON of 37 groups of 20-character ids took 1 703, which made
+// the write of a new visitor about a quarter cheaper on the embedded store's threads (interleaved against the
+// JSON store). Rows written before are JSON objects (migration 005's text) and are read and merged as such. The numbers of ids are learnt from the database as they are needed and kept for the
 // store's life (ids are a few per variation, never removed, and never change number).
 import type { AssignmentHistory } from 'feature-ts/protocol';
 import { num, text, type Queryable, type Row } from './sql.js';
