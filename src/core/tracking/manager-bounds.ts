@@ -2,7 +2,7 @@
 export interface PoolBounds {
   /** Most items; default 10 000. */
   maxItems: number;
-  /** Most bytes, counted as the length of each record's JSON text; default 5 MB. */
+  /** Most bytes, counted as the UTF-8 bytes of each item's JSON text on the wire; default 5 MB. */
   maxBytes: number;
 }
 
@@ -12,7 +12,3 @@ export interface PoolBounds {
  * SPEC.md has no option for them; `TrackerTuning.bounds` lowers them in tests.
  */
 export const DEFAULT_POOL_BOUNDS: PoolBounds = { maxItems: 10_000, maxBytes: 5 * 1024 * 1024 };
-
-/** A record's weight against {@link PoolBounds.maxBytes}: the length of the JSON text a cache stores. */
-export const recordBytes = (record: unknown): number =>
-  (JSON.stringify(record) as string | undefined)?.length ?? 0;

@@ -1,13 +1,11 @@
 import { HIT_LIMITS } from '../../protocol/index.js';
-import { nextBatch, type Batch, type PooledItem } from './batches.js';
+import { nextBatch, utf8Bytes, type Batch, type PooledItem } from './batches.js';
 
 /**
  * What one page may have in flight in `keepalive` fetches, bodies summed: 64 KiB (the Fetch standard's
  * keepalive quota). Chromium counts `sendBeacon` in the same quota and refuses what goes over it.
  */
 export const PAGE_HIDE_BUDGET = 64 * 1024;
-
-const encoder = new TextEncoder();
 
 /**
  * The requests a page hide sends (PROTOCOL.md §5.3): activations first, then hits, each body at most 60 KB,
@@ -30,7 +28,7 @@ export const beaconPlan = (
     const next = nextBatch(rest, envId, Math.min(HIT_LIMITS.maxBeaconBytes, budget), now);
     if (next === null) break;
     const { batch, body } = next;
-    budget -= encoder.encode(body).length;
+    budget -= utf8Bytes(body);
     if (budget < 0) break;
     plan.push({ batch, body });
     const sent = new Set(batch.items);

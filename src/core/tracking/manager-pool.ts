@@ -5,8 +5,9 @@ import {
   type IHitCacheImplementation,
 } from '../../protocol/index.js';
 import type { Logger } from '../logger.js';
-import type { PooledItem } from './batches.js';
-import { recordBytes, type PoolBounds } from './manager-bounds.js';
+import { utf8Bytes, type PooledItem } from './batches.js';
+import type { PoolBounds } from './manager-bounds.js';
+import { wireJson } from './wire.js';
 
 /** The item's hit id, its key in the pool and in the cache. */
 export const hidOf = (item: PooledItem): string => item.record.data.content.hid;
@@ -15,17 +16,24 @@ export const hidOf = (item: PooledItem): string => item.record.data.content.hid;
 export const expired = (item: PooledItem, now: number): boolean =>
   now - item.record.data.content.createdAt > HIT_LIMITS.maxItemAgeMs;
 
-/** Creates a pool item; `cached` ones come from the cache, so their copy is stored and known to be there. */
-export const pooled = (record: HitCacheRecord, cached: boolean, onAck?: () => void): PooledItem => ({
-  record,
-  cached,
-  stored: cached,
-  seen: cached,
-  bytes: recordBytes(record),
-  inFlight: false,
-  beaconed: false,
-  onAck,
-});
+/**
+ * Creates a pool item; `cached` ones come from the cache, so their copy is stored and known to be there. Its
+ * wire JSON is built now, once: its length weighs the item against the pool's bounds.
+ */
+export const pooled = (record: HitCacheRecord, cached: boolean, onAck?: () => void): PooledItem => {
+  const wire = wireJson(record);
+  return {
+    record,
+    cached,
+    stored: cached,
+    seen: cached,
+    bytes: utf8Bytes(wire),
+    wire,
+    inFlight: false,
+    beaconed: false,
+    onAck,
+  };
+};
 
 /** The tracker's pool and its copies in the hit cache: see {@link createHitPool}. */
 export interface HitPool {

@@ -1,57 +1,54 @@
-import type { ActivationItem, HitCacheRecord, JsonValue, WireHit } from '../../protocol/index.js';
+import type { HitCacheRecord, JsonValue } from '../../protocol/index.js';
 import { HIT_FIELDS } from './hit-fields.js';
 
-/** Queue time (PROTOCOL.md §4, §5.1): send time minus creation time, never negative (clocks step back). */
-const queueTime = (record: HitCacheRecord, now: number): number =>
-  Math.max(0, Math.round(now - record.data.content.createdAt));
-
 /**
- * A cached or pooled hit record (SDK names) → its wire form (PROTOCOL.md §5.1), with `qt` at `now`.
+ * An item's JSON text on the wire (PROTOCOL.md §4, §5.1) without its `qt`, which {@link withQueueTime} adds
+ * at each send: the rest never changes, so the pool builds this once per item, weighs it against its bounds
+ * and the request's byte limit, and splices it into every body that carries the item.
  *
- * Ids: `vid` is the anonymous id when there is one, else the visitor id; `cuid` is the authenticated id,
- * else null. A record with an anonymous id belongs to an authenticated visitor. A visitor built
- * authenticated with no anonymous id known sends its id in both, and that case cannot be told from an
+ * An ACTIVATE record is one item of the activation batch (§4): `vid` the current id, `aid` the anonymous id.
+ * A hit swaps them (§5.1): `vid` is the anonymous id when there is one, else the visitor id; `cuid` is the
+ * authenticated id, else null. A record with an anonymous id belongs to an authenticated visitor. A visitor
+ * built authenticated with no anonymous id known sends its id in both, and that case cannot be told from an
  * anonymous visitor by the ids alone, so its records carry `content.authenticated: true` (only then).
  */
-export const toWireHit = (record: HitCacheRecord, now: number): WireHit => {
+export const wireJson = (record: HitCacheRecord): string => {
   const { visitorId, anonymousId, type, content } = record.data;
+  if (type === 'ACTIVATE')
+    return JSON.stringify({
+      vid: visitorId,
+      aid: anonymousId,
+      caid: content.variationGroupId,
+      vaid: content.variationId,
+      hid: content.hid,
+    });
   const wire: Record<string, JsonValue> = {
     t: type,
     vid: anonymousId ?? visitorId,
     cuid: anonymousId !== null || content.authenticated === true ? visitorId : null,
-    qt: queueTime(record, now),
     hid: content.hid,
   };
   if (type === 'SEGMENT') {
-    const context = content.context;
     const s: Record<string, string> = {};
-    if (context && typeof context === 'object' && !Array.isArray(context))
-      for (const [key, value] of Object.entries(context))
-        s[key] = typeof value === 'string' ? value : JSON.stringify(value);
+    // A context that is not an object (a cache written by hand) gives what the server's check then refuses.
+    for (const [key, value] of Object.entries(content.context ?? {}))
+      s[key] = typeof value === 'string' ? value : JSON.stringify(value);
     wire.s = s;
-  } else if (type !== 'ACTIVATE') {
-    for (const [name, key] of HIT_FIELDS[type]) {
+  } else
+    // A record of an unknown type (a cache written by hand) sends its ids only: the server rejects it by
+    // index, where a throw here would stop every send after it.
+    for (const [name, key] of (HIT_FIELDS as Partial<typeof HIT_FIELDS>)[type] ?? []) {
       const value = content[name];
       // EventCategory's SDK names (`Action_Tracking`) become the wire's words (`Action Tracking`).
       if (value !== undefined)
         wire[key] = key === 'ec' && typeof value === 'string' ? value.replace('_', ' ') : value;
     }
-  }
-  return wire as unknown as WireHit;
+  return JSON.stringify(wire);
 };
 
 /**
- * A cached or pooled ACTIVATE record → one item of the activation batch (PROTOCOL.md §4), with `qt` at
- * `now`. Note the swap against hits: here `vid` is the current id and `aid` the anonymous id.
+ * `json` (from {@link wireJson}) with `qt`, the queue time (PROTOCOL.md §4, §5.1): send time `now` minus the
+ * record's creation time, never negative (clocks step back).
  */
-export const toWireActivation = (record: HitCacheRecord, now: number): ActivationItem => {
-  const { visitorId, anonymousId, content } = record.data;
-  return {
-    vid: visitorId,
-    aid: anonymousId,
-    caid: content.variationGroupId as string,
-    vaid: content.variationId as string,
-    qt: queueTime(record, now),
-    hid: content.hid,
-  };
-};
+export const withQueueTime = (json: string, record: HitCacheRecord, now: number): string =>
+  `${json.slice(0, -1)},"qt":${Math.max(0, Math.round(now - record.data.content.createdAt))}}`;

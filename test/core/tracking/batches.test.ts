@@ -4,27 +4,23 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { nextBatch, type Batch, type PooledItem } from '../../../src/core/tracking/batches.js';
+import { pooled } from '../../../src/core/tracking/manager-pool.js';
 import type { CachedHitType, JsonValue } from '../../../src/protocol/index.js';
 
-const item = (type: CachedHitType, n: number, fields: Record<string, JsonValue>): PooledItem => ({
-  record: {
-    version: 1,
-    data: {
-      visitorId: `v${n}`,
-      anonymousId: null,
-      type,
-      time: 0,
-      content: { hid: `h${n}`, createdAt: 0, ...fields },
+const item = (type: CachedHitType, n: number, fields: Record<string, JsonValue>): PooledItem =>
+  pooled(
+    {
+      version: 1,
+      data: {
+        visitorId: `v${n}`,
+        anonymousId: null,
+        type,
+        time: 0,
+        content: { hid: `h${n}`, createdAt: 0, ...fields },
+      },
     },
-  },
-  cached: false,
-  stored: false,
-  seen: false,
-  bytes: 0,
-  inFlight: false,
-  beaconed: false,
-  onAck: undefined,
-});
+    false,
+  );
 
 const events = (count: number, from = 0) =>
   Array.from({ length: count }, (_, i) =>

@@ -2,8 +2,14 @@
 // swap and qt. Expected bodies are the examples of PROTOCOL.md §4 and §5.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { toWireActivation, toWireHit } from '../../../src/core/tracking/wire.js';
+import { wireJson, withQueueTime } from '../../../src/core/tracking/wire.js';
 import type { CachedHitType, HitCacheRecord, JsonValue } from '../../../src/protocol/index.js';
+
+/** The item as a request body carries it: its wire JSON, built once, with `qt` spliced in at `now`. */
+const toWire = (record: HitCacheRecord, now: number): Record<string, JsonValue> =>
+  JSON.parse(withQueueTime(wireJson(record), record, now)) as Record<string, JsonValue>;
+const toWireHit = toWire;
+const toWireActivation = toWire;
 
 const record = (
   type: CachedHitType,
@@ -151,6 +157,26 @@ void describe('toWireHit', () => {
 
   void it('never sends a negative qt when the clock stepped back', () => {
     assert.equal(toWireHit(record('SCREENVIEW', { location: 'a' }), 500).qt, 0);
+  });
+
+  void it('builds the JSON once: each send splices in its own qt, the rest of the text unchanged', () => {
+    const screen = record('SCREENVIEW', { location: 'caf\u00e9 "quoted"' });
+    const json = wireJson(screen);
+    assert.equal(json.includes('"qt"'), false);
+    assert.equal(withQueueTime(json, screen, 1_250), `${json.slice(0, -1)},"qt":250}`);
+    assert.deepEqual(JSON.parse(withQueueTime(json, screen, 61_000)), {
+      t: 'SCREENVIEW',
+      vid: 'anon-7',
+      cuid: null,
+      hid: 'h1',
+      dl: 'café "quoted"',
+      qt: 60_000,
+    });
+  });
+
+  void it('sends the ids of a record of an unknown type (a cache written by hand) instead of throwing', () => {
+    const odd = record('FOO' as CachedHitType, { location: 'x' });
+    assert.deepEqual(toWireHit(odd, 1_000), { t: 'FOO', vid: 'anon-7', cuid: null, hid: 'h1', qt: 0 });
   });
 });
 
