@@ -135,6 +135,28 @@ void describe('campaigns over the remote control API', () => {
     }
   });
 
+  void it('reads the environment once per request: the authorization read serves the answer', async () => {
+    // Each read is a store query (about 1.4 ms on the embedded store); a list once made three of them.
+    const getEnvironment = store.getEnvironment.bind(store);
+    let reads = 0;
+    store.getEnvironment = (id) => {
+      reads++;
+      return getEnvironment(id);
+    };
+    try {
+      for (const path of ['/campaigns', `/campaigns/${created.id}`]) {
+        reads = 0;
+        const got = await call('GET', path);
+        assert.equal(got.status, 200, path);
+        assert.equal(reads, 1, path);
+        // The answer still carries the environment's configuration time and account settings.
+        assert.notEqual(got.headers.get('last-modified'), null, path);
+      }
+    } finally {
+      store.getEnvironment = getEnvironment;
+    }
+  });
+
   void it('reads one with an ETag, and answers 304 to it', async () => {
     const got = await call('GET', `/campaigns/${created.id}`);
     assert.equal(got.status, 200);

@@ -7,6 +7,7 @@ import type { Action } from 'feature-ts/protocol';
 import type { TokenService } from '../auth/token-service.js';
 import { errors } from '../errors.js';
 import type { AccessRecord, Store } from '../store/store.js';
+import { rememberEnvironment } from './request-environment.js';
 
 /** The bearer token of a request, null when there is no `Authorization: Bearer` header. */
 export const bearerToken = (request: FastifyRequest): string | null => {
@@ -46,4 +47,5 @@ export const authorizeCall = async (
   const environment = await store.getEnvironment(envId);
   if (environment === null || environment.accountId !== accountId) throw errors.unknownEnvironment(envId);
   accesses.set(request, outcome.access);
+  rememberEnvironment(request, environment);
 };

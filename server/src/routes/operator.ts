@@ -10,6 +10,7 @@ import { AccessInputError, createAccess } from '../auth/create-access.js';
 import { InputError, errors, storeErrors } from '../errors.js';
 import type { ConsoleSessions } from '../auth/console-sessions.js';
 import { operatorCheck } from '../auth/operator-auth.js';
+import { rememberEnvironment } from '../http/request-environment.js';
 import { buildCampaignReport } from '../report/build-report.js';
 import { STORABLE_TEXT_RULE, isStorableText } from '../validation/storable-text.js';
 import type { AccessRecord, Account, EnvironmentRecord } from '../store/store.js';
@@ -217,7 +218,7 @@ export const registerOperatorRoutes = (
       base: `${PREFIX}/environments/:envId`,
       // The key was checked by the scope's hook; what is left is the environment (404 when unknown).
       authorize: () => async (request) => {
-        await environment(request);
+        rememberEnvironment(request, await environment(request));
       },
       schemas: operatorCampaignRoutes,
     });

@@ -13,6 +13,7 @@ import type { TokenService } from '../auth/token-service.js';
 import { servedDocument } from '../configuration/environment-state.js';
 import { InputError, errors, storeErrors } from '../errors.js';
 import { authorizeCall } from '../http/bearer-auth.js';
+import { environmentOf } from '../http/request-environment.js';
 import { sendConditional } from '../http/conditional.js';
 import { campaignFromRemote, toRemoteCampaign } from '../remote/campaign-format.js';
 import { campaignCompatibility } from '../remote/compatibility.js';
@@ -101,33 +102,29 @@ export const registerCampaignRoutes = (
    * in the environment as it is (its campaigns in order and its account settings).
    */
   const withCompatibility = async (
-    envId: string,
+    request: FastifyRequest,
     shown: readonly CampaignRecord[],
     all?: readonly CampaignRecord[],
   ): Promise<RemoteCampaign[]> => {
-    const campaigns = (all ?? (await ctx.store.listCampaigns(envId))).map((c) => c.body);
-    const environment = await ctx.store.getEnvironment(envId);
+    const campaigns = (all ?? (await ctx.store.listCampaigns(paramsOf(request).envId))).map((c) => c.body);
+    const { accountSettings } = environmentOf(request);
     return shown.map((record) => ({
       ...toRemoteCampaign(record),
-      compatibility: campaignCompatibility(record.body, {
-        campaigns,
-        paths: 'remote',
-        ...(environment === null ? {} : { accountSettings: environment.accountSettings }),
-      }).map(({ code, modes, path, message }) => ({ code, modes: [...modes], path, message })),
+      compatibility: campaignCompatibility(record.body, { campaigns, paths: 'remote', accountSettings }).map(
+        ({ code, modes, path, message }) => ({ code, modes: [...modes], path, message }),
+      ),
     }));
   };
   /** A GET answer with ETag and Last-Modified (§2.5), so pollers can ask cheaply. */
-  const sendRead = async (request: FastifyRequest, reply: FastifyReply, value: unknown) => {
-    const environment = await ctx.store.getEnvironment(paramsOf(request).envId);
-    return sendConditional(request, reply, servedDocument(value), environment?.configTime ?? 0, ctx.now());
-  };
+  const sendRead = (request: FastifyRequest, reply: FastifyReply, value: unknown) =>
+    sendConditional(request, reply, servedDocument(value), environmentOf(request).configTime, ctx.now());
 
   app.get(`${base}/campaigns`, guard('campaign.list'), async (request, reply) => {
     const page = pageParameter(request, '_page', 1, 1_000_000);
     const perPage = pageParameter(request, '_max_per_page', 10, 100);
     const campaigns = await ctx.store.listCampaigns(paramsOf(request).envId);
     const items = await withCompatibility(
-      paramsOf(request).envId,
+      request,
       campaigns.slice((page - 1) * perPage, page * perPage),
       campaigns,
     );
@@ -154,12 +151,12 @@ export const registerCampaignRoutes = (
     return reply
       .code(201)
       .header('location', `${fillPath(base, request)}/campaigns/${encodeURIComponent(created.id)}`)
-      .send((await withCompatibility(envId, [created]))[0]);
+      .send((await withCompatibility(request, [created]))[0]);
   });
 
   app.get(`${base}/campaigns/:campaignId`, guard('campaign.read'), async (request, reply) => {
     const campaign = await campaignOf(request);
-    const [answer] = await withCompatibility(paramsOf(request).envId, [campaign]);
+    const [answer] = await withCompatibility(request, [campaign]);
     return sendRead(request, reply, answer);
   });
 
@@ -175,7 +172,7 @@ export const registerCampaignRoutes = (
         ...(parsed.position === undefined ? {} : { position: parsed.position }),
       }),
     );
-    return (await withCompatibility(envId, [updated]))[0];
+    return (await withCompatibility(request, [updated]))[0];
   });
 
   app.delete(`${base}/campaigns/:campaignId`, guard('campaign.delete'), async (request, reply) => {
@@ -196,7 +193,7 @@ export const registerCampaignRoutes = (
       );
     const { envId } = paramsOf(request);
     await storeErrors(() => ctx.store.setCampaignState(envId, existing.id, state as CampaignState));
-    return (await withCompatibility(envId, [await campaignOf(request)]))[0];
+    return (await withCompatibility(request, [await campaignOf(request)]))[0];
   });
 
   app.patch(`${base}/panic`, guard('environment.panic'), async (request) => {
