@@ -1,7 +1,7 @@
 // Ids and API keys. Ids are 20-character lowercase base32 (PROTOCOL.md §1); API keys are random and are
 // stored only as SHA-256 digests, compared in constant time (§2.2, §13.7: a slow hash adds nothing for
 // random secrets).
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
 
@@ -17,8 +17,11 @@ export const newId = (): string => {
 /** A new environment API key: `fk_` + 32 random bytes, base64url. */
 export const newApiKey = (): string => `fk_${randomBytes(32).toString('base64url')}`;
 
-/** The SHA-256 digest under which a secret is stored. */
-export const digest = (secret: string): Buffer => createHash('sha256').update(secret, 'utf8').digest();
+/**
+ * The SHA-256 digest under which a secret is stored. The one-shot `hash` (Node >= 20.12): every decision
+ * request digests its API key, and a Hash object per call took 2.7 us here against 1.6.
+ */
+export const digest = (secret: string): Buffer => hash('sha256', secret, 'buffer');
 
 /** True when `secret` hashes to `storedDigest`; constant-time in the secret's content. */
 export const secretMatches = (secret: string, storedDigest: Uint8Array): boolean => {
