@@ -1,4 +1,4 @@
-import type { HitCacheRecord, JsonValue } from '../../protocol/index.js';
+import type { ActivationItem, HitCacheRecord, JsonValue } from '../../protocol/index.js';
 import { HIT_FIELDS } from './hit-fields.js';
 
 /**
@@ -15,13 +15,14 @@ import { HIT_FIELDS } from './hit-fields.js';
 export const wireJson = (record: HitCacheRecord): string => {
   const { visitorId, anonymousId, type, content } = record.data;
   if (type === 'ACTIVATE')
+    // Typed against the protocol's item (qt aside, added per send), as the object built before this text was.
     return JSON.stringify({
       vid: visitorId,
       aid: anonymousId,
-      caid: content.variationGroupId,
-      vaid: content.variationId,
+      caid: content.variationGroupId as string,
+      vaid: content.variationId as string,
       hid: content.hid,
-    });
+    } satisfies Omit<ActivationItem, 'qt'>);
   const wire: Record<string, JsonValue> = {
     t: type,
     vid: anonymousId ?? visitorId,
