@@ -11,7 +11,7 @@ import { minifyOptions } from './vite.config.js';
 
 /** Modules that load after the first render, or only in bucketing mode: they keep their own chunks. */
 const AFTER_RENDER =
-  /[\\/]src[\\/](elements[\\/]hit-builders|core[\\/](tracking[\\/](manager(-[\w-]+)?|batches|exposures|transport|uuid|wire|hits|hit-fields)|http|retry|request-failure|usage|usage-hit|decision[\\/](bucketing|bucketing-file-cache|poller))|engine[\\/](?!flags))/;
+  /[\\/]src[\\/](elements[\\/]hit-builders|core[\\/](tracking[\\/](manager(-[\w-]+)?|batches|exposures|transport|uuid|wire|hits|hit-fields|segment-hit)|http|retry|request-failure|usage|usage-hit|decision[\\/](bucketing|bucketing-file-cache|poller))|engine[\\/](?!flags))/;
 
 /** What the first render needs (everything else an entry reaches statically, plus what `start` awaits). */
 const FIRST_RENDER =

@@ -15,9 +15,9 @@ import { FlagCollection } from './flag-collection.js';
 import type { FlagEntry, FlagHost, FlagsSnapshot } from './flag-entry.js';
 import { Flag } from './flag.js';
 import type { Runtime } from './runtime.js';
-import { FetchFlagsRequiredStatusReason as Reason, FlagStatus, FSSdkStatus, Mode } from './status.js';
+import { FetchFlagsRequiredStatusReason as Reason, FlagStatus, FSSdkStatus } from './status.js';
 import type { HitProtocol } from './tracking/hits.js';
-import { consentHit, segmentHit } from './tracking/sdk-hits.js';
+import { consentHit } from './tracking/sdk-hits.js';
 import type { TrackedHit, TrackedVisitor } from './tracking/tracker.js';
 import type { VisitorCacheLink } from './visitor-cache-link.js';
 import { sameContext } from './same-context.js';
@@ -481,12 +481,14 @@ export class Visitor implements FlagHost {
 
   /**
    * In bucketing mode no request reaches the server that would store the context (the decision API stores it
-   * as a SEGMENT hit, PROTOCOL.md §3), so the visitor sends it itself, once per changed context.
+   * as a SEGMENT hit, PROTOCOL.md §3), so the visitor sends it itself, once per changed context: the source
+   * that needs it makes the hit.
    */
   async #sendSegment(context: Readonly<VisitorContext>): Promise<void> {
-    if (this.#runtime.options_.mode_ !== Mode.BUCKETING) return;
+    const source = this.#runtime.source_;
+    if (source.contextHit === undefined) return;
     if (this.#segmentSent !== null && sameContext(this.#segmentSent, context)) return;
     this.#segmentSent = context;
-    await this.#queue(segmentHit(context));
+    await this.#queue(source.contextHit(context));
   }
 }

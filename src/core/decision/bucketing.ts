@@ -5,6 +5,7 @@ import { FlagSlots } from '../../engine/flag-slots.js';
 import { CompiledFile, compileFile, evaluate } from '../../engine/index.js';
 import { bucketingRoute, isJsonObject } from '../../protocol/index.js';
 import { shownUrl } from '../request-failure.js';
+import { segmentHit } from '../tracking/segment-hit.js';
 import { FSSdkStatus } from '../status.js';
 import { defaultBucketingFileCache, type CachedBucketingFile } from './bucketing-file-cache.js';
 import { FilePoller, realPollTimers, type FileAnswer, type FileFault } from './poller.js';
@@ -167,6 +168,7 @@ export const createBucketingSource = async (deps: DecisionSourceDeps): Promise<D
         flags: file.slots.build(result.decision.campaigns),
       });
     },
+    contextHit: segmentHit,
     close() {
       closed = true;
       watched.clear();

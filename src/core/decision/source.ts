@@ -3,6 +3,7 @@ import type { FlagsSnapshot } from '../flag-entry.js';
 import type { Logger } from '../logger.js';
 import type { Reevaluable } from '../runtime.js';
 import type { FSSdkStatus } from '../status.js';
+import type { TrackedHit } from '../tracking/tracker.js';
 import type { BucketingFileCache } from './bucketing-file-cache.js';
 import type { PollTimers } from './poller.js';
 
@@ -75,6 +76,11 @@ export interface DecisionSource {
    * time the campaigns change, for as long as the application holds it.
    */
   watch?(visitor: Reevaluable): void;
+  /**
+   * Present when no decision request reaches the server that would store the visitor's context (bucketing
+   * mode, PROTOCOL.md §3): the SEGMENT hit a visitor then sends itself, once per changed context.
+   */
+  contextHit?(context: Readonly<VisitorContext>): TrackedHit;
   /** Stops timers and requests in flight. */
   close(): void;
 }

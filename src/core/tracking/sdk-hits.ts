@@ -1,6 +1,7 @@
-// The hits the SDK sends on its own. They live apart from the hit classes (hits.ts) so that the entry, which
-// sends them, does not share a module with the classes the tracking chunk checks against.
-import { CONSENT_ACTION, SDK_NAME, type VisitorContext } from '../../protocol/index.js';
+// The hit every visitor sends on its own. It lives apart from the hit classes (hits.ts) so that the entry,
+// which sends it, does not share a module with the classes the tracking chunk checks against; bucketing mode's
+// SEGMENT hit lives in segment-hit.ts, which only the bucketing chunk loads.
+import { CONSENT_ACTION, SDK_NAME } from '../../protocol/index.js';
 import type { EventCategory } from '../status.js';
 import type { TrackedHit } from './tracker.js';
 
@@ -16,10 +17,4 @@ export const consentHit = (hasConsented: boolean): TrackedHit => ({
     action: CONSENT_ACTION,
     label: `${SDK_NAME}:${hasConsented}`,
   },
-});
-
-/** A SEGMENT hit carrying the visitor context (sent on the wire as `s`, values stringified). */
-export const segmentHit = (context: Readonly<VisitorContext>): TrackedHit => ({
-  type: 'SEGMENT',
-  content: { context: { ...context } },
 });

@@ -3,7 +3,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Event, Item, Page, Screen, Transaction } from '../../../src/core/tracking/hits.js';
-import { consentHit, segmentHit } from '../../../src/core/tracking/sdk-hits.js';
+import { consentHit } from '../../../src/core/tracking/sdk-hits.js';
+import { segmentHit } from '../../../src/core/tracking/segment-hit.js';
 import { EventCategory } from '../../../src/core/status.js';
 import type { HitProtocol } from '../../../src/core/tracking/hits.js';
 
