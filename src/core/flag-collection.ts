@@ -5,7 +5,7 @@ import type { FlagHost } from './flag-entry.js';
 
 /** Reads nothing: the empty flag a collection returns for a key it does not hold. */
 const NO_FLAGS: FlagHost = {
-  flagEntry_: () => undefined,
+  flags_: () => undefined,
   flagsState_: () => FlagStatus.FETCHED,
   expose_: () => Promise.resolve(),
   warnOnce_: () => undefined,

@@ -10,8 +10,8 @@ export type FlagsSnapshot = ReadonlyMap<string, FlagEntry>;
 
 /** What a `Flag` reads through: its visitor, or nothing for the empty flag of a collection. */
 export interface FlagHost {
-  /** The flag in use for `key`; undefined when missing or in panic (every value is then the default). */
-  flagEntry_(key: string): FlagEntry | undefined;
+  /** The flags in use; undefined in panic (every value is then the default). */
+  flags_(): FlagsSnapshot | undefined;
   /** PANIC, FETCH_REQUIRED (also while fetching) or FETCHED: the visitor's side of the flag status. */
   flagsState_(): FlagStatus;
   /** Reports the exposure of `entry` (PROTOCOL.md §4); resolves once queued, never rejects. */

@@ -1,5 +1,5 @@
 import { EMPTY_METADATA, type FlagMetadata } from '../protocol/index.js';
-import { typeName, valueFits, type FlagEntry, type FlagHost } from './flag-entry.js';
+import { typeName, valueFits, type FlagEntry, type FlagHost, type FlagsSnapshot } from './flag-entry.js';
 import { FlagStatus } from './status.js';
 
 /** Options of `Flag.value`. */
@@ -14,7 +14,13 @@ export interface FlagValueOptions {
  * throws: a missing flag, a null value, a type mismatch or panic give the caller's default.
  */
 export class Flag {
-  #lastDefault: unknown = undefined;
+  #lastDefault: unknown;
+  /**
+   * The snapshot last read and this key's entry in it: snapshots are immutable and replaced on every change, so
+   * a read while the snapshot stays the same compares one reference instead of looking the key up again.
+   */
+  #snapshot: FlagsSnapshot | undefined;
+  #entry: FlagEntry | undefined;
 
   readonly #host: FlagHost;
 
@@ -34,7 +40,7 @@ export class Flag {
    */
   value<T>(defaultValue: T, options?: FlagValueOptions): T {
     this.#lastDefault = defaultValue;
-    const entry = this.#host.flagEntry_(this.key);
+    const entry = this.#current();
     if (entry === undefined) {
       this.#host.missing_(this.key);
       return defaultValue;
@@ -46,7 +52,7 @@ export class Flag {
 
   /** The campaign metadata; all fields empty when the flag is missing, in panic, or the last default's type differed. */
   metadata(): FlagMetadata {
-    const entry = this.#host.flagEntry_(this.key);
+    const entry = this.#current();
     return entry !== undefined && valueFits(entry.value, this.#lastDefault)
       ? { ...entry.metadata }
       : { ...EMPTY_METADATA };
@@ -58,7 +64,7 @@ export class Flag {
    * once per key, as `value` warns).
    */
   visitorExposed(): Promise<void> {
-    const entry = this.#host.flagEntry_(this.key);
+    const entry = this.#current();
     if (entry === undefined) {
       this.#host.missing_(this.key);
       return Promise.resolve();
@@ -70,14 +76,24 @@ export class Flag {
 
   /** True when the flag is among the visitor's current flags (returned by the service). */
   exists(): boolean {
-    return this.#host.flagEntry_(this.key) !== undefined;
+    return this.#current() !== undefined;
   }
 
   /** FETCHED, FETCH_REQUIRED, NOT_FOUND or PANIC, read now (PROTOCOL.md §16.3). */
   getFlagStatus(): FlagStatus {
     const state = this.#host.flagsState_();
     if (state === FlagStatus.PANIC) return state;
-    return this.#host.flagEntry_(this.key) === undefined ? FlagStatus.NOT_FOUND : state;
+    return this.#current() === undefined ? FlagStatus.NOT_FOUND : state;
+  }
+
+  /** This key's entry in the flags in use; undefined when missing or in panic. */
+  #current(): FlagEntry | undefined {
+    const flags = this.#host.flags_();
+    if (flags !== this.#snapshot) {
+      this.#snapshot = flags;
+      this.#entry = flags?.get(this.key);
+    }
+    return this.#entry;
   }
 
   #fits(entry: FlagEntry, defaultValue: unknown): boolean {

@@ -304,9 +304,9 @@ export class Visitor implements FlagHost {
     });
   }
 
-  /** @internal FlagHost: the flag in use for `key`. */
-  flagEntry_(key: string): FlagEntry | undefined {
-    return this.#inPanic() ? undefined : this.#flags.get(key);
+  /** @internal FlagHost: the flags in use. */
+  flags_(): FlagsSnapshot | undefined {
+    return this.#inPanic() ? undefined : this.#flags;
   }
 
   /** @internal FlagHost: the visitor's side of a flag status (PROTOCOL.md §16.3). */
