@@ -29,6 +29,23 @@ export const median = (values: number[]): number => {
   return sorted.length % 2 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
 };
 
+/** Nanoseconds per call of `fn` over one run of `iterations` calls, stopping early after `maxMsPerRun`. */
+const timeRun = (fn: (i: number) => unknown, iterations: number, maxMsPerRun: number): number => {
+  let sink: unknown;
+  const started = process.hrtime.bigint();
+  const deadline = started + BigInt(maxMsPerRun) * 1_000_000n;
+  let done = 0;
+  for (; done < iterations; done++) {
+    sink = fn(done);
+    if ((done & 1023) === 1023 && process.hrtime.bigint() > deadline) {
+      done++;
+      break;
+    }
+  }
+  if (sink === Symbol.for('never')) console.log(sink); // keeps the results alive against dead-code removal
+  return Number(process.hrtime.bigint() - started) / done;
+};
+
 /**
  * Nanoseconds per call of `fn`, the median of `runs` runs of `iterations` calls each, after one warm-up run.
  * Each run stops early after `maxMsPerRun` so a slow machine cannot hang the bench.
@@ -36,24 +53,30 @@ export const median = (values: number[]): number => {
 export const nsPerOp = (
   fn: (i: number) => unknown,
   { iterations = 100_000, runs = 5, maxMsPerRun = 2_000 } = {},
-): number => {
-  let sink: unknown;
-  const once = (): number => {
-    const started = process.hrtime.bigint();
-    const deadline = started + BigInt(maxMsPerRun) * 1_000_000n;
-    let done = 0;
-    for (; done < iterations; done++) {
-      sink = fn(done);
-      if ((done & 1023) === 1023 && process.hrtime.bigint() > deadline) {
-        done++;
-        break;
-      }
-    }
-    return Number(process.hrtime.bigint() - started) / done;
-  };
-  once();
-  const results: number[] = [];
-  for (let r = 0; r < runs; r++) results.push(once());
-  if (sink === Symbol.for('never')) console.log(sink); // keeps the results alive against dead-code removal
-  return median(results);
+): number => alternateNsPerOp([fn], { iterations, runs, maxMsPerRun }).medians[0] ?? 0;
+
+/** What `alternateNsPerOp` measured: each contender's median and its runs, in the order given. */
+export interface AlternatedNs {
+  medians: number[];
+  runs: number[][];
+}
+
+/**
+ * Nanoseconds per call of each of `fns`, in alternated runs: one warm-up run each, then `runs` rounds of one run
+ * of each contender in turn, so that a slow spell of the machine weighs on all of them alike and a ratio is
+ * best taken per round (`runs[a][r] / runs[b][r]`). Each run stops early after `maxMsPerRun`.
+ */
+export const alternateNsPerOp = (
+  fns: ReadonlyArray<(i: number) => unknown>,
+  { iterations = 100_000, runs = 5, maxMsPerRun = 2_000 } = {},
+): AlternatedNs => {
+  for (const fn of fns) timeRun(fn, iterations, maxMsPerRun);
+  const all = fns.map((): number[] => []);
+  for (let r = 0; r < runs; r++)
+    for (const [index, fn] of fns.entries()) all[index]?.push(timeRun(fn, iterations, maxMsPerRun));
+  return { medians: all.map(median), runs: all };
 };
+
+/** The median of per-round ratios of runs `a` to runs `b` (same length, same rounds). */
+export const roundRatio = (a: readonly number[], b: readonly number[]): number =>
+  median(a.map((value, round) => value / (b[round] ?? Infinity)));
