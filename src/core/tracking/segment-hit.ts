@@ -3,8 +3,12 @@
 import type { VisitorContext } from '../../protocol/index.js';
 import type { TrackedHit } from './tracker.js';
 
-/** A SEGMENT hit carrying the visitor context (sent on the wire as `s`, values stringified). */
+/**
+ * A SEGMENT hit carrying the visitor context (sent on the wire as `s`, values stringified). The context is the
+ * visitor's frozen view (`visitor.context`), replaced on every change and never changed in place: the hit holds
+ * it as it is, without a copy.
+ */
 export const segmentHit = (context: Readonly<VisitorContext>): TrackedHit => ({
   type: 'SEGMENT',
-  content: { context: { ...context } },
+  content: { context },
 });
