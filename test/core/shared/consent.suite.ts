@@ -85,6 +85,21 @@ export const defineConsentSuite = (h: CoreHarness): void => {
   });
 
   describe('sendHit', () => {
+    it('decision-API mode: the SDK sends no SEGMENT hit of its own; the decision request carries the context (§3)', () =>
+      withSession(h, green, async ({ instance, double }) => {
+        const visitor = instance.newVisitor({ visitorId: 'v1', hasConsented: true }).build();
+        visitor.updateContext('plan', 'premium');
+        await visitor.fetchFlags();
+        visitor.updateContext('plan', 'gold');
+        await visitor.fetchFlags();
+        await instance.close();
+        assert.deepEqual(
+          (await hitsReceived(double)).map((hit) => [hit.t, hit.ea]),
+          [['EVENT', 'fs_consent']],
+        );
+        assert.equal((await double.requests('decision')).length, 2);
+      }));
+
     it('valid hits are handed to the tracker and sent with the visitor ids', () =>
       withSession(h, {}, async ({ instance, double }) => {
         const visitor = instance.newVisitor({ visitorId: 'anon-7', hasConsented: true }).build();
