@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import type { JsonValue } from '../src/protocol/index.js';
 import { startBenchSdk } from './bench-sdk.js';
 import { flagValue as flagValues, startChildDouble } from './double-child.js';
-import { alternateNsPerOp, roundRatio, type Bench, type BenchRow } from './harness.js';
+import { alternateNsPerOp, median, perRoundRatios, type Bench, type BenchRow } from './harness.js';
 
 const FLAGS = 50;
 const READS = 100_000;
@@ -32,7 +32,7 @@ const readCost = async (): Promise<BenchRow> => {
   const [sdkRead = 0, baseline = 1] = medians;
   await sdk.close();
   double.close();
-  const ratio = roundRatio(runs[0] ?? [], runs[1] ?? []);
+  const ratio = median(perRoundRatios(runs[0] ?? [], runs[1] ?? []));
   return {
     figure: `getFlag(key).value(default, {visitorExposed:false}), ${FLAGS} flags`,
     value: sdkRead,

@@ -77,6 +77,6 @@ export const alternateNsPerOp = (
   return { medians: all.map(median), runs: all };
 };
 
-/** The median of per-round ratios of runs `a` to runs `b` (same length, same rounds). */
-export const roundRatio = (a: readonly number[], b: readonly number[]): number =>
-  median(a.map((value, round) => value / (b[round] ?? Infinity)));
+/** The ratio of runs `a` to runs `b` in each round (same rounds); a figure's ratio is their median. */
+export const perRoundRatios = (a: readonly number[], b: readonly number[]): number[] =>
+  a.map((value, round) => value / (b[round] ?? Infinity));

@@ -12,7 +12,7 @@ import { compileFile, evaluate, type EngineVisitor } from '../src/engine/index.j
 import type { BucketingFile, JsonValue } from '../src/protocol/index.js';
 import { startBenchSdk } from './bench-sdk.js';
 import { startChildDouble } from './double-child.js';
-import { alternateNsPerOp, median, nsPerOp, roundRatio, type Bench, type BenchRow } from './harness.js';
+import { alternateNsPerOp, median, nsPerOp, perRoundRatios, type Bench, type BenchRow } from './harness.js';
 import { comparableSubset, defaultFor, flagKeys, loadFixture } from './peers/fixture.js';
 import { startFlagshipPeer } from './peers/flagship.js';
 import { startGrowthBookPeer } from './peers/growthbook.js';
@@ -104,7 +104,7 @@ const assignmentRow = async (
     ours.close();
   }
   const [oursRuns = [], engineRuns = []] = runs;
-  const ratios = oursRuns.map((o, round) => o / (engineRuns[round] ?? Infinity));
+  const ratios = perRoundRatios(oursRuns, engineRuns);
   const ratio = median(ratios);
   return {
     figure: `SDK: assign one new visitor, bucketing mode (newVisitor + fetchFlags), ${label}`,
@@ -178,8 +178,9 @@ const readRows = async (file: BucketingFile, startPeers: () => Promise<PeerSdk[]
   return [found, missing].map((keys, index): BenchRow => {
     const { medians, runs } = measured[index] ?? { medians: [], runs: [] };
     const [value = 0, base = 1] = medians;
-    const ratio = roundRatio(runs[0] ?? [], runs[1] ?? []);
-    const perRun = `per-run ratios ${(runs[0] ?? []).map((v, r) => (v / (runs[1]?.[r] ?? Infinity)).toFixed(2)).join(' ')}`;
+    const ratios = perRoundRatios(runs[0] ?? [], runs[1] ?? []);
+    const ratio = median(ratios);
+    const perRun = `per-run ratios ${ratios.map((r) => r.toFixed(2)).join(' ')}`;
     return index === 0
       ? {
           figure: `getFlag(key).value(default, {visitorExposed:false}), bucketing mode, ${keys.length} keys the visitor holds`,
