@@ -9,6 +9,7 @@ import {
 } from '../protocol/index.js';
 import { allocationTable, type AllocationGroup } from './allocation.js';
 import { murmur3Prefix } from './murmur3.js';
+import { StringPatterns } from './string-patterns.js';
 import { compileTargeting, type TargetingPredicate } from './targeting.js';
 
 /** A variation and the two forms of the decision campaign that assigns it, built once and frozen. */
@@ -94,7 +95,13 @@ const asKey = (s: string): string => Object.keys({ [s]: 0 })[0] ?? s;
 const validId = (id: unknown): id is string => typeof id === 'string' && id !== '' && id !== '__proto__';
 
 /** Compiles one variation group, or returns undefined (with a reason) when it is malformed. */
-const compileGroup = (c: Obj, g: unknown, reasons: string[], where: string): CompiledGroup | undefined => {
+const compileGroup = (
+  c: Obj,
+  g: unknown,
+  reasons: string[],
+  where: string,
+  patterns: StringPatterns,
+): CompiledGroup | undefined => {
   if (!isJsonObject(g) || !validId(g.id) || typeof g.name !== 'string' || !Array.isArray(g.variations)) {
     reasons.push(`${where}: a variation group needs an id, a name and a variations array; it does not match`);
     return undefined;
@@ -162,7 +169,7 @@ const compileGroup = (c: Obj, g: unknown, reasons: string[], where: string): Com
     hashPrefix: murmur3Prefix(g.id),
     table: allocationTable(parsed.map((p) => p.allocation)),
     indexById,
-    match: compileTargeting(g.targeting, reasons, `${where}.targeting`),
+    match: compileTargeting(g.targeting, reasons, `${where}.targeting`, patterns),
     variations,
   };
 };
@@ -186,7 +193,12 @@ const compileRanges = (ranges: unknown, reasons: string[], where: string): numbe
 };
 
 /** Compiles one campaign, or returns undefined (with a reason) when it is malformed. */
-const compileCampaign = (c: unknown, reasons: string[], where: string): CompiledCampaign | undefined => {
+const compileCampaign = (
+  c: unknown,
+  reasons: string[],
+  where: string,
+  patterns: StringPatterns,
+): CompiledCampaign | undefined => {
   if (
     !isJsonObject(c) ||
     !validId(c.id) ||
@@ -204,7 +216,7 @@ const compileCampaign = (c: unknown, reasons: string[], where: string): Compiled
   if (ranges === undefined) return undefined;
   const groups: CompiledGroup[] = [];
   c.variationGroups.forEach((g: unknown, i) => {
-    const group = compileGroup(c, g, reasons, `${where}.variationGroups[${i}]`);
+    const group = compileGroup(c, g, reasons, `${where}.variationGroups[${i}]`, patterns);
     if (group !== undefined) groups.push(group);
   });
   return { id: c.id, ab: c.type === 'ab', ranges, groups };
@@ -247,14 +259,17 @@ export class CompiledFile {
     this.panic = f?.panic === true;
     this.accountSettings = readSettings(f?.accountSettings, reasons);
     const campaigns: CompiledCampaign[] = [];
+    const patterns = new StringPatterns();
     if (f !== undefined && !this.panic) {
       if (!Array.isArray(f.campaigns)) reasons.push('campaigns is not an array; nothing matches');
       else
         f.campaigns.forEach((c: unknown, i) => {
-          const campaign = compileCampaign(c, reasons, `campaigns[${i}]`);
+          const campaign = compileCampaign(c, reasons, `campaigns[${i}]`, patterns);
           if (campaign !== undefined) campaigns.push(campaign);
         });
     }
+    // Built here, once per file, so that no decision pays for an automaton.
+    patterns.seal();
     this.campaigns = Object.freeze(campaigns);
     this.reasons = Object.freeze(reasons);
     Object.freeze(this);

@@ -1,7 +1,8 @@
 // Targeting (PROTOCOL.md §7), compiled: each rule becomes a closure specialised for its operator and target
 // once per bucketing file, so evaluating a visitor does no operator dispatch and no target parsing.
 import { isJsonObject, type VisitorContext } from '../protocol/index.js';
-import { parseSemVer, semVerComparator } from './semver.js';
+import { compareSemVer, parseSemVer, semVerComparator, type SemVer } from './semver.js';
+import { StringPatterns } from './string-patterns.js';
 
 /** A compiled rule or variation-group targeting: does it match this visitor? */
 export type TargetingPredicate = (context: VisitorContext, visitorId: string) => boolean;
@@ -13,9 +14,6 @@ const NEVER: TargetingPredicate = () => false;
 const ALWAYS: TargetingPredicate = () => true;
 const NEVER_VALUE: ValueTest = () => false;
 
-/** Operators that match a list target when they hold for every element (the others: for some). */
-const NEGATIVE = new Set(['NOT_EQUALS', 'NOT_CONTAINS']);
-
 /** A context value as the operators see it: `undefined` for a missing key or a value of another type. */
 const read = (context: VisitorContext, key: string): string | number | boolean | undefined => {
   // Reading through the prototype is harmless: inherited members are functions or objects, never these.
@@ -23,26 +21,29 @@ const read = (context: VisitorContext, key: string): string | number | boolean |
   return typeof c === 'string' || typeof c === 'number' || typeof c === 'boolean' ? c : undefined;
 };
 
+/** Whether a SEMVER_* operator holds for the sign of value − target. */
+const semverHolds = (operator: string): ((d: number) => boolean) => {
+  switch (operator) {
+    case 'SEMVER_EQUALS':
+      return (d) => d === 0;
+    case 'SEMVER_NOT_EQUALS':
+      return (d) => d !== 0;
+    case 'SEMVER_GREATER_THAN':
+      return (d) => d > 0;
+    case 'SEMVER_LOWER_THAN':
+      return (d) => d < 0;
+    case 'SEMVER_GREATER_THAN_OR_EQUALS':
+      return (d) => d >= 0;
+    default:
+      return (d) => d <= 0;
+  }
+};
+
 const semverTest = (operator: string, target: string): ValueTest => {
   const t = parseSemVer(target);
   if (t === undefined) return NEVER_VALUE;
   const compare = semVerComparator(t);
-  const holds = (d: number): boolean => {
-    switch (operator) {
-      case 'SEMVER_EQUALS':
-        return d === 0;
-      case 'SEMVER_NOT_EQUALS':
-        return d !== 0;
-      case 'SEMVER_GREATER_THAN':
-        return d > 0;
-      case 'SEMVER_LOWER_THAN':
-        return d < 0;
-      case 'SEMVER_GREATER_THAN_OR_EQUALS':
-        return d >= 0;
-      default:
-        return d <= 0;
-    }
-  };
+  const holds = semverHolds(operator);
   return (c) => {
     if (typeof c !== 'string') return false;
     const d = compare(c);
@@ -93,23 +94,174 @@ const valueTest = (operator: string, t: unknown): ValueTest | undefined => {
   }
 };
 
-/** The test of a target that may be a list: every element for NOT_EQUALS/NOT_CONTAINS, else some. */
-const targetTest = (operator: string, target: unknown): ValueTest | undefined => {
-  if (!Array.isArray(target)) return valueTest(operator, target);
-  if (valueTest(operator, null) === undefined) return undefined;
-  const tests = target.map((t: unknown) => valueTest(operator, t) ?? NEVER_VALUE);
-  if (tests.length === 0) return NEVER_VALUE;
-  if (tests.length === 1) return tests[0];
-  return NEGATIVE.has(operator)
-    ? (c) => tests.every((test) => test(c))
-    : (c) => tests.some((test) => test(c));
+/** The value types a rule compares (§7: type-strict). */
+type Scalar = string | number | boolean;
+
+const isScalar = (t: unknown): t is Scalar =>
+  typeof t === 'string' || typeof t === 'number' || typeof t === 'boolean';
+
+// The last context text parsed as a version: the rules of a file on one key read the same text, so a decision
+// parses it once however many SEMVER rules there are.
+let parsedText: string | undefined;
+let parsedVersion: SemVer | undefined;
+const versionOf = (text: string): SemVer | undefined => {
+  if (text !== parsedText) {
+    parsedText = text;
+    parsedVersion = parseSemVer(text);
+  }
+  return parsedVersion;
+};
+
+/** A version's precedence class as text: equal precedence (§7: build ignored), equal key. */
+const versionKey = (v: SemVer): string =>
+  v.pre.length === 0 ? v.core.join('.') : `${v.core.join('.')}-${v.pre.join('.')}`;
+
+/** The lowest (`sign` 1) or highest (-1) of `items` by `compare`, or undefined when there is none. */
+const extreme = <T>(items: readonly T[], compare: (a: T, b: T) => number, sign: 1 | -1): T | undefined =>
+  items.reduce<T | undefined>(
+    (best, t) => (best === undefined || sign * compare(t, best) < 0 ? t : best),
+    undefined,
+  );
+
+const order = (a: Scalar, b: Scalar): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * The test of a list target, compiled so that its cost does not grow with the list: a `Set` for equality,
+ * the file's string automata for CONTAINS / STARTS_WITH / ENDS_WITH, the list's least or greatest element for
+ * the orderings. It gives what testing each element does: NOT_EQUALS and NOT_CONTAINS hold when they hold for
+ * every element, the others (SEMVER_NOT_EQUALS too) when they hold for some (an element of the wrong type holds
+ * for none).
+ */
+const listTest = (
+  operator: string,
+  list: readonly unknown[],
+  key: string,
+  patterns: StringPatterns,
+): ValueTest => {
+  const strings = list.filter((t): t is string => typeof t === 'string');
+  switch (operator) {
+    case 'EQUALS': {
+      const set = new Set(list.filter(isScalar));
+      return set.size === 0 ? NEVER_VALUE : (c) => set.has(c);
+    }
+    case 'NOT_EQUALS': {
+      // Every element must be of the value's type and differ from it: a list of mixed types never holds.
+      const types = new Set(list.map((t) => (isScalar(t) ? typeof t : 'other')));
+      const [type] = types;
+      if (types.size !== 1 || type === 'other') return NEVER_VALUE;
+      const set = new Set(list);
+      return (c) => typeof c === type && !set.has(c);
+    }
+    case 'CONTAINS':
+    case 'STARTS_WITH':
+    case 'ENDS_WITH': {
+      if (strings.length === 0) return NEVER_VALUE;
+      const place = operator === 'CONTAINS' ? 'inside' : operator === 'STARTS_WITH' ? 'start' : 'end';
+      const occurs = patterns.rule(key, place, strings);
+      return (c) => typeof c === 'string' && occurs(c);
+    }
+    case 'NOT_CONTAINS': {
+      if (strings.length !== list.length) return NEVER_VALUE;
+      const occurs = patterns.rule(key, 'inside', strings);
+      return (c) => typeof c === 'string' && !occurs(c);
+    }
+    case 'GREATER_THAN':
+    case 'GREATER_THAN_OR_EQUALS':
+    case 'LOWER_THAN':
+    case 'LOWER_THAN_OR_EQUALS': {
+      // c > some t ⇔ c > the least t of c's type; c < some t ⇔ c < the greatest.
+      const sign = operator.startsWith('GREATER') ? 1 : -1;
+      const number = extreme(
+        list.filter((t): t is number => typeof t === 'number'),
+        order,
+        sign,
+      );
+      const string = extreme(strings, order, sign);
+      const bound = (c: Scalar): Scalar | undefined =>
+        typeof c === 'number' ? number : typeof c === 'string' ? string : undefined;
+      if (operator === 'GREATER_THAN')
+        return (c) => {
+          const t = bound(c);
+          return t !== undefined && c > t;
+        };
+      if (operator === 'GREATER_THAN_OR_EQUALS')
+        return (c) => {
+          const t = bound(c);
+          return t !== undefined && c >= t;
+        };
+      if (operator === 'LOWER_THAN')
+        return (c) => {
+          const t = bound(c);
+          return t !== undefined && c < t;
+        };
+      return (c) => {
+        const t = bound(c);
+        return t !== undefined && c <= t;
+      };
+    }
+    case 'SEMVER_EQUALS':
+    case 'SEMVER_NOT_EQUALS': {
+      const versions = strings.map(parseSemVer);
+      const keys = new Set(versions.flatMap((v) => (v === undefined ? [] : [versionKey(v)])));
+      if (operator === 'SEMVER_EQUALS') {
+        if (keys.size === 0) return NEVER_VALUE;
+        return (c) => {
+          const v = typeof c === 'string' ? versionOf(c) : undefined;
+          return v !== undefined && keys.has(versionKey(v));
+        };
+      }
+      // §7 lists only NOT_EQUALS and NOT_CONTAINS as "every": SEMVER_NOT_EQUALS holds when some version of
+      // the list differs from the value, that is unless the list's versions are all the value's.
+      if (keys.size === 0) return NEVER_VALUE;
+      return (c) => {
+        const v = typeof c === 'string' ? versionOf(c) : undefined;
+        return v !== undefined && (keys.size > 1 || !keys.has(versionKey(v)));
+      };
+    }
+    default: {
+      // The SEMVER orderings: against the least (GREATER…) or greatest (LOWER…) version of the list.
+      const versions = strings.flatMap((t) => parseSemVer(t) ?? []);
+      const sign = operator.includes('GREATER') ? 1 : -1;
+      const bound = extreme(versions, compareSemVer, sign);
+      if (bound === undefined) return NEVER_VALUE;
+      const holds = semverHolds(operator);
+      return (c) => {
+        const v = typeof c === 'string' ? versionOf(c) : undefined;
+        return v !== undefined && holds(compareSemVer(v, bound));
+      };
+    }
+  }
+};
+
+/** A target that may be a list (§7: NOT_EQUALS/NOT_CONTAINS hold for every element, the others for some). */
+const targetTest = (
+  operator: string,
+  target: unknown,
+  key: string,
+  patterns: StringPatterns,
+): ValueTest | undefined => {
+  const known = valueTest(operator, null) !== undefined;
+  if (!known) return undefined;
+  if (Array.isArray(target))
+    return target.length === 0 ? NEVER_VALUE : listTest(operator, target, key, patterns);
+  // A single CONTAINS target goes through the file's automata too: many rules on one long value then cost
+  // one pass over it, not one each.
+  if ((operator === 'CONTAINS' || operator === 'NOT_CONTAINS') && typeof target === 'string')
+    return listTest(operator, [target], key, patterns);
+  return valueTest(operator, target);
 };
 
 /**
  * Compiles one targeting rule `{operator, key, value}`. A malformed rule or an unknown operator never
- * matches; why is pushed to `reasons`, prefixed with `where`.
+ * matches; why is pushed to `reasons`, prefixed with `where`. `patterns` gathers the file's string targets
+ * (one per file, sealed once the file is compiled); a rule compiled alone gets its own.
  */
-export const compileRule = (rule: unknown, reasons: string[], where: string): TargetingPredicate => {
+export const compileRule = (
+  rule: unknown,
+  reasons: string[],
+  where: string,
+  patterns: StringPatterns = new StringPatterns(),
+): TargetingPredicate => {
   if (!isJsonObject(rule) || typeof rule.operator !== 'string' || typeof rule.key !== 'string') {
     reasons.push(`${where}: a targeting is not {operator: string, key: string, value}; it does not match`);
     return NEVER;
@@ -121,7 +273,7 @@ export const compileRule = (rule: unknown, reasons: string[], where: string): Ta
     if (key === 'fs_users') return present ? ALWAYS : NEVER;
     return (context) => (read(context, key) !== undefined) === present;
   }
-  const test = targetTest(operator, value);
+  const test = targetTest(operator, value, key, patterns);
   if (test === undefined) {
     reasons.push(`${where}: unknown targeting operator ${JSON.stringify(operator)}; it does not match`);
     return NEVER;
@@ -138,11 +290,15 @@ export const compileRule = (rule: unknown, reasons: string[], where: string): Ta
   };
 };
 
-/** Compiles a variation group's `targeting`: any targeting group matches when all its targetings match. */
+/**
+ * Compiles a variation group's `targeting`: any targeting group matches when all its targetings match.
+ * `patterns` as for {@link compileRule}.
+ */
 export const compileTargeting = (
   targeting: unknown,
   reasons: string[],
   where: string,
+  patterns: StringPatterns = new StringPatterns(),
 ): TargetingPredicate => {
   if (targeting === undefined || targeting === null) return NEVER;
   if (!isJsonObject(targeting) || !Array.isArray(targeting.targetingGroups)) {
@@ -157,7 +313,7 @@ export const compileTargeting = (
       return;
     }
     const rules = group.targetings.map((rule: unknown, r) =>
-      compileRule(rule, reasons, `${at}.targetings[${r}]`),
+      compileRule(rule, reasons, `${at}.targetings[${r}]`, patterns),
     );
     // A group with no targetings, or with one that can never match, can be dropped.
     if (rules.length > 0 && !rules.includes(NEVER)) groups.push(rules.filter((p) => p !== ALWAYS));

@@ -1,0 +1,299 @@
+// List targetings (PROTOCOL.md §7) compiled into sets, bounds and per-file string automata (issue 29): the
+// same answers as testing every element, and a decision whose work follows the input's size, not the
+// product of a list's length and the context value's. The reference below tests element by element, as §7
+// words it; it shares no code with the engine but its SemVer parser (tested on its own vectors).
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { compareSemVer, compileFile, evaluate, matchesRule, parseSemVer } from '../../src/engine/index.js';
+import type { BucketingFile, JsonValue } from '../../src/protocol/index.js';
+
+/** mulberry32: a small seeded PRNG, so every run draws the same cases. */
+const prng = (seed: number): (() => number) => {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+};
+
+type Scalar = string | number | boolean;
+
+/** One element under one operator, as §7's table says (type-strict, case-sensitive). */
+const holds = (operator: string, c: Scalar, t: unknown): boolean => {
+  const same = typeof c === typeof t;
+  const versions = (): number | undefined => {
+    if (typeof c !== 'string' || typeof t !== 'string') return undefined;
+    const a = parseSemVer(c);
+    const b = parseSemVer(t);
+    return a === undefined || b === undefined ? undefined : compareSemVer(a, b);
+  };
+  const d = operator.startsWith('SEMVER_') ? versions() : undefined;
+  switch (operator) {
+    case 'EQUALS':
+      return same && c === t;
+    case 'NOT_EQUALS':
+      return same && c !== t;
+    case 'CONTAINS':
+      return typeof c === 'string' && typeof t === 'string' && c.includes(t);
+    case 'NOT_CONTAINS':
+      return typeof c === 'string' && typeof t === 'string' && !c.includes(t);
+    case 'STARTS_WITH':
+      return typeof c === 'string' && typeof t === 'string' && c.startsWith(t);
+    case 'ENDS_WITH':
+      return typeof c === 'string' && typeof t === 'string' && c.endsWith(t);
+    case 'GREATER_THAN':
+      return same && (typeof t === 'string' || typeof t === 'number') && c > t;
+    case 'GREATER_THAN_OR_EQUALS':
+      return same && (typeof t === 'string' || typeof t === 'number') && c >= t;
+    case 'LOWER_THAN':
+      return same && (typeof t === 'string' || typeof t === 'number') && c < t;
+    case 'LOWER_THAN_OR_EQUALS':
+      return same && (typeof t === 'string' || typeof t === 'number') && c <= t;
+    case 'SEMVER_EQUALS':
+      return d === 0;
+    case 'SEMVER_NOT_EQUALS':
+      return d !== undefined && d !== 0;
+    case 'SEMVER_GREATER_THAN':
+      return d !== undefined && d > 0;
+    case 'SEMVER_LOWER_THAN':
+      return d !== undefined && d < 0;
+    case 'SEMVER_GREATER_THAN_OR_EQUALS':
+      return d !== undefined && d >= 0;
+    default:
+      return d !== undefined && d <= 0;
+  }
+};
+
+/** §7 on a list: NOT_EQUALS and NOT_CONTAINS for every element, the others for some; [] never. */
+const reference = (operator: string, c: unknown, list: readonly unknown[]): boolean => {
+  if (typeof c !== 'string' && typeof c !== 'number' && typeof c !== 'boolean') return false;
+  if (list.length === 0) return false;
+  return operator === 'NOT_EQUALS' || operator === 'NOT_CONTAINS'
+    ? list.every((t) => holds(operator, c, t))
+    : list.some((t) => holds(operator, c, t));
+};
+
+const OPERATORS = [
+  'EQUALS',
+  'NOT_EQUALS',
+  'CONTAINS',
+  'NOT_CONTAINS',
+  'STARTS_WITH',
+  'ENDS_WITH',
+  'GREATER_THAN',
+  'GREATER_THAN_OR_EQUALS',
+  'LOWER_THAN',
+  'LOWER_THAN_OR_EQUALS',
+  'SEMVER_EQUALS',
+  'SEMVER_NOT_EQUALS',
+  'SEMVER_GREATER_THAN',
+  'SEMVER_LOWER_THAN',
+  'SEMVER_GREATER_THAN_OR_EQUALS',
+  'SEMVER_LOWER_THAN_OR_EQUALS',
+];
+
+// A small alphabet makes overlaps, shared prefixes and suffixes frequent; the surrogate pair and the lone
+// surrogate check that strings are compared by UTF-16 code units, as `includes` does.
+const PIECES = ['a', 'b', 'ab', 'ba', 'aab', 'é', '😀', '\ud83d', '.', '1', '-', ''];
+const VERSIONS = [
+  '1.0.0',
+  '1.2',
+  'v2.0.0',
+  '2.0.0-rc.1',
+  '2.0.0-rc.2',
+  '10.1.1',
+  '2.0',
+  '1.0.0+build',
+  'x.y',
+];
+
+const drawString = (rand: () => number, pieces: number): string => {
+  let s = '';
+  for (let i = 0; i < pieces; i++) s += PIECES[Math.floor(rand() * PIECES.length)] ?? '';
+  return s;
+};
+
+const drawScalar = (rand: () => number, operator: string): JsonValue => {
+  const r = rand();
+  if (operator.startsWith('SEMVER_') && r < 0.7) return VERSIONS[Math.floor(rand() * VERSIONS.length)] ?? '';
+  if (r < 0.65) return drawString(rand, Math.floor(rand() * 4));
+  if (r < 0.85) return Math.floor(rand() * 7) - 3;
+  if (r < 0.92) return rand() < 0.5;
+  return rand() < 0.5 ? null : ['a'];
+};
+
+void describe('list targetings give what testing every element gives (§7)', () => {
+  for (const operator of OPERATORS) {
+    void it(`${operator}: 600 random lists and values`, () => {
+      const rand = prng(operator.length * 7919 + operator.charCodeAt(0));
+      const wrong: unknown[] = [];
+      for (let i = 0; i < 600; i++) {
+        // Lists above and below the few-targets threshold, so both scan strategies are covered.
+        const length = Math.floor(rand() * (rand() < 0.5 ? 5 : 30));
+        const list = Array.from({ length }, () => drawScalar(rand, operator));
+        // Same-type values mostly, so that the interesting cases dominate.
+        const value = rand() < 0.15 ? drawScalar(rand, 'EQUALS') : drawScalar(rand, operator);
+        for (const c of [value, drawString(rand, 8)]) {
+          const expected = reference(operator, c, list);
+          const actual = matchesRule({ operator, key: 'k', value: list }, { k: c as Scalar }, 'visitor');
+          if (actual !== expected) wrong.push({ list, c, expected });
+        }
+      }
+      assert.deepEqual(wrong, []);
+    });
+  }
+
+  void it('rules of one file on one key share a scan and still answer each for its own list', () => {
+    const rand = prng(29);
+    const lists = Array.from({ length: 40 }, () =>
+      Array.from({ length: 1 + Math.floor(rand() * 12) }, () => drawString(rand, 1 + Math.floor(rand() * 3))),
+    );
+    const operators = ['CONTAINS', 'NOT_CONTAINS', 'STARTS_WITH', 'ENDS_WITH'];
+    // One campaign per list, one group each, one variation setting a flag named after the campaign.
+    const file: BucketingFile = {
+      panic: false,
+      campaigns: lists.map((list, i) => ({
+        id: `c${i}`,
+        name: `c${i}`,
+        type: 'toggle',
+        variationGroups: [
+          {
+            id: `g${i}`,
+            name: `g${i}`,
+            targeting: {
+              targetingGroups: [
+                { targetings: [{ key: 'q', operator: operators[i % 4] ?? '', value: list }] },
+              ],
+            },
+            variations: [
+              {
+                id: `v${i}`,
+                name: 'on',
+                allocation: 100,
+                modifications: { type: 'FLAG', value: { [`f${i}`]: true } },
+              },
+            ],
+          },
+        ],
+      })),
+      accountSettings: { enabledXPC: false, enabled1V1T: false },
+    };
+    const compiled = compileFile(file);
+    const wrong: unknown[] = [];
+    // Texts alternate, and repeat as new string objects, so a stale memo of the last scan would show.
+    for (let round = 0; round < 200; round++) {
+      const q = drawString(rand, Math.floor(rand() * 14));
+      const { campaigns } = evaluate(compiled, {
+        id: `v${round}`,
+        context: { q: q.split('').join('') },
+      }).decision;
+      const got = new Set(campaigns.map((c) => c.id));
+      lists.forEach((list, i) => {
+        const expected = reference(operators[i % 4] ?? '', q, list);
+        if (got.has(`c${i}`) !== expected) wrong.push({ q, campaign: i, list, expected });
+      });
+    }
+    assert.deepEqual(wrong, []);
+  });
+});
+
+/** Counts calls of `String.prototype[name]` while `run` runs. */
+const countCalls = (name: 'includes' | 'charCodeAt', run: () => void): number => {
+  const original = Object.getOwnPropertyDescriptor(String.prototype, name)?.value as (
+    this: string,
+    ...args: unknown[]
+  ) => unknown;
+  let calls = 0;
+  Object.defineProperty(String.prototype, name, {
+    configurable: true,
+    writable: true,
+    value: function (this: string, ...args: unknown[]) {
+      calls++;
+      return original.apply(this, args);
+    },
+  });
+  try {
+    run();
+  } finally {
+    Object.defineProperty(String.prototype, name, { configurable: true, writable: true, value: original });
+  }
+  return calls;
+};
+
+void describe('a CONTAINS list of 10 000 items on a 31 980-character value (issue 29, finding 1)', () => {
+  // The reported case: items "ab0x" … "ab9999x" and a value "abab…"; tested one by one that was 10 000
+  // searches of 32 000 characters each, 1.5-4 s of main thread per decision.
+  const items = Array.from({ length: 10_000 }, (_, i) => `ab${i}x`);
+  const file: BucketingFile = {
+    panic: false,
+    campaigns: [
+      {
+        id: 'c1',
+        name: 'Heavy',
+        type: 'ab',
+        variationGroups: [
+          {
+            id: 'g1',
+            name: 'g1',
+            targeting: {
+              targetingGroups: [{ targetings: [{ key: 'q', operator: 'CONTAINS', value: items }] }],
+            },
+            variations: [
+              {
+                id: 'v1',
+                name: 'Original',
+                reference: true,
+                allocation: 100,
+                modifications: { type: 'FLAG', value: { heavy: true } },
+              },
+            ],
+          },
+        ],
+      },
+    ],
+    accountSettings: { enabledXPC: false, enabled1V1T: false },
+  };
+  const compiled = compileFile(file);
+  const abab = 'ab'.repeat(15_990);
+
+  void it('matches exactly as §7 says: not on "abab…" nor "…ab10000x", yes with an item at either end', () => {
+    assert.equal(evaluate(compiled, { id: 'v', context: { q: abab } }).decision.campaigns.length, 0);
+    assert.equal(
+      evaluate(compiled, { id: 'v', context: { q: `${abab}ab9999x` } }).decision.campaigns.length,
+      1,
+    );
+    assert.equal(
+      evaluate(compiled, { id: 'v', context: { q: `ab5123x${abab}` } }).decision.campaigns.length,
+      1,
+    );
+    assert.equal(
+      evaluate(compiled, { id: 'v', context: { q: `${abab}ab10000x` } }).decision.campaigns.length,
+      0,
+    );
+    assert.equal(
+      evaluate(compiled, { id: 'v', context: { q: `${abab}ab1x0` } }).decision.campaigns.length,
+      1,
+    );
+    assert.equal(evaluate(compiled, { id: 'v', context: { q: `${abab}abx` } }).decision.campaigns.length, 0);
+  });
+
+  void it('reads the value once, whatever the list length: no search per item', () => {
+    const q = `${abab}-`;
+    const includes = countCalls('includes', () => evaluate(compiled, { id: 'w', context: { q } }));
+    const reads = countCalls('charCodeAt', () =>
+      evaluate(compiled, { id: 'x', context: { q: q.split('').join('') } }),
+    );
+    assert.ok(includes < 10, `String.prototype.includes called ${includes} times`);
+    // One pass over the value, plus the visitor's own hashing: not 10 000 × 32 000.
+    assert.ok(reads <= q.length + 200, `charCodeAt called ${reads} times for a ${q.length}-character value`);
+  });
+
+  void it('the same list in a rule compiled alone gives the same answers (bucketing mode in the SDK)', () => {
+    const rule = { key: 'q', operator: 'CONTAINS', value: items };
+    assert.equal(matchesRule(rule, { q: abab }, 'v'), false);
+    assert.equal(matchesRule(rule, { q: `${abab}ab42x` }, 'v'), true);
+  });
+});
