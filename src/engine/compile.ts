@@ -9,7 +9,7 @@ import {
 } from '../protocol/index.js';
 import { allocationTable, type AllocationGroup } from './allocation.js';
 import { murmur3Prefix } from './murmur3.js';
-import { StringPatterns } from './string-patterns.js';
+import { FileReads } from './file-reads.js';
 import { compileTargeting, type TargetingPredicate } from './targeting.js';
 
 /** A variation and the two forms of the decision campaign that assigns it, built once and frozen. */
@@ -100,7 +100,7 @@ const compileGroup = (
   g: unknown,
   reasons: string[],
   where: string,
-  patterns: StringPatterns,
+  reads: FileReads,
 ): CompiledGroup | undefined => {
   if (!isJsonObject(g) || !validId(g.id) || typeof g.name !== 'string' || !Array.isArray(g.variations)) {
     reasons.push(`${where}: a variation group needs an id, a name and a variations array; it does not match`);
@@ -169,7 +169,7 @@ const compileGroup = (
     hashPrefix: murmur3Prefix(g.id),
     table: allocationTable(parsed.map((p) => p.allocation)),
     indexById,
-    match: compileTargeting(g.targeting, reasons, `${where}.targeting`, patterns),
+    match: compileTargeting(g.targeting, reasons, `${where}.targeting`, reads),
     variations,
   };
 };
@@ -197,7 +197,7 @@ const compileCampaign = (
   c: unknown,
   reasons: string[],
   where: string,
-  patterns: StringPatterns,
+  reads: FileReads,
 ): CompiledCampaign | undefined => {
   if (
     !isJsonObject(c) ||
@@ -216,7 +216,7 @@ const compileCampaign = (
   if (ranges === undefined) return undefined;
   const groups: CompiledGroup[] = [];
   c.variationGroups.forEach((g: unknown, i) => {
-    const group = compileGroup(c, g, reasons, `${where}.variationGroups[${i}]`, patterns);
+    const group = compileGroup(c, g, reasons, `${where}.variationGroups[${i}]`, reads);
     if (group !== undefined) groups.push(group);
   });
   return { id: c.id, ab: c.type === 'ab', ranges, groups };
@@ -259,17 +259,17 @@ export class CompiledFile {
     this.panic = f?.panic === true;
     this.accountSettings = readSettings(f?.accountSettings, reasons);
     const campaigns: CompiledCampaign[] = [];
-    const patterns = new StringPatterns();
+    const reads = new FileReads();
     if (f !== undefined && !this.panic) {
       if (!Array.isArray(f.campaigns)) reasons.push('campaigns is not an array; nothing matches');
       else
         f.campaigns.forEach((c: unknown, i) => {
-          const campaign = compileCampaign(c, reasons, `campaigns[${i}]`, patterns);
+          const campaign = compileCampaign(c, reasons, `campaigns[${i}]`, reads);
           if (campaign !== undefined) campaigns.push(campaign);
         });
     }
     // Built here, once per file, so that no decision pays for an automaton.
-    patterns.seal();
+    reads.seal();
     this.campaigns = Object.freeze(campaigns);
     this.reasons = Object.freeze(reasons);
     Object.freeze(this);

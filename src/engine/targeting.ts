@@ -2,7 +2,7 @@
 // once per bucketing file, so evaluating a visitor does no operator dispatch and no target parsing.
 import { isJsonObject, type VisitorContext } from '../protocol/index.js';
 import { compareSemVer, parseSemVer, semVerComparator, type SemVer } from './semver.js';
-import { StringPatterns } from './string-patterns.js';
+import { FileReads } from './file-reads.js';
 
 /** A compiled rule or variation-group targeting: does it match this visitor? */
 export type TargetingPredicate = (context: VisitorContext, visitorId: string) => boolean;
@@ -39,10 +39,15 @@ const semverHolds = (operator: string): ((d: number) => boolean) => {
   }
 };
 
-const semverTest = (operator: string, target: string): ValueTest => {
+/** A SEMVER_* test against one target version; values that are not plain releases parse through `versionOf`. */
+const semverTest = (
+  operator: string,
+  target: string,
+  versionOf: (text: string) => SemVer | undefined,
+): ValueTest => {
   const t = parseSemVer(target);
   if (t === undefined) return NEVER_VALUE;
-  const compare = semVerComparator(t);
+  const compare = semVerComparator(t, versionOf);
   const holds = semverHolds(operator);
   return (c) => {
     if (typeof c !== 'string') return false;
@@ -52,7 +57,11 @@ const semverTest = (operator: string, target: string): ValueTest => {
 };
 
 /** The test of one scalar target `t` under `operator` (type-strict, case-sensitive); undefined if unknown. */
-const valueTest = (operator: string, t: unknown): ValueTest | undefined => {
+const valueTest = (
+  operator: string,
+  t: unknown,
+  versionOf: (text: string) => SemVer | undefined = parseSemVer,
+): ValueTest | undefined => {
   const type = typeof t;
   const scalar = type === 'string' || type === 'number' || type === 'boolean';
   switch (operator) {
@@ -88,7 +97,7 @@ const valueTest = (operator: string, t: unknown): ValueTest | undefined => {
     case 'SEMVER_LOWER_THAN':
     case 'SEMVER_GREATER_THAN_OR_EQUALS':
     case 'SEMVER_LOWER_THAN_OR_EQUALS':
-      return typeof t === 'string' ? semverTest(operator, t) : NEVER_VALUE;
+      return typeof t === 'string' ? semverTest(operator, t, versionOf) : NEVER_VALUE;
     default:
       return undefined;
   }
@@ -99,18 +108,6 @@ type Scalar = string | number | boolean;
 
 const isScalar = (t: unknown): t is Scalar =>
   typeof t === 'string' || typeof t === 'number' || typeof t === 'boolean';
-
-// The last context text parsed as a version: the rules of a file on one key read the same text, so a decision
-// parses it once however many SEMVER rules there are.
-let parsedText: string | undefined;
-let parsedVersion: SemVer | undefined;
-const versionOf = (text: string): SemVer | undefined => {
-  if (text !== parsedText) {
-    parsedText = text;
-    parsedVersion = parseSemVer(text);
-  }
-  return parsedVersion;
-};
 
 /** A version's precedence class as text: equal precedence (§7: build ignored), equal key. */
 const versionKey = (v: SemVer): string =>
@@ -132,13 +129,10 @@ const order = (a: Scalar, b: Scalar): number => (a < b ? -1 : a > b ? 1 : 0);
  * every element, the others (SEMVER_NOT_EQUALS too) when they hold for some (an element of the wrong type holds
  * for none).
  */
-const listTest = (
-  operator: string,
-  list: readonly unknown[],
-  key: string,
-  patterns: StringPatterns,
-): ValueTest => {
+const listTest = (operator: string, list: readonly unknown[], key: string, reads: FileReads): ValueTest => {
   const strings = list.filter((t): t is string => typeof t === 'string');
+  const { patterns } = reads;
+  const versionOf = reads.version(key);
   switch (operator) {
     case 'EQUALS': {
       const set = new Set(list.filter(isScalar));
@@ -238,29 +232,29 @@ const targetTest = (
   operator: string,
   target: unknown,
   key: string,
-  patterns: StringPatterns,
+  reads: FileReads,
 ): ValueTest | undefined => {
   const known = valueTest(operator, null) !== undefined;
   if (!known) return undefined;
   if (Array.isArray(target))
-    return target.length === 0 ? NEVER_VALUE : listTest(operator, target, key, patterns);
+    return target.length === 0 ? NEVER_VALUE : listTest(operator, target, key, reads);
   // A single CONTAINS target goes through the file's automata too: many rules on one long value then cost
   // one pass over it, not one each.
   if ((operator === 'CONTAINS' || operator === 'NOT_CONTAINS') && typeof target === 'string')
-    return listTest(operator, [target], key, patterns);
-  return valueTest(operator, target);
+    return listTest(operator, [target], key, reads);
+  return valueTest(operator, target, reads.version(key));
 };
 
 /**
  * Compiles one targeting rule `{operator, key, value}`. A malformed rule or an unknown operator never
- * matches; why is pushed to `reasons`, prefixed with `where`. `patterns` gathers the file's string targets
- * (one per file, sealed once the file is compiled); a rule compiled alone gets its own.
+ * matches; why is pushed to `reasons`, prefixed with `where`. `reads` are the file's shared reads of context
+ * values (one per file, sealed once the file is compiled); a rule compiled alone gets its own.
  */
 export const compileRule = (
   rule: unknown,
   reasons: string[],
   where: string,
-  patterns: StringPatterns = new StringPatterns(),
+  reads: FileReads = new FileReads(),
 ): TargetingPredicate => {
   if (!isJsonObject(rule) || typeof rule.operator !== 'string' || typeof rule.key !== 'string') {
     reasons.push(`${where}: a targeting is not {operator: string, key: string, value}; it does not match`);
@@ -273,7 +267,7 @@ export const compileRule = (
     if (key === 'fs_users') return present ? ALWAYS : NEVER;
     return (context) => (read(context, key) !== undefined) === present;
   }
-  const test = targetTest(operator, value, key, patterns);
+  const test = targetTest(operator, value, key, reads);
   if (test === undefined) {
     reasons.push(`${where}: unknown targeting operator ${JSON.stringify(operator)}; it does not match`);
     return NEVER;
@@ -292,13 +286,13 @@ export const compileRule = (
 
 /**
  * Compiles a variation group's `targeting`: any targeting group matches when all its targetings match.
- * `patterns` as for {@link compileRule}.
+ * `reads` as for {@link compileRule}.
  */
 export const compileTargeting = (
   targeting: unknown,
   reasons: string[],
   where: string,
-  patterns: StringPatterns = new StringPatterns(),
+  reads: FileReads = new FileReads(),
 ): TargetingPredicate => {
   if (targeting === undefined || targeting === null) return NEVER;
   if (!isJsonObject(targeting) || !Array.isArray(targeting.targetingGroups)) {
@@ -313,7 +307,7 @@ export const compileTargeting = (
       return;
     }
     const rules = group.targetings.map((rule: unknown, r) =>
-      compileRule(rule, reasons, `${at}.targetings[${r}]`, patterns),
+      compileRule(rule, reasons, `${at}.targetings[${r}]`, reads),
     );
     // A group with no targetings, or with one that can never match, can be dropped.
     if (rules.length > 0 && !rules.includes(NEVER)) groups.push(rules.filter((p) => p !== ALWAYS));

@@ -297,3 +297,63 @@ void describe('a CONTAINS list of 10 000 items on a 31 980-character value (issu
     assert.equal(matchesRule(rule, { q: `${abab}ab42x` }, 'v'), true);
   });
 });
+
+void describe('SEMVER rules of one file read each value once (issue 29)', () => {
+  void it('200 rules alternating between two long values parse each value once per decision', () => {
+    const long = (n: number): string => `1.${n}.0-${'x'.repeat(8000)}`;
+    const rules = Array.from({ length: 200 }, (_, i) => ({
+      key: i % 2 === 0 ? 'a' : 'b',
+      operator: i % 4 < 2 ? 'SEMVER_GREATER_THAN' : 'SEMVER_NOT_EQUALS',
+      value: i % 3 === 0 ? ['0.1.0', '0.2.0'] : '0.1.0',
+    }));
+    const file: BucketingFile = {
+      panic: false,
+      campaigns: [
+        {
+          id: 'c1',
+          name: 'Versions',
+          type: 'toggle',
+          variationGroups: [
+            {
+              id: 'g1',
+              name: 'g1',
+              targeting: { targetingGroups: [{ targetings: rules }] },
+              variations: [
+                {
+                  id: 'v1',
+                  name: 'on',
+                  allocation: 100,
+                  modifications: { type: 'FLAG', value: { on: true } },
+                },
+              ],
+            },
+          ],
+        },
+      ],
+      accountSettings: { enabledXPC: false, enabled1V1T: false },
+    };
+    const compiled = compileFile(file);
+    const exec = Object.getOwnPropertyDescriptor(RegExp.prototype, 'exec')?.value as (
+      this: RegExp,
+      text: string,
+    ) => RegExpExecArray | null;
+    let calls = 0;
+    let matched = 0;
+    Object.defineProperty(RegExp.prototype, 'exec', {
+      configurable: true,
+      writable: true,
+      value: function (this: RegExp, text: string) {
+        calls++;
+        return exec.call(this, text);
+      },
+    });
+    try {
+      matched = evaluate(compiled, { id: 'v', context: { a: long(1), b: long(2) } }).decision.campaigns
+        .length;
+    } finally {
+      Object.defineProperty(RegExp.prototype, 'exec', { configurable: true, writable: true, value: exec });
+    }
+    assert.equal(matched, 1);
+    assert.ok(calls <= 4, `the values were parsed ${calls} times for 200 rules`);
+  });
+});
