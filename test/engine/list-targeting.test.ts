@@ -188,6 +188,7 @@ void describe('list targetings give what testing every element gives (§7)', () 
       const q = drawString(rand, Math.floor(rand() * 14));
       const { campaigns } = evaluate(compiled, {
         id: `v${round}`,
+        assignments: {},
         context: { q: q.split('').join('') },
       }).decision;
       const got = new Set(campaigns.map((c) => c.id));
@@ -260,31 +261,44 @@ void describe('a CONTAINS list of 10 000 items on a 31 980-character value (issu
   const abab = 'ab'.repeat(15_990);
 
   void it('matches exactly as §7 says: not on "abab…" nor "…ab10000x", yes with an item at either end', () => {
-    assert.equal(evaluate(compiled, { id: 'v', context: { q: abab } }).decision.campaigns.length, 0);
     assert.equal(
-      evaluate(compiled, { id: 'v', context: { q: `${abab}ab9999x` } }).decision.campaigns.length,
-      1,
-    );
-    assert.equal(
-      evaluate(compiled, { id: 'v', context: { q: `ab5123x${abab}` } }).decision.campaigns.length,
-      1,
-    );
-    assert.equal(
-      evaluate(compiled, { id: 'v', context: { q: `${abab}ab10000x` } }).decision.campaigns.length,
+      evaluate(compiled, { id: 'v', assignments: {}, context: { q: abab } }).decision.campaigns.length,
       0,
     );
     assert.equal(
-      evaluate(compiled, { id: 'v', context: { q: `${abab}ab1x0` } }).decision.campaigns.length,
+      evaluate(compiled, { id: 'v', assignments: {}, context: { q: `${abab}ab9999x` } }).decision.campaigns
+        .length,
       1,
     );
-    assert.equal(evaluate(compiled, { id: 'v', context: { q: `${abab}abx` } }).decision.campaigns.length, 0);
+    assert.equal(
+      evaluate(compiled, { id: 'v', assignments: {}, context: { q: `ab5123x${abab}` } }).decision.campaigns
+        .length,
+      1,
+    );
+    assert.equal(
+      evaluate(compiled, { id: 'v', assignments: {}, context: { q: `${abab}ab10000x` } }).decision.campaigns
+        .length,
+      0,
+    );
+    assert.equal(
+      evaluate(compiled, { id: 'v', assignments: {}, context: { q: `${abab}ab1x0` } }).decision.campaigns
+        .length,
+      1,
+    );
+    assert.equal(
+      evaluate(compiled, { id: 'v', assignments: {}, context: { q: `${abab}abx` } }).decision.campaigns
+        .length,
+      0,
+    );
   });
 
   void it('reads the value once, whatever the list length: no search per item', () => {
     const q = `${abab}-`;
-    const includes = countCalls('includes', () => evaluate(compiled, { id: 'w', context: { q } }));
+    const includes = countCalls('includes', () =>
+      evaluate(compiled, { id: 'w', assignments: {}, context: { q } }),
+    );
     const reads = countCalls('charCodeAt', () =>
-      evaluate(compiled, { id: 'x', context: { q: q.split('').join('') } }),
+      evaluate(compiled, { id: 'x', assignments: {}, context: { q: q.split('').join('') } }),
     );
     assert.ok(includes < 10, `String.prototype.includes called ${includes} times`);
     // One pass over the value, plus the visitor's own hashing: not 10 000 × 32 000.
@@ -348,8 +362,8 @@ void describe('SEMVER rules of one file read each value once (issue 29)', () => 
       },
     });
     try {
-      matched = evaluate(compiled, { id: 'v', context: { a: long(1), b: long(2) } }).decision.campaigns
-        .length;
+      matched = evaluate(compiled, { id: 'v', assignments: {}, context: { a: long(1), b: long(2) } }).decision
+        .campaigns.length;
     } finally {
       Object.defineProperty(RegExp.prototype, 'exec', { configurable: true, writable: true, value: exec });
     }
