@@ -168,8 +168,9 @@ try {
     const env: NodeJS.ProcessEnv = { ...process.env, PORT: '0', HOST: '127.0.0.1' };
     delete env.DATABASE_URL;
     delete env.FEATURE_DATA_DIR;
-    // Its own process group: npx runs node under npm, and stopping the group stops all three.
-    const server = spawn('npx', ['feature-server', 'start'], {
+    // Its own process group: npx runs node under npm, and stopping the group stops all three. Its stdout is
+    // a pipe, not a terminal, so the console sign-in link this check opens must be asked for.
+    const server = spawn('npx', ['feature-server', 'start', '--sign-in-link'], {
       cwd: serverApp,
       env,
       stdio: 'pipe',

@@ -11,19 +11,30 @@ import type { ServerConfig } from './config.js';
 import { InputError } from './errors.js';
 import { newLocalOperatorKey, removeLocalOperator, writeLocalOperator } from './local-operator.js';
 import { createLogger } from './logger.js';
+import { prepareDataDir, type DataDirRepair } from './store/data-dir-modes.js';
 import { openPgliteStore } from './store/pglite.js';
 import { openPostgresStore } from './store/postgres.js';
 import type { Store } from './store/store.js';
 
-/**
- * Opens the store the configuration names: PostgreSQL with DATABASE_URL, else the embedded folder. Creating
- * the embedded database takes seconds, so `onFirstRun` hears of it first (the CLI says so on stderr).
- */
-export const openStore = (config: ServerConfig, onFirstRun?: (dataDir: string) => void): Promise<Store> => {
+/** What openStore tells its caller about the embedded folder while it opens it. */
+export interface StoreOpenEvents {
+  /** Creating the embedded database takes seconds: heard first (the CLI says so on stderr). */
+  onFirstRun?: (dataDir: string) => void;
+  /** The folder was found open to other users and was made private (the server logs it). */
+  onModesRepaired?: (repair: DataDirRepair) => void;
+}
+
+/** Opens the store the configuration names: PostgreSQL with DATABASE_URL, else the embedded folder. */
+export const openStore = (config: ServerConfig, events: StoreOpenEvents = {}): Promise<Store> => {
   if (config.databaseUrl !== null) return openPostgresStore({ connectionString: config.databaseUrl });
+  // Before the first-run notice: another user's folder is refused, not announced as being created.
+  prepareDataDir(config.dataDir);
   // PG_VERSION is the last thing an initialised PostgreSQL data folder lacks.
-  if (!existsSync(join(config.dataDir, 'PG_VERSION'))) onFirstRun?.(config.dataDir);
-  return openPgliteStore(config.dataDir);
+  if (!existsSync(join(config.dataDir, 'PG_VERSION'))) events.onFirstRun?.(config.dataDir);
+  return openPgliteStore(
+    config.dataDir,
+    events.onModesRepaired === undefined ? {} : { onModesRepaired: events.onModesRepaired },
+  );
 };
 
 /** What to do when the server cannot listen where the configuration says. */
@@ -50,21 +61,30 @@ export interface RunningServer {
   url: string;
   log: Logger;
   close: () => Promise<void>;
-  /** A one-time console sign-in link (15 minutes), or null when the console is off (no operator key). */
+  /**
+   * Whether the console at /admin is on: with an operator key (FEATURE_OPERATOR_KEY), or on the embedded
+   * store (its local credential, through which `feature-server console` asks for a sign-in link).
+   */
+  consoleOn: boolean;
+  /**
+   * A one-time console sign-in link (15 minutes), or null when the console is off. A live credential: print
+   * it only to whoever asked for it, never into the logs (PROTOCOL.md §13.7).
+   */
   consoleSignInLink: () => Promise<string | null>;
 }
 
 /**
- * Starts the server on an open store; `demo` is served to the demo page when known. Logs go to
- * `logDestination` (the CLI picks stderr or stdout, JSON or readable lines), else as JSON to stdout.
+ * Starts the server on an open store; `demo` is served to the demo page when known. Logs go to `log` (the
+ * CLI's, which also heard the store open), else to a logger on `logDestination` (the CLI picks stderr or
+ * stdout, JSON or readable lines), else as JSON to stdout.
  */
 export const serve = async (
   config: ServerConfig,
   store: Store,
   demo?: { envId: string; apiKey: string },
-  options: { logDestination?: DestinationStream } = {},
+  options: { logDestination?: DestinationStream; log?: Logger } = {},
 ): Promise<RunningServer> => {
-  const log = createLogger(config.logLevel, options.logDestination);
+  const log = options.log ?? createLogger(config.logLevel, options.logDestination);
   // On the embedded store, commands reach this server through its operator routes (local-operator.ts).
   const localKey = store.kind === 'pglite' ? newLocalOperatorKey() : null;
   const operatorKeys = [config.operatorKey, localKey].filter((key): key is string => key !== null);
@@ -129,5 +149,5 @@ export const serve = async (
   }
   const consoleSignInLink = async (): Promise<string | null> =>
     operatorKeys.length === 0 ? null : `${url}/admin/#sign-in=${(await consoleSessions.createLink()).token}`;
-  return { app, store, url, log, close, consoleSignInLink };
+  return { app, store, url, log, close, consoleOn: operatorKeys.length > 0, consoleSignInLink };
 };

@@ -55,3 +55,47 @@ export const startServerProcess = async (
   if (typeof printed.url !== 'string') throw new Error(`no url in ${JSON.stringify(printed)}`);
   return { child, url: printed.url, printed };
 };
+
+/** Everything a server process wrote from its start to its stop, and how it exited. */
+export interface ServerRun {
+  stdout: string;
+  stderr: string;
+  code: number | null;
+}
+
+/**
+ * Runs a server command (`serve`, `start`) until `ready(stdout)` holds, then `whileRunning` (given the
+ * output so far), then stops it with SIGINT; resolves with everything it wrote, from start to stop.
+ */
+export const runServerProcess = async (
+  args: string[],
+  env: Record<string, string>,
+  ready: (stdout: string) => boolean,
+  whileRunning: (output: ServerRun) => Promise<void> = () => Promise.resolve(),
+): Promise<ServerRun> => {
+  const child = spawnCli(args, { PORT: '0', ...env });
+  const run: ServerRun = { stdout: '', stderr: '', code: null };
+  const exited = once(child, 'exit') as Promise<[number | null]>;
+  child.stderr?.on('data', (chunk: Buffer) => (run.stderr += chunk.toString()));
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`not ready in 60 s: ${run.stderr}`)), 60_000);
+      child.stdout?.on('data', (chunk: Buffer) => {
+        run.stdout += chunk.toString();
+        if (ready(run.stdout)) {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+      void exited.then(([code]) => {
+        clearTimeout(timer);
+        reject(new Error(`${args.join(' ')} exited with ${String(code)}: ${run.stderr}`));
+      });
+    });
+    await whileRunning(run);
+  } finally {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGINT');
+    [run.code] = await exited;
+  }
+  return run;
+};

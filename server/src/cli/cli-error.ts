@@ -4,6 +4,7 @@
 import type { ErrorDetail } from 'feature-ts/protocol';
 import { IdConflictError, InputError, unknownEnvironmentInput } from '../errors.js';
 import { DataDirBusyError } from '../store/data-dir-lock.js';
+import { DataDirOwnerError } from '../store/data-dir-modes.js';
 
 /** A refusal of the CLI: `code` is stable (snake_case), the message says what to change. */
 export class CliError extends Error {
@@ -39,6 +40,8 @@ export const describeFailure = (error: unknown): CliFailure => {
     };
   if (error instanceof DataDirBusyError)
     return { code: 'data_dir_busy', message: error.message, known: true };
+  if (error instanceof DataDirOwnerError)
+    return { code: 'data_dir_owner', message: error.message, known: true };
   if (error instanceof IdConflictError) return { code: 'conflict', message: error.message, known: true };
   if (error instanceof InputError) return { code: 'invalid_input', message: error.message, known: true };
   const message = error instanceof Error ? error.message : String(error);

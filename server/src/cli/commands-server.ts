@@ -2,11 +2,15 @@
 // themselves (a second server on a busy embedded folder stops with the folder's message); `demo` works on
 // the store, or through the server that holds it.
 import { isatty } from 'node:tty';
-import type { DestinationStream } from 'pino';
+import type { Logger } from 'pino';
+import type { ServerConfig } from '../config.js';
 import { demoCredentialsPath } from '../demo-credentials.js';
 import { seedDemo, type SeededDemo } from '../demo-seed.js';
-import { serve } from '../main.js';
+import { createLogger } from '../logger.js';
+import { serve, type RunningServer } from '../main.js';
+import { describeRepair } from '../store/data-dir-modes.js';
 import type { Store } from '../store/store.js';
+import { signInLinkWanted } from './commands-console.js';
 import type { CommandContext } from './context.js';
 import { seedDemoWith } from './demo-operations.js';
 import { chooseLogFormat, logDestination, useColor } from './log-format.js';
@@ -47,45 +51,71 @@ const tell = (context: CommandContext, demo: SeededDemo, file: string): string |
 };
 
 /**
- * Where the server's logs go: stdout, or stderr with --json (stdout then carries one JSON object only); as
- * LOG_FORMAT says, else readable lines on a terminal and JSON lines anywhere else.
+ * The server's logger, made before the store opens so that what opening finds is logged with the rest. Logs
+ * go to stdout, or stderr with --json (stdout then carries one JSON object only); as LOG_FORMAT says, else
+ * readable lines on a terminal and JSON lines anywhere else.
  */
-const serverLogs = (json: boolean): DestinationStream => {
-  const fd = json ? 2 : 1;
+const serverLog = (context: CommandContext): Logger => {
+  const fd = context.json ? 2 : 1;
   const isTerminal = isatty(fd);
-  return logDestination(fd, chooseLogFormat(process.env.LOG_FORMAT, isTerminal), useColor(isTerminal));
+  const format = chooseLogFormat(process.env.LOG_FORMAT, isTerminal);
+  return createLogger(context.config.logLevel, logDestination(fd, format, useColor(isTerminal)));
 };
 
-/** Opens the store a server holds, and says which. */
-const openServerStore = async (context: CommandContext): Promise<Store> => {
-  const store = await openConfiguredStore(context.config);
+/** Opens the store a server holds, and says which; a data folder found open to other users is logged. */
+const openServerStore = async (context: CommandContext, log: Logger): Promise<Store> => {
+  const store = await openConfiguredStore(context.config, (repair) => {
+    log.warn(
+      {
+        dataDir: repair.dataDir,
+        changed: repair.changed,
+        examples: repair.examples.map(({ path }) => path),
+      },
+      describeRepair(repair),
+    );
+  });
   context.usingStore(configuredStore(context.config));
   return store;
 };
 
-/** `serve`: the server, until SIGINT or SIGTERM. */
+/** How to sign in to a running console without a link in the output. */
+const howToSignIn = (running: RunningServer, config: ServerConfig): string => {
+  const ways = [
+    ...(config.operatorKey === null ? [] : ['sign in with the operator key (FEATURE_OPERATOR_KEY)']),
+    running.store.kind === 'pglite'
+      ? '`npx feature-server console` prints a one-time sign-in link'
+      : `\`npx feature-server console --url ${running.url}\` prints a one-time sign-in link`,
+  ];
+  return ways.join(', or ');
+};
+
+/** The readable console line when the console is off, or when no link is printed. */
+const consoleLine = (running: RunningServer, config: ServerConfig): string =>
+  running.consoleOn
+    ? `Console:        ${running.url}/admin (${howToSignIn(running, config)})`
+    : `Console:        ${running.url}/admin is off: set FEATURE_OPERATOR_KEY to turn it on.`;
+
+/**
+ * `serve`: the server, until SIGINT or SIGTERM. It never prints a sign-in link: its output is usually a log
+ * stream, where a link (a full operator session for 15 minutes) would be anyone's who reads the logs.
+ */
 export const serveCommand = async (context: CommandContext): Promise<void> => {
-  const logs = serverLogs(context.json);
-  const running = await serve(context.config, await openServerStore(context), undefined, {
-    logDestination: logs,
-  });
-  const link = await running.consoleSignInLink();
+  const log = serverLog(context);
+  const running = await serve(context.config, await openServerStore(context, log), undefined, { log });
   context.print(
-    { url: running.url, consoleUrl: `${running.url}/admin`, consoleSignInLink: link },
-    [
-      `feature-server listening on ${running.url}`,
-      link === null
-        ? `Console:        ${running.url}/admin is off: set FEATURE_OPERATOR_KEY to turn it on.`
-        : `Console:        ${link} (signs in once, within 15 min; later: ${running.url}/admin with the operator key, or \`feature-server console\` for a new link)`,
-    ].join('\n'),
+    { url: running.url, consoleUrl: `${running.url}/admin` },
+    [`feature-server listening on ${running.url}`, consoleLine(running, context.config)].join('\n'),
   );
 };
 
-/** `start`: the demo seeded on the first run, then the server (what `npm start` runs). */
+/**
+ * `start`: the demo seeded on the first run, then the server (what `npm start` runs). It prints a console
+ * sign-in link only on a terminal or with --sign-in-link (signInLinkWanted).
+ */
 export const startCommand = async (context: CommandContext): Promise<void> => {
   const { config } = context;
-  const logs = serverLogs(context.json);
-  const store = await openServerStore(context);
+  const log = serverLog(context);
+  const store = await openServerStore(context, log);
   const file = demoCredentialsPath(config.dataDir);
   let demo: SeededDemo;
   try {
@@ -95,13 +125,8 @@ export const startCommand = async (context: CommandContext): Promise<void> => {
     throw error;
   }
   const notice = tell(context, demo, file);
-  const running = await serve(
-    config,
-    store,
-    { envId: demo.envId, apiKey: demo.apiKey },
-    { logDestination: logs },
-  );
-  const link = await running.consoleSignInLink();
+  const running = await serve(config, store, { envId: demo.envId, apiKey: demo.apiKey }, { log });
+  const link = signInLinkWanted(context) ? await running.consoleSignInLink() : null;
   context.print(
     {
       url: running.url,
@@ -109,14 +134,14 @@ export const startCommand = async (context: CommandContext): Promise<void> => {
       reactDemoUrl: `${running.url}/demo/framework/`,
       elementsUrl: `${running.url}/sdk/elements.js`,
       consoleUrl: `${running.url}/admin`,
-      consoleSignInLink: link,
+      ...(link === null ? {} : { consoleSignInLink: link }),
       envId: demo.envId,
       apiKey: demo.apiKey,
     },
     [
       `Demo page:      ${running.url}/ (the same tags in React: ${running.url}/demo/framework/)`,
       link === null
-        ? `Console:        ${running.url}/admin is off: set FEATURE_OPERATOR_KEY to turn it on.`
+        ? consoleLine(running, config)
         : `Console:        ${link}\n                (signs in once, within 15 min; afterwards \`npx feature-server console\` prints a new link)`,
       `Web components: <script type="module" src="${running.url}/sdk/elements.js"></script>`,
       `Environment id: ${demo.envId}`,

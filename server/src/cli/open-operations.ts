@@ -8,6 +8,7 @@ import type { ServerConfig } from '../config.js';
 import { readLocalOperator } from '../local-operator.js';
 import { openStore } from '../main.js';
 import { DataDirBusyError } from '../store/data-dir-lock.js';
+import { describeRepair, type DataDirRepair } from '../store/data-dir-modes.js';
 import type { Store } from '../store/store.js';
 import { CliError } from './cli-error.js';
 import { operatorAnswers, operatorClient } from './operator-client.js';
@@ -42,12 +43,24 @@ const isAlive = (pid: number): boolean => {
   }
 };
 
-/** Opens the configured store, saying on stderr (stdout may be --json) when the first run creates it. */
-export const openConfiguredStore = (config: ServerConfig): Promise<Store> =>
-  openStore(config, (dataDir) => {
-    process.stderr.write(
-      `feature-server: creating the embedded database in ${dataDir} (first run only, a few seconds)…\n`,
-    );
+/**
+ * Opens the configured store, saying on stderr (stdout may be --json) when the first run creates it, and
+ * when the embedded folder was found open to other users and made private (a server passes `onModesRepaired`
+ * to say it in its logs instead).
+ */
+export const openConfiguredStore = (
+  config: ServerConfig,
+  onModesRepaired: (repair: DataDirRepair) => void = (repair) => {
+    process.stderr.write(`feature-server: ${describeRepair(repair)}\n`);
+  },
+): Promise<Store> =>
+  openStore(config, {
+    onFirstRun: (dataDir) => {
+      process.stderr.write(
+        `feature-server: creating the embedded database in ${dataDir} (first run only, a few seconds)…\n`,
+      );
+    },
+    onModesRepaired,
   });
 
 /** Opens what a command works on; the caller closes it. */

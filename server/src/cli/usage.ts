@@ -5,11 +5,14 @@ export const USAGE = `Usage: feature-server <command> [--json]
 
 Server
   serve                                   start the server (PORT, HOST, DATABASE_URL, FEATURE_DATA_DIR, LOG_LEVEL,
-                                          LOG_FORMAT, FEATURE_OPERATOR_KEY)
-  start                                   seed the demo on first run, then serve (what \`npm start\` runs)
+                                          LOG_FORMAT, FEATURE_OPERATOR_KEY); prints no sign-in link
+  start [--sign-in-link]                  seed the demo on first run, then serve (what \`npm start\` runs); a
+                                          console sign-in link on a terminal, or with --sign-in-link
   demo                                    seed the demo account, environment and campaigns if absent
-  console [--url URL]                     a one-time sign-in link to the running server's console at /admin
-                                          (--url: a server elsewhere, with FEATURE_OPERATOR_KEY)
+  console [--url URL] [--sign-in-link]    a one-time sign-in link to the running server's console at /admin,
+                                          printed on a terminal, or elsewhere with --sign-in-link (a link
+                                          opens an operator session: keep it out of logs); --url: a server
+                                          elsewhere, with FEATURE_OPERATOR_KEY
 
 Accounts and environments
   account create --name N                 create an account

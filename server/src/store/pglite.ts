@@ -1,7 +1,8 @@
 // The embedded store: PGlite in a data folder (or in memory for tests), behind the shared SQL surface. It
 // runs on a worker thread (pglite-thread.ts): PGlite runs each statement synchronously, so on the main
-// thread it stalled every request behind it.
+// thread it stalled every request behind it. The folder is its owner's alone (data-dir-modes.ts).
 import { lockDataDir } from './data-dir-lock.js';
+import { prepareDataDir, restrictDataDirModes, type DataDirRepair } from './data-dir-modes.js';
 import { filterAssignmentReads } from './filtered-assignment-reads.js';
 import { migrate } from './migrate.js';
 import { openPgliteThread } from './pglite-thread.js';
@@ -9,16 +10,38 @@ import { createSqlStore } from './sql-store.js';
 import type { Sql } from './sql.js';
 import type { Store } from './store.js';
 
+/** Options of openPgliteStore. */
+export interface PgliteStoreOptions {
+  /**
+   * Hears that the folder was found open to other users (group or other bits on it or in it) and was made
+   * private at open; the server logs it. Not called when nothing changed.
+   */
+  onModesRepaired?: (repair: DataDirRepair) => void;
+}
+
 /**
- * Opens the embedded store in `dataDir` (created if missing), or in memory when `dataDir` is null, on its
- * own worker thread, and applies pending migrations. Throws DataDirBusyError when another process holds the
- * folder.
+ * Opens the embedded store in `dataDir` (created 0700 if missing), or in memory when `dataDir` is null, on
+ * its own worker thread, and applies pending migrations. The folder and everything in it are kept private
+ * to its owner: repaired at open (`onModesRepaired` hears of it) and again once PGlite has written its files,
+ * and at close. Throws DataDirOwnerError when the folder belongs to another user, DataDirBusyError when
+ * another process holds it.
  */
-export const openPgliteStore = async (dataDir: string | null): Promise<Store> => {
+export const openPgliteStore = async (
+  dataDir: string | null,
+  options: PgliteStoreOptions = {},
+): Promise<Store> => {
+  // Owner first: nothing, not even the lock file, is written into another user's folder.
+  if (dataDir !== null) prepareDataDir(dataDir);
   // The lock stays on this thread: it names this process, which owns the folder whatever thread writes it.
   const release = dataDir === null ? () => undefined : lockDataDir(dataDir);
+  // PGlite sets its files' modes itself whatever the umask (data-dir-modes.ts): they are repaired after it
+  // wrote them (a new database's thousand files, the caches each start rewrites) and at close, so that a
+  // repair at the next open finds only what someone else changed.
+  const restrict = (): DataDirRepair | null => (dataDir === null ? null : restrictDataDirModes(dataDir));
   let thread: Sql;
   try {
+    const repair = restrict();
+    if (repair !== null && repair.changed > 0) options.onModesRepaired?.(repair);
     thread = await openPgliteThread(dataDir);
   } catch (error) {
     release();
@@ -29,6 +52,13 @@ export const openPgliteStore = async (dataDir: string | null): Promise<Store> =>
     close: async () => {
       try {
         await thread.close();
+        // The data is safe on disk by now: a failed repair must not turn a clean stop into an error, and the
+        // next open repairs (and says so) anyway.
+        try {
+          restrict();
+        } catch {
+          // Said at the next open.
+        }
       } finally {
         release();
       }
@@ -36,6 +66,7 @@ export const openPgliteStore = async (dataDir: string | null): Promise<Store> =>
   };
   try {
     await migrate(sql);
+    restrict();
   } catch (error) {
     await sql.close();
     throw error;
