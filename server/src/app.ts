@@ -29,6 +29,8 @@ import { registerStaticRoutes, type StaticOptions } from './routes/static.js';
 import { TokenRateLimits, type TokenLimits } from './auth/rate-limits.js';
 import { TokenService } from './auth/token-service.js';
 import { ConsoleSessions } from './auth/console-sessions.js';
+import { OperatorKeyLockout } from './auth/operator-auth.js';
+import { OperatorKeys } from './auth/operator-keys.js';
 import type { Store } from './store/store.js';
 
 const DAY_MS = 86_400_000;
@@ -50,7 +52,7 @@ export interface AppDeps {
    * was missed (default 5000 ms).
    */
   configCheckIntervalMs?: number;
-  /** Limits of the token routes (§13.7); tests set their own. */
+  /** Limits of the token routes (§13.7), and of wrong operator keys; tests set their own. */
   tokenLimits?: Partial<TokenLimits>;
   /** FEATURE_MAX_TOKEN_LIFETIME in seconds: tokens live at most this long, none without expiry. */
   maxTokenLifetimeSeconds?: number | null;
@@ -61,7 +63,10 @@ export interface AppDeps {
   trustProxy?: string;
   /** Keys that open the operator routes (§13.8); none: the routes do not exist. */
   operatorKeys?: readonly string[];
-  /** The console's sessions (default: new ones); the caller keeps them to make sign-in links. */
+  /**
+   * The console's sessions, made with the same `operatorKeys` (default: new ones); the caller keeps them to
+   * make sign-in links.
+   */
   consoleSessions?: ConsoleSessions;
 }
 
@@ -138,11 +143,21 @@ export const createApp = async (deps: AppDeps): Promise<FastifyInstance> => {
     maxLifetimeSeconds: deps.maxTokenLifetimeSeconds ?? null,
   });
   registerRemoteRoutes(app, ctx, tokens);
-  const consoleSessions = deps.consoleSessions ?? new ConsoleSessions(deps.store, { now: ctx.now });
-  registerOperatorRoutes(app, ctx, deps.operatorKeys ?? [], consoleSessions);
+  const operatorKeys = deps.operatorKeys ?? [];
+  const consoleSessions =
+    deps.consoleSessions ?? new ConsoleSessions(deps.store, { operatorKeys, now: ctx.now });
+  // One count of wrong operator keys per address, whether sent to the console's sign-in or as a Bearer key, with
+  // the token routes' thresholds (kept apart from theirs: a job's wrong client secrets lock no operator out).
+  const lockout = new OperatorKeyLockout(new TokenRateLimits(deps.tokenLimits, ctx.now));
+  registerOperatorRoutes(app, ctx, {
+    keys: new OperatorKeys(operatorKeys),
+    sessions: consoleSessions,
+    lockout,
+  });
   registerConsoleRoutes(app, {
     sessions: consoleSessions,
-    operatorKeys: deps.operatorKeys ?? [],
+    operatorKeys,
+    lockout,
     ...(deps.static?.consoleDir === undefined ? {} : { consoleDir: deps.static.consoleDir }),
     now: ctx.now,
   });

@@ -9,6 +9,7 @@ import { accessCommand } from './cli/commands-accesses.js';
 import { accountCommand, envCommand } from './cli/commands-accounts.js';
 import { campaignCommand } from './cli/commands-campaign.js';
 import { consoleCommand } from './cli/commands-console.js';
+import { endSessionsCommand } from './cli/commands-console-sessions.js';
 import { importCommand, panicCommand, reportCommand } from './cli/commands-campaigns.js';
 import { demoCommand, serveCommand, startCommand } from './cli/commands-server.js';
 import { createContext, type CommandContext } from './cli/context.js';
@@ -27,7 +28,9 @@ const COMMANDS: Record<string, (context: CommandContext) => Promise<void>> = {
   campaign: campaignCommand,
   report: reportCommand,
   access: accessCommand,
-  console: consoleCommand,
+  // `console end-sessions` works on the store like the other commands; `console` alone asks a server for a link.
+  console: (context) =>
+    context.args.words[1] === 'end-sessions' ? endSessionsCommand(context) : consoleCommand(context),
 };
 
 /** Runs the CLI; resolves to the exit code (the server commands keep the process alive). */

@@ -110,7 +110,7 @@ export const errors = {
     new ApiError(
       401,
       'invalid_token',
-      'This sign-in link was already used or has expired (links work once, within 15 minutes): get a new one with `npx feature-server console`, or sign in with the operator key.',
+      'This sign-in link was already used or has expired (links work once, within 15 minutes), or was made under an operator key this server no longer has: get a new one with `npx feature-server console`, or sign in with the operator key.',
     ),
   signInLocked: (waitSeconds: number) =>
     new ApiError(

@@ -88,7 +88,7 @@ export const serve = async (
   // On the embedded store, commands reach this server through its operator routes (local-operator.ts).
   const localKey = store.kind === 'pglite' ? newLocalOperatorKey() : null;
   const operatorKeys = [config.operatorKey, localKey].filter((key): key is string => key !== null);
-  const consoleSessions = new ConsoleSessions(store);
+  const consoleSessions = new ConsoleSessions(store, { operatorKeys });
   const app = await createApp({
     store,
     consoleSessions,

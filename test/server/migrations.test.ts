@@ -51,6 +51,7 @@ void describe('migrations in the compiled server', () => {
         { version: 4, name: '004-console-sessions' },
         { version: 5, name: '005-assignment-history-text' },
         { version: 6, name: '006-assignment-id-codes' },
+        { version: 7, name: '007-console-session-keys' },
       ]);
       const tables = await sql.query(
         "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name",

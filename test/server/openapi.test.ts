@@ -486,6 +486,14 @@ void describe('every operation, called with its documented examples', () => {
       204,
     );
     assert.equal((await call('get', '/admin/session', { headers: { cookie } })).status, 401);
+    // Ending every session: the caller's too.
+    const again = await call('post', '/admin/session', { body: { operator_key: OPERATOR_KEY } });
+    const other = /^(feature_console=[^;]+)/.exec(again.headers.get('set-cookie') ?? '')?.[1] ?? '';
+    const ended = await call('delete', '/admin/v1/console/sessions', {
+      headers: { cookie: other, 'x-csrf-token': String(again.body.csrf_token) },
+    });
+    assert.equal(ended.status, 200);
+    assert.equal((await call('get', '/admin/session', { headers: { cookie: other } })).status, 401);
   });
 
   void it('covered every documented operation', () => {

@@ -26,8 +26,11 @@ export class ConsoleApiError extends Error {
   }
 }
 
-/** Called when the server says the session is over (401): the app shows the sign-in screen. */
-export type SignedOutListener = () => void;
+/**
+ * Called when the session is over: the server said so (401, `ended`), or this console ended every session,
+ * its own included (`ended-all`). The app shows the sign-in screen.
+ */
+export type SignedOutListener = (why: 'ended' | 'ended-all') => void;
 
 interface ErrorBodyShape {
   message?: unknown;
@@ -103,6 +106,14 @@ export class ConsoleApi {
     this.#csrf = '';
   }
 
+  /** Ends every console session, this one included, and tells the listener; how many sessions ended. */
+  async endAllSessions(): Promise<number> {
+    const answer = await this.#call<{ ended: number }>('DELETE', '/admin/v1/console/sessions');
+    this.#csrf = '';
+    this.#onSignedOut('ended-all');
+    return answer.ended;
+  }
+
   /** GET an operator route (`path` after /admin/v1). */
   get<T>(path: string): Promise<T> {
     return this.#call<T>('GET', `/admin/v1${path}`);
@@ -146,7 +157,7 @@ export class ConsoleApi {
     }
     if (!response.ok) {
       const error = await parseError(response);
-      if (watchSession && response.status === 401) this.#onSignedOut();
+      if (watchSession && response.status === 401) this.#onSignedOut('ended');
       throw error;
     }
     if (response.status === 204) return null as T;

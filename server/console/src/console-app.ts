@@ -90,9 +90,12 @@ export class ConsoleApp extends LitElement {
     this.notice = null;
     this.menuOpen = false;
     this.context = this.#makeContext([], null, [], null);
-    this.#api.onSignedOut(() => {
+    this.#api.onSignedOut((why) => {
       this.phase = 'signed-out';
-      this.signInMessage = 'Your session has ended: sign in again.';
+      this.signInMessage =
+        why === 'ended-all'
+          ? 'Every console session has ended, this one included: sign in again.'
+          : 'Your session has ended: sign in again.';
     });
   }
 

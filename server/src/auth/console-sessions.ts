@@ -4,9 +4,15 @@
 // table opens nothing), so every instance on one database knows every session, sign-out on one ends it on all,
 // and a restart signs no one out. The CSRF token is derived from the session id (a one-way digest): nothing to
 // store, nothing that reveals the id, and a token that fits one session only.
+//
+// Each session and link is bound to the operator key that opened it (operator-keys.ts): a link made by a
+// session, to that session's key. Only rows bound to one of this instance's keys are accepted, so a change of
+// the operator key ends every session and link of the old one, and a leaked key's sessions cannot renew
+// themselves through links once the key is changed. `endAll` ends every session at once.
 import { createHash, randomBytes } from 'node:crypto';
 import { digest, secretMatches } from '../ids.js';
 import type { Store } from '../store/store.js';
+import { OperatorKeys } from './operator-keys.js';
 
 /** A console session as the routes see it. */
 export interface ConsoleSession {
@@ -14,6 +20,8 @@ export interface ConsoleSession {
   csrf: string;
   /** When the session ends on its own (epoch ms). */
   expiresMs: number;
+  /** The digest of the operator key that opened the session: the links it makes are bound to it too. */
+  keyDigest: Uint8Array;
 }
 
 /** A session just opened: its cookie value is shown to the browser once. */
@@ -21,8 +29,10 @@ export interface OpenedSession extends ConsoleSession {
   id: string;
 }
 
-/** Lifetimes; tests set their own. */
+/** The instance's operator keys and the lifetimes; tests set their own. */
 export interface ConsoleSessionOptions {
+  /** The keys whose sessions and links this instance accepts (none: it accepts none). */
+  operatorKeys?: readonly string[];
   /** How long a session lasts from sign-in (default 8 hours): a working day, then sign in again. */
   sessionLifetimeMs?: number;
   /** How long a sign-in link can be used (default 15 minutes), once. */
@@ -39,30 +49,34 @@ const csrfOf = (id: string): string =>
 /** The console's sessions and sign-in links. */
 export class ConsoleSessions {
   readonly #store: Store;
+  readonly #keys: OperatorKeys;
   readonly #sessionLifetimeMs: number;
   readonly #linkLifetimeMs: number;
   readonly #now: () => number;
 
   constructor(store: Store, options: ConsoleSessionOptions = {}) {
     this.#store = store;
+    this.#keys = new OperatorKeys(options.operatorKeys ?? []);
     this.#sessionLifetimeMs = options.sessionLifetimeMs ?? 8 * 3_600_000;
     this.#linkLifetimeMs = options.linkLifetimeMs ?? 15 * 60_000;
     this.#now = options.now ?? Date.now;
   }
 
-  /** Opens a session (after the caller checked the operator key or redeemed a link). */
-  async open(): Promise<OpenedSession> {
+  /** Opens a session bound to `keyDigest` (after the caller checked that operator key or redeemed a link). */
+  async open(keyDigest: Uint8Array): Promise<OpenedSession> {
     const now = this.#now();
     const id = newSecret('fcs');
     const expiresMs = now + this.#sessionLifetimeMs;
-    await this.#store.createConsoleSession(digest(id), now, expiresMs);
-    return { id, csrf: csrfOf(id), expiresMs };
+    await this.#store.createConsoleSession(digest(id), keyDigest, now, expiresMs);
+    return { id, csrf: csrfOf(id), expiresMs, keyDigest };
   }
 
-  /** The live session of a cookie value, or null (unknown, ended or expired). */
+  /** The live session of a cookie value, or null (unknown, ended, expired, or opened with another key). */
   async find(id: string): Promise<ConsoleSession | null> {
     const found = await this.#store.findConsoleSession(digest(id), this.#now());
-    return found === null ? null : { csrf: csrfOf(id), expiresMs: found.expiresMs };
+    if (found === null || found.keyDigest === null || !(await this.#keys.accepts(found.keyDigest)))
+      return null;
+    return { csrf: csrfOf(id), expiresMs: found.expiresMs, keyDigest: found.keyDigest };
   }
 
   /** Ends a session; false when it was not open. */
@@ -70,17 +84,34 @@ export class ConsoleSessions {
     return this.#store.endConsoleSession(digest(id));
   }
 
-  /** A new one-time sign-in link token and when it stops working. */
-  async createLink(): Promise<{ token: string; expiresMs: number }> {
+  /** Ends every session, on every instance of the store, and voids unused links; how many sessions ended. */
+  endAll(): Promise<number> {
+    return this.#store.endAllConsoleSessions();
+  }
+
+  /**
+   * A new one-time sign-in link token and when it stops working, bound to `keyDigest` (by default this
+   * instance's first operator key: the link the server prints at start).
+   */
+  async createLink(keyDigest?: Uint8Array): Promise<{ token: string; expiresMs: number }> {
+    const bound = keyDigest ?? (await this.#keys.first()?.digest());
+    if (bound === undefined)
+      throw new Error('No operator key: the console is off, so it has no sign-in links.');
     const token = newSecret('fcl');
     const expiresMs = this.#now() + this.#linkLifetimeMs;
-    await this.#store.createSignInLink(digest(token), expiresMs);
+    await this.#store.createSignInLink(digest(token), bound, expiresMs);
     return { token, expiresMs };
   }
 
-  /** Uses a sign-in link: true once for a live link, false ever after. */
-  redeemLink(token: string): Promise<boolean> {
-    return this.#store.redeemSignInLink(digest(token), this.#now());
+  /**
+   * Uses a sign-in link: the digest of the operator key it is bound to, once, for a live link of one of this
+   * instance's keys; null ever after, and for a link of another key (which is spent all the same).
+   */
+  async redeemLink(token: string): Promise<Uint8Array | null> {
+    const found = await this.#store.redeemSignInLink(digest(token), this.#now());
+    if (found === null || found.keyDigest === null || !(await this.#keys.accepts(found.keyDigest)))
+      return null;
+    return found.keyDigest;
   }
 
   /** Whether `given` is the session's CSRF token (constant time). */

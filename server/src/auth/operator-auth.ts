@@ -3,23 +3,71 @@
 // so a request it authorizes is a cross-site request forgery risk: every state-changing one must also carry
 // the session's CSRF token in `X-CSRF-Token` (a header no other site's page can set without CORS, which /admin
 // never grants), and a request the browser marks cross-site (`Sec-Fetch-Site`) is refused outright.
+//
+// The operator key opens every account, so guessing it is slowed as client secrets are (§13.7): wrong keys from
+// one address, at the console's sign-in or in a Bearer header, count together and lock the address out for a
+// while, during which even the right key is refused (429), and each wrong key is answered no sooner than the
+// failure floor. A session id is 256 random bits: a wrong cookie is not counted.
 import type { FastifyRequest } from 'fastify';
 import { errors } from '../errors.js';
-import { digest, secretMatches } from '../ids.js';
+import { CREDENTIAL_FAILURE_FLOOR_MS, noSoonerThan } from '../http/failure-floor.js';
 import { ConsoleSessions, type ConsoleSession } from './console-sessions.js';
+import type { OperatorKey, OperatorKeys } from './operator-keys.js';
+import type { TokenRateLimits } from './rate-limits.js';
 import { sessionIdOf } from './session-cookie.js';
 
 /** Methods that change nothing: no CSRF token needed. */
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-/** Checks a request's operator credentials; throws the 401/403 to answer. */
-export type OperatorCheck = (request: FastifyRequest) => Promise<void>;
+/**
+ * The client id under which wrong operator keys are counted (rate-limits.ts): not one a client can have, since
+ * client ids are `ffc_…`.
+ */
+const OPERATOR_KEY_CLIENT = '(operator key)';
 
-/** True when `key` is one of the operator keys (every key compared, so timing tells nothing). */
-export const operatorKeyMatcher = (operatorKeys: readonly string[]): ((key: string) => boolean) => {
-  const digests = operatorKeys.map((key) => digest(key));
-  return (key) => digests.map((d) => secretMatches(key, d)).includes(true);
-};
+/** The lockout of an address that sent wrong operator keys, shared by the console's sign-in and the Bearer check. */
+export class OperatorKeyLockout {
+  readonly #limits: TokenRateLimits;
+
+  constructor(limits: TokenRateLimits) {
+    this.#limits = limits;
+  }
+
+  /** Throws the 429 (with Retry-After) while `request`'s address waits. */
+  check(request: FastifyRequest): void {
+    const wait = this.#limits.lockedFor(request.ip, OPERATOR_KEY_CLIENT);
+    if (wait !== null) throw errors.signInLocked(wait);
+  }
+
+  /** Counts a wrong key from `request`'s address; resolves at the failure floor after `started`. */
+  async failed(request: FastifyRequest, started: number): Promise<void> {
+    this.#limits.failed(request.ip, OPERATOR_KEY_CLIENT);
+    await noSoonerThan(started, CREDENTIAL_FAILURE_FLOOR_MS);
+  }
+
+  /** The right key: the address's count starts afresh. */
+  succeeded(request: FastifyRequest): void {
+    this.#limits.succeeded(request.ip, OPERATOR_KEY_CLIENT);
+  }
+}
+
+/** Who passed the operator check. */
+export interface OperatorCaller {
+  /** The operator key behind the call: the key sent, or the one that opened the session. */
+  key: OperatorKey;
+  /** The console session's id, when the call came with one. */
+  sessionId: string | null;
+}
+
+/** Checks a request's operator credentials; throws the 401/403/429 to answer. */
+export type OperatorCheck = (request: FastifyRequest) => Promise<OperatorCaller>;
+
+/** What the operator check is made of: the instance's keys, the console's sessions, and the lockout. */
+export interface OperatorCheckOptions {
+  keys: OperatorKeys;
+  sessions: ConsoleSessions;
+  lockout: OperatorKeyLockout;
+}
 
 /** The request's live console session and its id, or null; refuses forged or cross-site changes. */
 export const consoleSessionOf = async (
@@ -43,15 +91,24 @@ export const consoleSessionOf = async (
 };
 
 /** The check of the operator routes: the operator key, else a console session. */
-export const operatorCheck = (operatorKeys: readonly string[], sessions: ConsoleSessions): OperatorCheck => {
-  const isOperatorKey = operatorKeyMatcher(operatorKeys);
+export const operatorCheck = ({ keys, sessions, lockout }: OperatorCheckOptions): OperatorCheck => {
   return async (request) => {
     const header = request.headers.authorization;
     if (header !== undefined) {
-      const key = /^Bearer +(\S+) *$/i.exec(header)?.[1];
-      if (key === undefined || !isOperatorKey(key)) throw errors.invalidToken();
-      return;
+      const started = performance.now();
+      lockout.check(request);
+      const given = /^Bearer +(\S+) *$/i.exec(header)?.[1];
+      const key = given === undefined ? null : keys.find(given);
+      if (key === null) {
+        await lockout.failed(request, started);
+        throw errors.invalidToken();
+      }
+      lockout.succeeded(request);
+      return { key, sessionId: null };
     }
-    if ((await consoleSessionOf(request, sessions)) === null) throw errors.consoleSignInRequired();
+    const found = await consoleSessionOf(request, sessions);
+    if (found === null) throw errors.consoleSignInRequired();
+    const { keyDigest } = found.session;
+    return { key: { digest: () => Promise.resolve(keyDigest) }, sessionId: found.id };
   };
 };

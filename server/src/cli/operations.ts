@@ -74,5 +74,7 @@ export interface Operations {
   deleteCampaign(envId: string, campaignId: string): Promise<void>;
   /** True when `apiKey` is the environment's current key. */
   apiKeyMatches(envId: string, apiKey: string): Promise<boolean>;
+  /** Ends every console session (unused sign-in links too), on every server of the store; how many ended. */
+  endConsoleSessions(): Promise<number>;
   close(): Promise<void>;
 }

@@ -252,6 +252,8 @@ export const operatorClient = (operator: LocalOperator, used: StoreUsed): Operat
       if (response.status === 404) throw unknownEnvironment(envId);
       return response.status !== 401 && response.status !== 403;
     },
+    endConsoleSessions: async () =>
+      Number((await call({ method: 'DELETE', path: '/console/sessions' })).ended),
     close: () => Promise.resolve(),
   };
 };

@@ -143,6 +143,8 @@ export const storeOperations = (store: Store, used: StoreUsed): Operations => {
       if (!(await store.deleteCampaign(found.id, campaignId))) throw unknownCampaign(envId, campaignId);
     },
     apiKeyMatches: async (envId, apiKey) => secretMatches(apiKey, (await environment(envId)).apiKeyDigest),
+    // Sessions are rows of the store: every server reads them at each call, so they end everywhere at once.
+    endConsoleSessions: () => store.endAllConsoleSessions(),
     close: () => store.close(),
   };
 };

@@ -13,6 +13,8 @@ Server
                                           printed on a terminal, or elsewhere with --sign-in-link (a link
                                           opens an operator session: keep it out of logs); --url: a server
                                           elsewhere, with FEATURE_OPERATOR_KEY
+  console end-sessions                    sign every browser out of the console, on every server, and void
+                                          unused sign-in links
 
 Accounts and environments
   account create --name N                 create an account

@@ -53,12 +53,26 @@ const csrf = errorResponse(
 const route = (schema: Parameters<typeof documented>[0]): DocumentedRoute =>
   documented({ tags: ['operator'], ...schema });
 
+const noOperator = errorResponse(
+  'No operator key or session, a wrong key, or a session that ended (or was opened with another operator key).',
+  errorAnswer(errors.consoleSignInRequired()),
+  errorAnswer(errors.invalidToken()),
+  errorAnswer(errors.consoleSessionEnded()),
+);
+const locked = {
+  ...errorResponse(
+    'Too many wrong operator keys from this address (at sign-in or as a Bearer key): even the right key waits Retry-After seconds.',
+    errorAnswer(errors.signInLocked(4)),
+  ),
+  headers: { 'Retry-After': { type: 'string', description: 'Seconds to wait.' } },
+};
+
 /** The console session routes' options, by route. */
 export const consoleRouteSchemas = {
   signIn: route({
     summary: 'Sign in to the console',
     description:
-      'Trades the operator key, or a one-time sign-in link (`feature-server console`, or the link `npm start` prints), for a session cookie and its CSRF token. Wrong keys are answered after the same delay and lock the address out after repeated failures (429).',
+      'Trades the operator key, or a one-time sign-in link (`feature-server console`, or the link `npm start` prints), for a session cookie and its CSRF token. Wrong keys are answered after the same delay and lock the address out after repeated failures (429), counted together with wrong keys sent to the operator routes. The session is bound to the operator key that opened it (with a link, to the key the link was made under): it ends once the server runs with another key.',
     security: security.none,
     consumes: ['application/json'],
     body: {
@@ -93,7 +107,7 @@ export const consoleRouteSchemas = {
       ),
       413: errorResponse('The body is over 1 MiB.', errorAnswer(errors.payloadTooLarge(1024 * 1024))),
       415: errorResponse('The body is not JSON.', errorAnswer(errors.unsupportedMediaType(JSON_OR_TEXT))),
-      429: errorResponse('Too many wrong keys from this address.', errorAnswer(errors.signInLocked(4))),
+      429: locked,
       500: internalErrorResponse,
     },
   }),
@@ -118,7 +132,7 @@ export const consoleRouteSchemas = {
   newSignInLink: route({
     summary: 'Make a one-time console sign-in link',
     description:
-      'A link that signs a browser in once, within 15 minutes: what `feature-server console` prints. Open it on this server.',
+      "A link that signs a browser in once, within 15 minutes: what `feature-server console` prints. Open it on this server. It is bound to the caller's operator key (a session's, to the key that opened the session): once the server runs with another key, it no longer signs in.",
     security: security.operator,
     response: {
       201: {
@@ -142,12 +156,39 @@ export const consoleRouteSchemas = {
           },
         ],
       },
-      401: errorResponse(
-        'No operator key or session.',
-        errorAnswer(errors.consoleSignInRequired()),
-        errorAnswer(errors.invalidToken()),
-      ),
+      401: noOperator,
       403: csrf,
+      429: locked,
+      500: internalErrorResponse,
+    },
+  }),
+  endAllSessions: route({
+    summary: 'End every console session',
+    description:
+      'Signs every browser out of the console, on every server instance of the database, the caller included (its cookie is cleared), and voids every unused sign-in link. What the console\'s "End all sessions" and `feature-server console end-sessions` do. A leaked operator key is not stopped by this: change `FEATURE_OPERATOR_KEY`, which also ends the old key\'s sessions.',
+    security: security.operator,
+    response: {
+      200: {
+        type: 'object',
+        required: ['ended'],
+        properties: {
+          ended: { type: 'integer', minimum: 0, description: 'How many sessions were open and have ended.' },
+        },
+        additionalProperties: false,
+        description: 'Every session has ended.',
+        headers: {
+          'Cache-Control': { type: 'string', description: '`no-store`' },
+          'Set-Cookie': {
+            type: 'string',
+            description:
+              'With a session cookie: `feature_console=; Path=/admin; HttpOnly; SameSite=Strict; Max-Age=0`',
+          },
+        },
+        examples: [{ ended: 3 }],
+      },
+      401: noOperator,
+      403: csrf,
+      429: locked,
       500: internalErrorResponse,
     },
   }),

@@ -3,22 +3,30 @@
 // token, so the key never stays in the page; from then on the console calls the operator routes (§13.8) like
 // any client, and operator.ts accepts the session in place of the key. Every console answer carries a strict
 // Content-Security-Policy: the page runs only its own scripts and styles and talks only to this server.
+// Sessions and links are bound to the operator key that opened them (console-sessions.ts); one route ends
+// every session at once.
 import { join, normalize, sep } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { TokenRateLimits } from '../auth/rate-limits.js';
 import type { ConsoleSessions } from '../auth/console-sessions.js';
-import { consoleSessionOf, operatorCheck, operatorKeyMatcher } from '../auth/operator-auth.js';
+import {
+  consoleSessionOf,
+  operatorCheck,
+  type OperatorCaller,
+  type OperatorKeyLockout,
+} from '../auth/operator-auth.js';
+import { OperatorKeys } from '../auth/operator-keys.js';
 import { clearedSessionCookie, sessionCookie, sessionIdOf } from '../auth/session-cookie.js';
 import { errors } from '../errors.js';
 import { sendStaticFile } from '../http/static-file.js';
 import { consoleRouteSchemas as doc } from './console-schemas.js';
-import { noSoonerThan } from '../http/failure-floor.js';
 
 /** Where the console is and who may sign in. */
 export interface ConsoleOptions {
   sessions: ConsoleSessions;
   /** The operator keys; none: the console is off and /admin says how to turn it on. */
   operatorKeys: readonly string[];
+  /** Wrong keys per address, counted with the operator routes' Bearer check (operator-auth.ts). */
+  lockout: OperatorKeyLockout;
   /** The built console (index.html and assets/); absent: only the session routes are served. */
   consoleDir?: string;
   now: () => number;
@@ -46,9 +54,6 @@ const PAGE_HEADERS = {
   'cross-origin-opener-policy': 'same-origin',
 } as const;
 
-/** Wrong keys answer no sooner than this after arriving, as the token route does (oauth.ts). */
-const FAILURE_FLOOR_MS = 10;
-
 const OFF_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>feature console: off</title>
 <meta name="viewport" content="width=device-width, initial-scale=1"></head><body>
 <h1>The console is off</h1>
@@ -68,12 +73,14 @@ const sessionAnswer = (csrf: string, expiresMs: number) => ({
   expires_at: new Date(expiresMs).toISOString(),
 });
 
-/** Registers /admin (page and assets), /admin/session and /admin/v1/console/sign-in-links. */
+/**
+ * Registers /admin (page and assets), /admin/session, /admin/v1/console/sign-in-links and
+ * /admin/v1/console/sessions.
+ */
 export const registerConsoleRoutes = (app: FastifyInstance, options: ConsoleOptions): void => {
-  const { sessions } = options;
-  const enabled = options.operatorKeys.length > 0;
-  const isOperatorKey = operatorKeyMatcher(options.operatorKeys);
-  const limits = new TokenRateLimits({}, options.now);
+  const { sessions, lockout } = options;
+  const keys = new OperatorKeys(options.operatorKeys);
+  const enabled = keys.size > 0;
 
   const sendPage = async (request: FastifyRequest, reply: FastifyReply, relative: string) => {
     void reply.headers(PAGE_HEADERS);
@@ -103,8 +110,7 @@ export const registerConsoleRoutes = (app: FastifyInstance, options: ConsoleOpti
           `${request.url} (the console is off: set FEATURE_OPERATOR_KEY)`,
         );
       const started = performance.now();
-      const locked = limits.lockedFor(request.ip, 'console');
-      if (locked !== null) throw errors.signInLocked(locked);
+      lockout.check(request);
       const body = request.body;
       const fields =
         typeof body === 'object' && body !== null && !Array.isArray(body)
@@ -120,17 +126,18 @@ export const registerConsoleRoutes = (app: FastifyInstance, options: ConsoleOpti
           key === undefined ? 'sign_in_link' : 'operator_key',
           'must be a string of 1 to 512 characters',
         );
-      const accepted = key === undefined ? await sessions.redeemLink(given) : isOperatorKey(given);
-      if (!accepted) {
-        limits.failed(request.ip, 'console');
-        await noSoonerThan(started, FAILURE_FLOOR_MS);
+      // The operator key that opens the session: the one sent, or the one the link is bound to.
+      const keyDigest =
+        key === undefined ? await sessions.redeemLink(given) : ((await keys.find(given)?.digest()) ?? null);
+      if (keyDigest === null) {
+        await lockout.failed(request, started);
         throw key === undefined ? errors.spentSignInLink() : errors.invalidOperatorKey();
       }
-      limits.succeeded(request.ip, 'console');
+      lockout.succeeded(request);
       // A browser that was signed in before keeps no second session alive.
       const previous = sessionIdOf(request);
       if (previous !== null) await sessions.end(previous);
-      const opened = await sessions.open();
+      const opened = await sessions.open(keyDigest);
       void reply.header('set-cookie', sessionCookie(request, opened.id, opened.expiresMs, options.now()));
       return sessionAnswer(opened.csrf, opened.expiresMs);
     });
@@ -146,21 +153,38 @@ export const registerConsoleRoutes = (app: FastifyInstance, options: ConsoleOpti
       return reply.header('set-cookie', clearedSessionCookie(request)).code(204).send();
     });
     if (enabled) {
-      const check = operatorCheck(options.operatorKeys, sessions);
+      const check = operatorCheck({ keys, sessions, lockout });
+      // Checked before the body is read, as on every operator route; the handler needs to know who called.
+      const callers = new WeakMap<FastifyRequest, OperatorCaller>();
+      const onRequest = async (request: FastifyRequest) => {
+        callers.set(request, await check(request));
+      };
+      const callerOf = (request: FastifyRequest): OperatorCaller => {
+        const caller = callers.get(request);
+        if (caller === undefined) throw errors.consoleSignInRequired();
+        return caller;
+      };
       scope.post(
         '/admin/v1/console/sign-in-links',
-        {
-          ...doc.newSignInLink,
-          onRequest: async (request) => {
-            await check(request);
-          },
-        },
-        async (_request, reply) => {
-          const link = await sessions.createLink();
+        { ...doc.newSignInLink, onRequest },
+        async (request, reply) => {
+          // Bound to the caller's key: a session's link dies with the key that opened the session.
+          const link = await sessions.createLink(await callerOf(request).key.digest());
           return reply.code(201).send({
             path: `/admin/#sign-in=${link.token}`,
             expires_at: new Date(link.expiresMs).toISOString(),
           });
+        },
+      );
+      scope.delete(
+        '/admin/v1/console/sessions',
+        { ...doc.endAllSessions, onRequest },
+        async (request, reply) => {
+          const caller = callerOf(request);
+          const ended = await sessions.endAll();
+          // The caller's own session ended with the others: its browser forgets the cookie.
+          if (caller.sessionId !== null) void reply.header('set-cookie', clearedSessionCookie(request));
+          return reply.send({ ended });
         },
       );
     }

@@ -11,7 +11,7 @@ import { ApiError, errors } from '../errors.js';
 import { parseJsonBody } from '../http/json-body.js';
 import { tokenCheckRouteSchema, tokenRouteSchema } from './oauth-schemas.js';
 import { documented } from './shared-schemas.js';
-import { noSoonerThan } from '../http/failure-floor.js';
+import { CREDENTIAL_FAILURE_FLOOR_MS, noSoonerThan } from '../http/failure-floor.js';
 
 /** What the token routes are built with. */
 export interface OAuthOptions {
@@ -38,12 +38,6 @@ class OAuthError extends Error {
 
 const NO_STORE = { 'cache-control': 'no-store', pragma: 'no-cache' } as const;
 
-/**
- * Every invalid_client answer leaves no sooner than this after the request arrived. An unknown client id and a
- * wrong secret already take the same path (token-service.ts), but the store reads a row for one and none for
- * the other; the floor makes the remaining difference unmeasurable, and slows guessing.
- */
-const FAILURE_FLOOR_MS = 10;
 const FORM = 'application/x-www-form-urlencoded';
 const JSON_TYPE = 'application/json';
 const BODY_LIMIT = 8 * 1024;
@@ -227,7 +221,7 @@ export const registerOAuthRoutes = (app: FastifyInstance, options: OAuthOptions)
       });
       if (outcome.kind === 'invalid_client') {
         options.limits.failed(request.ip, clientId);
-        await noSoonerThan(started, FAILURE_FLOOR_MS);
+        await noSoonerThan(started, CREDENTIAL_FAILURE_FLOOR_MS);
         throw invalidClient();
       }
       options.limits.succeeded(request.ip, clientId);

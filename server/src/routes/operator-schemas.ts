@@ -64,12 +64,12 @@ const bodyErrors = {
 
 /**
  * What any operator route may answer before it runs: no key or session, a wrong key, an ended session; a
- * console session's change without its CSRF token; a server fault.
+ * console session's change without its CSRF token; an address locked out after wrong keys; a server fault.
  */
 export const operatorAuthErrors = {
   401: {
     ...errorResponse(
-      'No operator key and no console session, a wrong key, or a session that ended.',
+      'No operator key and no console session, a wrong key, or a session that ended (or was opened with another operator key).',
       errorAnswer(errors.missingToken()),
       errorAnswer(errors.invalidToken()),
       errorAnswer(errors.consoleSignInRequired()),
@@ -81,6 +81,13 @@ export const operatorAuthErrors = {
     "A change made with a console session but without the session's X-CSRF-Token, or from another site (GET never).",
     errorAnswer(errors.csrfRejected('The X-CSRF-Token header is missing')),
   ),
+  429: {
+    ...errorResponse(
+      'Too many wrong operator keys from this address (as a Bearer key or at the console sign-in): even the right key waits Retry-After seconds.',
+      errorAnswer(errors.signInLocked(4)),
+    ),
+    headers: { 'Retry-After': { type: 'string', description: 'Seconds to wait.' } },
+  },
   500: internalErrorResponse,
 } as const;
 

@@ -8,8 +8,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../app-context.js';
 import { AccessInputError, createAccess } from '../auth/create-access.js';
 import { InputError, errors, storeErrors } from '../errors.js';
-import type { ConsoleSessions } from '../auth/console-sessions.js';
-import { operatorCheck } from '../auth/operator-auth.js';
+import { operatorCheck, type OperatorCheckOptions } from '../auth/operator-auth.js';
 import { rememberEnvironment } from '../http/request-environment.js';
 import { buildCampaignReport } from '../report/build-report.js';
 import { STORABLE_TEXT_RULE, isStorableText } from '../validation/storable-text.js';
@@ -75,16 +74,15 @@ const optionalBoolean = (body: Record<string, unknown>, field: string): boolean 
 
 /**
  * Registers the operator routes when at least one operator key is given; a console session (cookie and CSRF
- * token) opens them too.
+ * token) opens them too. Wrong keys lock an address out as at the console's sign-in (operator-auth.ts).
  */
 export const registerOperatorRoutes = (
   app: FastifyInstance,
   ctx: AppContext,
-  operatorKeys: readonly string[],
-  sessions: ConsoleSessions,
+  operators: OperatorCheckOptions,
 ): void => {
-  if (operatorKeys.length === 0) return;
-  const authorized = operatorCheck(operatorKeys, sessions);
+  if (operators.keys.size === 0) return;
+  const authorized = operatorCheck(operators);
   const account = async (request: FastifyRequest): Promise<Account> => {
     const { accountId } = request.params as { accountId: string };
     const found = await ctx.store.getAccount(accountId);

@@ -240,16 +240,32 @@ export interface Store {
   findToken(digest: Uint8Array): Promise<{ token: TokenRecord; access: AccessRecord } | null>;
   /** Deletes tokens that expired before `beforeMs`; returns how many. */
   purgeExpiredTokens(beforeMs: number): Promise<number>;
-  /** Stores a console session by the digest of its id (console/console-sessions.ts). */
-  createConsoleSession(digest: Uint8Array, createdMs: number, expiresMs: number): Promise<void>;
-  /** The console session of a digest while it lasts, else null. */
-  findConsoleSession(digest: Uint8Array, nowMs: number): Promise<{ expiresMs: number } | null>;
+  /**
+   * Stores a console session by the digest of its id, with the digest of the operator key that opened it
+   * (auth/console-sessions.ts).
+   */
+  createConsoleSession(
+    digest: Uint8Array,
+    keyDigest: Uint8Array,
+    createdMs: number,
+    expiresMs: number,
+  ): Promise<void>;
+  /** The console session of a digest while it lasts (keyDigest null: a row of before migration 7), else null. */
+  findConsoleSession(
+    digest: Uint8Array,
+    nowMs: number,
+  ): Promise<{ expiresMs: number; keyDigest: Uint8Array | null } | null>;
   /** Ends a console session; false when there was none. */
   endConsoleSession(digest: Uint8Array): Promise<boolean>;
-  /** Stores a one-time console sign-in link by its digest. */
-  createSignInLink(digest: Uint8Array, expiresMs: number): Promise<void>;
-  /** Uses a sign-in link: true once while it lasts; the link is gone after the first call either way. */
-  redeemSignInLink(digest: Uint8Array, nowMs: number): Promise<boolean>;
+  /** Ends every console session and deletes every unused sign-in link; returns how many sessions ended. */
+  endAllConsoleSessions(): Promise<number>;
+  /** Stores a one-time console sign-in link by its digest, with the digest of the operator key it is bound to. */
+  createSignInLink(digest: Uint8Array, keyDigest: Uint8Array, expiresMs: number): Promise<void>;
+  /**
+   * Uses a sign-in link: its operator key digest once while it lasts, else null; the link is gone after the
+   * first call either way.
+   */
+  redeemSignInLink(digest: Uint8Array, nowMs: number): Promise<{ keyDigest: Uint8Array | null } | null>;
   /** Deletes console sessions and links that ended by `beforeMs`; returns how many. */
   purgeConsoleSessions(beforeMs: number): Promise<number>;
   /** What the in-memory configuration of an environment is built from; null for an unknown one. */

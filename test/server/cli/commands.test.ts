@@ -81,6 +81,7 @@ void describe('feature-server commands (embedded store, no server)', () => {
       'access list',
       'access show',
       'access revoke',
+      'console end-sessions',
     ])
       assert.ok(help.stdout.includes(`  ${command}`), `${command} in\n${help.stdout}`);
     assert.equal(existsSync(join(dir, 'help')), false);

@@ -1,6 +1,7 @@
 // Settings > Account (SPEC.md: "<account_id> is found in the platform under Settings > Account"): the chosen
-// account's name and id, which the token URL names, and the form that creates an account. Without any account
-// nothing else in the console works, so then the form is the whole screen.
+// account's name and id, which the token URL names, the form that creates an account, and the console's
+// sessions (who is signed in is the server's, not an account's, but this is where the console's own settings
+// are). Without any account nothing else in the console works, so then the form is the whole screen.
 import { LitElement, css, html, nothing } from 'lit';
 import { ConsoleApiError } from '../api.js';
 import type { ConsoleContext } from '../console-context.js';
@@ -8,6 +9,7 @@ import { routeHash } from '../router.js';
 import { consoleStyles } from '../styles.js';
 import type { Account } from '../types.js';
 import { copyableId, factListStyles } from '../widgets/fact-list.js';
+import './console-sessions-card.js';
 
 /**
  * The account's identity and the account creation form.
@@ -132,7 +134,8 @@ export class AccountView extends LitElement {
           <a href=${routeHash({ name: 'remote-control' })}>Integrations › Remote Control API</a>.
         </p>
       </section>
-      ${this.#form(false)}`;
+      ${this.#form(false)}
+      <console-sessions-card .context=${this.context}></console-sessions-card>`;
   }
 }
 

@@ -6,6 +6,7 @@ import { trafficIndexMigration } from './003-traffic-index.js';
 import { consoleSessionsMigration } from './004-console-sessions.js';
 import { assignmentHistoryTextMigration } from './005-assignment-history-text.js';
 import { assignmentIdCodesMigration } from './006-assignment-id-codes.js';
+import { consoleSessionKeysMigration } from './007-console-session-keys.js';
 
 /** One migration: statements separated by `;` (none inside strings or bodies), `--` comments allowed. */
 export interface Migration {
@@ -22,4 +23,5 @@ export const MIGRATIONS: readonly Migration[] = [
   consoleSessionsMigration,
   assignmentHistoryTextMigration,
   assignmentIdCodesMigration,
+  consoleSessionKeysMigration,
 ];
