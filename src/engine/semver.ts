@@ -90,13 +90,9 @@ const readPlainRelease = (text: string, out: [number, number, number]): boolean 
 /**
  * A comparison of any text against a fixed target version: the sign of `text` − `target` by SemVer 2.0
  * precedence, or undefined when `text` is not a version. Plain releases (the usual app versions) compare
- * without allocating; anything else goes through `parse` ({@link parseSemVer}, or a parser that remembers the
- * last value, so that many rules on one long value parse it once).
+ * without allocating; anything else goes through {@link parseSemVer}.
  */
-export const semVerComparator = (
-  target: SemVer,
-  parse: (text: string) => SemVer | undefined = parseSemVer,
-): ((text: string) => number | undefined) => {
+export const semVerComparator = (target: SemVer): ((text: string) => number | undefined) => {
   const core = target.core.map(Number);
   const numeric = target.core.every((part) => part.length <= 15);
   const targetIsRelease = target.pre.length === 0;
@@ -110,7 +106,7 @@ export const semVerComparator = (
       // A release is above any pre-release of the same version.
       return targetIsRelease ? 0 : 1;
     }
-    const parsed = parse(text);
+    const parsed = parseSemVer(text);
     return parsed === undefined ? undefined : compareSemVer(parsed, target);
   };
 };

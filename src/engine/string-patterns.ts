@@ -36,6 +36,8 @@ class PatternMatcher {
   private lastText: string | undefined;
   private epoch = 0;
   private marks = new Uint32Array(0);
+  /** Rules not marked yet in this scan. */
+  private unmarked = 0;
 
   // The automaton, with nodes numbered breadth-first so that a node's children are contiguous:
   // node i's children are firstChild[i] .. firstChild[i + 1] - 1, in increasing order of their code unit.
@@ -180,15 +182,19 @@ class PatternMatcher {
     let n = this.ends(node) ? node : (this.dictionary[node] ?? -1);
     while (n !== -1 && this.seen[n] !== this.epoch) {
       this.seen[n] = this.epoch;
-      for (let i = this.firstSlot[n] ?? 0; i < (this.firstSlot[n + 1] ?? 0); i++)
-        this.marks[this.slotsOf[i] ?? 0] = this.epoch;
+      this.markNode(n);
       n = this.dictionary[n] ?? -1;
     }
   }
 
   private markNode(node: number): void {
-    for (let i = this.firstSlot[node] ?? 0; i < (this.firstSlot[node + 1] ?? 0); i++)
-      this.marks[this.slotsOf[i] ?? 0] = this.epoch;
+    for (let i = this.firstSlot[node] ?? 0; i < (this.firstSlot[node + 1] ?? 0); i++) {
+      const slot = this.slotsOf[i] ?? 0;
+      if (this.marks[slot] !== this.epoch) {
+        this.marks[slot] = this.epoch;
+        this.unmarked--;
+      }
+    }
   }
 
   private scan(text: string): void {
@@ -200,6 +206,8 @@ class PatternMatcher {
       this.seen.fill(0);
       this.epoch = 1;
     }
+    // Once every rule has a mark, the rest of the text cannot change an answer.
+    this.unmarked = this.slots;
     if (this.few !== null) {
       for (const [target, slots] of this.few) {
         const found =
@@ -228,6 +236,7 @@ class PatternMatcher {
           node = this.fail[node] ?? 0;
         }
         this.markFrom(node);
+        if (this.unmarked === 0) return;
       }
       return;
     }

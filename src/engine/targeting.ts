@@ -1,7 +1,7 @@
 // Targeting (PROTOCOL.md §7), compiled: each rule becomes a closure specialised for its operator and target
 // once per bucketing file, so evaluating a visitor does no operator dispatch and no target parsing.
 import { isJsonObject, type VisitorContext } from '../protocol/index.js';
-import { compareSemVer, parseSemVer, semVerComparator, type SemVer } from './semver.js';
+import { compareSemVer, parseSemVer, type SemVer } from './semver.js';
 import { FileReads } from './file-reads.js';
 
 /** A compiled rule or variation-group targeting: does it match this visitor? */
@@ -39,7 +39,10 @@ const semverHolds = (operator: string): ((d: number) => boolean) => {
   }
 };
 
-/** A SEMVER_* test against one target version; values that are not plain releases parse through `versionOf`. */
+/**
+ * A SEMVER_* test against one target version. The value's version comes from the file's reads, parsed once
+ * per decision and key: each rule then costs one comparison, however long the value and however many rules.
+ */
 const semverTest = (
   operator: string,
   target: string,
@@ -47,12 +50,10 @@ const semverTest = (
 ): ValueTest => {
   const t = parseSemVer(target);
   if (t === undefined) return NEVER_VALUE;
-  const compare = semVerComparator(t, versionOf);
   const holds = semverHolds(operator);
   return (c) => {
-    if (typeof c !== 'string') return false;
-    const d = compare(c);
-    return d !== undefined && holds(d);
+    const v = typeof c === 'string' ? versionOf(c) : undefined;
+    return v !== undefined && holds(compareSemVer(v, t));
   };
 };
 
