@@ -1,3 +1,4 @@
+import { CONTEXT_LIMITS } from '../protocol/index.js';
 /** The value type a predefined context key takes (SPEC.md: String, bool, int, double). */
 export type ContextKeyType = 'string' | 'boolean' | 'int' | 'double';
 
@@ -93,7 +94,11 @@ export const predefinedValueProblem = (k: FeatureContextKey, value: unknown): st
 
 /** Why `value` cannot be a context value (string, boolean, finite number), or null when it can. */
 export const contextValueProblem = (value: unknown): string | null => {
-  if (typeof value === 'string' || typeof value === 'boolean') return null;
+  if (typeof value === 'string')
+    return value.length > CONTEXT_LIMITS.maxStringValueLength
+      ? `a string value has at most ${CONTEXT_LIMITS.maxStringValueLength} characters (this one has ${value.length})`
+      : null;
+  if (typeof value === 'boolean') return null;
   if (typeof value === 'number') return Number.isFinite(value) ? null : 'a number must be finite';
   return `a value must be a string, a boolean or a finite number, not ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value}`;
 };

@@ -23,6 +23,33 @@ export const TARGETING_OPERATORS = [
   'SEMVER_LOWER_THAN_OR_EQUALS',
 ] as const;
 
+/**
+ * Limits on what a campaign may hold, so that a decision's cost stays bounded for every tenant (issue 29;
+ * docs/http-api.md "Limits"). The server refuses a campaign past them with a 400 naming the field.
+ */
+export const CAMPAIGN_LIMITS = {
+  /** Items in one targeting's list value: a beta list of 10 000 user ids fits. */
+  maxListItems: 10_000,
+  /** Characters (UTF-16 code units) of one string target, alone or in a list: a long URL fits. */
+  maxTargetLength: 1024,
+  /** UTF-8 bytes of one campaign's JSON: 10 000 ids of 64 characters fit. */
+  maxCampaignBytes: 1024 * 1024,
+  /** Campaigns of one environment (deleted ones aside). */
+  maxCampaignsPerEnvironment: 1000,
+  /** UTF-8 bytes of all of an environment's campaigns: the bucketing file every SDK in bucketing mode loads. */
+  maxEnvironmentBytes: 8 * 1024 * 1024,
+  /**
+   * Targetings (rules) of all of an environment's campaigns: a decision may evaluate every one, so this bounds
+   * its cost (1 000 campaigns of 10 rules fit).
+   */
+  maxTargetingsPerEnvironment: 10_000,
+  /**
+   * Items of all of an environment's targeting lists: a decision may find each of a value's substrings among
+   * them, so this bounds what a CONTAINS scan can visit (ten beta lists of 10 000 ids fit).
+   */
+  maxListItemsPerEnvironment: 100_000,
+} as const;
+
 /** A targeting operator. */
 export type TargetingOperator = (typeof TARGETING_OPERATORS)[number];
 

@@ -62,10 +62,12 @@ export interface Decision {
   extras?: { accountSettings?: AccountSettings };
 }
 
-/** Limits on a decision request's context (PROTOCOL.md §3). */
+/** Limits on a decision request's context (PROTOCOL.md §3; docs/http-api.md "Limits"). */
 export const CONTEXT_LIMITS = {
   maxKeys: 200,
   maxSerializedBytes: 32 * 1024,
   maxKeyLength: 256,
   maxVisitorIdLength: 256,
+  /** Characters (UTF-16 code units) of one string value: a long URL with its query fits twice over. */
+  maxStringValueLength: 8192,
 } as const;

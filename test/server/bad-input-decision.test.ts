@@ -5,6 +5,7 @@
 // SEGMENT hit, the activations of trigger_hit.
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
+import { CONTEXT_LIMITS } from '../../src/protocol/index.js';
 import { shownKey } from '../../server/src/validation/storable-text.js';
 import {
   NUMBERS,
@@ -113,7 +114,9 @@ for (const [textName, text] of Object.entries(TEXTS) as Array<[TextName, string]
       run: async (app) => {
         const context = part === 'key' ? { [text]: 'premium' } : { plan: text };
         const sent: Decided = { visitorId: freshHid('user'), anonymousId: null, context, triggerHit: false };
-        const ok = storable(textName) && (part === 'value' || text.length <= 256);
+        // A key has at most 256 characters, a string value 8 192 (docs/http-api.md, Limits): 10 KB is refused.
+        const limit = part === 'value' ? CONTEXT_LIMITS.maxStringValueLength : CONTEXT_LIMITS.maxKeyLength;
+        const ok = storable(textName) && text.length <= limit;
         const path = `context.${part === 'key' ? shownKey(text) : 'plan'}`;
         await tryDecision(app, { visitorId: sent.visitorId, context }, sent, ok ? null : path);
       },

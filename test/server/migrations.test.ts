@@ -52,6 +52,7 @@ void describe('migrations in the compiled server', () => {
         { version: 5, name: '005-assignment-history-text' },
         { version: 6, name: '006-assignment-id-codes' },
         { version: 7, name: '007-console-session-keys' },
+        { version: 8, name: '008-campaign-bytes' },
       ]);
       const tables = await sql.query(
         "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name",

@@ -30,8 +30,11 @@ const contextSchema = {
   type: 'object',
   maxProperties: CONTEXT_LIMITS.maxKeys,
   propertyNames: { minLength: 1, maxLength: CONTEXT_LIMITS.maxKeyLength },
-  additionalProperties: { type: ['string', 'number', 'boolean'] },
-  description: `Case-sensitive keys to strings, finite numbers or booleans: at most ${CONTEXT_LIMITS.maxKeys} keys and ${CONTEXT_LIMITS.maxSerializedBytes} bytes as JSON. Targeting compares these (§7). Keys and string values: ${STORABLE_TEXT_NOTE}`,
+  additionalProperties: {
+    type: ['string', 'number', 'boolean'],
+    maxLength: CONTEXT_LIMITS.maxStringValueLength,
+  },
+  description: `Case-sensitive keys to strings, finite numbers or booleans: at most ${CONTEXT_LIMITS.maxKeys} keys and ${CONTEXT_LIMITS.maxSerializedBytes} bytes as JSON, a string value at most ${CONTEXT_LIMITS.maxStringValueLength} characters. Targeting compares these (§7). Keys and string values: ${STORABLE_TEXT_NOTE}`,
   examples: [{ plan: 'premium', age: 31, fs_client: 'feature-ts' }],
 } as const;
 

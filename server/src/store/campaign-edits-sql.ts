@@ -6,6 +6,7 @@
 // "position": n` means, so a gap left by a deleted campaign would make n ambiguous.
 import type { BucketingCampaign } from 'feature-ts/protocol';
 import { IdConflictError, InputError, unknownEnvironmentInput } from '../errors.js';
+import { checkRoomFor, sizedCampaign } from './campaign-limits.js';
 import { checkIds, registerIds, toCampaign } from './campaigns-sql.js';
 import { publish } from './environments-sql.js';
 import { num, text, type Queryable, type Sql } from './sql.js';
@@ -96,6 +97,8 @@ export const campaignEditQueries = (db: Pick<Sql, 'query' | 'transaction'>, chan
         );
       }
       await checkCampaign(tx, envId, campaign);
+      const sized = sizedCampaign(campaign);
+      await checkRoomFor(tx, envId, campaign.id, sized);
       const next = await tx.query(
         `SELECT COALESCE(MAX(position) + 1, 0) AS position FROM campaigns
          WHERE env_id = $1 AND deleted_ms IS NULL`,
@@ -103,8 +106,10 @@ export const campaignEditQueries = (db: Pick<Sql, 'query' | 'transaction'>, chan
       );
       const now = Date.now();
       await tx.query(
-        `INSERT INTO campaigns (env_id, id, position, state, description, slug, body, created_ms, updated_ms)
-         VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $8)`,
+        `INSERT INTO campaigns
+           (env_id, id, position, state, description, slug, body, body_bytes, targetings, list_items, created_ms,
+            updated_ms)
+         VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $9, $10, $11, $8, $8)`,
         [
           envId,
           campaign.id,
@@ -112,8 +117,11 @@ export const campaignEditQueries = (db: Pick<Sql, 'query' | 'transaction'>, chan
           options.state,
           options.description,
           campaign.slug ?? null,
-          JSON.stringify(campaign),
+          sized.json,
           now,
+          sized.bytes,
+          sized.targetings,
+          sized.listItems,
         ],
       );
       await registerIds(tx, envId, campaign);
@@ -146,10 +154,23 @@ export const campaignEditQueries = (db: Pick<Sql, 'query' | 'transaction'>, chan
       );
       if (updated.length === 0) throw unknownCampaign(envId, campaignId);
       await checkCampaign(tx, envId, campaign);
+      const sized = sizedCampaign(campaign);
+      await checkRoomFor(tx, envId, campaignId, sized);
       await tx.query(
-        `UPDATE campaigns SET body = $3::jsonb, slug = $4, description = $5, updated_ms = $6
+        `UPDATE campaigns SET body = $3::jsonb, body_bytes = $7, targetings = $8, list_items = $9, slug = $4,
+           description = $5, updated_ms = $6
          WHERE env_id = $1 AND id = $2`,
-        [envId, campaignId, JSON.stringify(campaign), campaign.slug ?? null, options.description, Date.now()],
+        [
+          envId,
+          campaignId,
+          sized.json,
+          campaign.slug ?? null,
+          options.description,
+          Date.now(),
+          sized.bytes,
+          sized.targetings,
+          sized.listItems,
+        ],
       );
       await registerIds(tx, envId, campaign);
       if (position !== undefined) {

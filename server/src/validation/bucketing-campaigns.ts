@@ -4,6 +4,7 @@
 // (remote/campaign-format.ts), which spells one field in snake_case and adds stricter rules (GroupRules);
 // the import keeps the file's looser rules, so every file that imported before still does.
 import {
+  CAMPAIGN_LIMITS,
   CAMPAIGN_TYPES,
   CONTEXT_LIMITS,
   TARGETING_OPERATORS,
@@ -171,9 +172,28 @@ const checkRule = (t: unknown, at: string, rules: GroupRules): Targeting => {
     fail(`${at}.operator`, `"${String(operator)}" is not a known operator`);
   if (rules.strict && !Object.hasOwn(t, 'value'))
     fail(`${at}.value`, 'is required (any JSON value; EXISTS and NOT_EXISTS ignore it)');
+  checkTargetSize(t.value, `${at}.value`);
   // The file's values are kept as given; the API's are checked as text the store can keep.
   const value = rules.strict ? checkJson(t.value, `${at}.value`) : (t.value as JsonValue);
   return { operator: operator as string, key: t.key, value };
+};
+
+const tooLong = (text: string): string =>
+  `is ${text.length} characters long; a targeting's string value has at most ${CAMPAIGN_LIMITS.maxTargetLength} (docs/http-api.md, Limits)`;
+
+/** Throws when a targeting's value passes the limits that bound a decision's cost (issue 29). */
+const checkTargetSize = (value: unknown, path: string): void => {
+  if (typeof value === 'string' && value.length > CAMPAIGN_LIMITS.maxTargetLength) fail(path, tooLong(value));
+  if (!Array.isArray(value)) return;
+  if (value.length > CAMPAIGN_LIMITS.maxListItems)
+    fail(
+      path,
+      `is a list of ${value.length} items; a targeting's list has at most ${CAMPAIGN_LIMITS.maxListItems} (put the rest in another targeting group: groups are alternatives)`,
+    );
+  value.forEach((item, i) => {
+    if (typeof item === 'string' && item.length > CAMPAIGN_LIMITS.maxTargetLength)
+      fail(`${path}[${i}]`, tooLong(item));
+  });
 };
 
 const checkTargeting = (

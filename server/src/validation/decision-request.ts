@@ -32,6 +32,11 @@ const validContext = (value: unknown): VisitorContext => {
     if (!isStorableText(key)) throw errors.invalidBody(path, `${STORABLE_TEXT_RULE} (in its key)`);
     const item = value[key];
     if (typeof item === 'string') {
+      if (item.length > CONTEXT_LIMITS.maxStringValueLength)
+        throw errors.invalidBody(
+          path,
+          `is ${item.length} characters long; a context string value has at most ${CONTEXT_LIMITS.maxStringValueLength}`,
+        );
       if (!isStorableText(item)) throw errors.invalidBody(path, STORABLE_TEXT_RULE);
     } else if (typeof item !== 'boolean' && !(typeof item === 'number' && Number.isFinite(item))) {
       throw errors.invalidBody(path, 'must be a string, a finite number or a boolean');

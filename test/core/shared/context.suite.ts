@@ -111,14 +111,32 @@ export const defineContextSuite = (h: CoreHarness): void => {
     it('at most 32 KiB of JSON: a value that passes it is refused', () =>
       withSession(h, {}, ({ instance, logs }) => {
         const visitor = instance.newVisitor({ visitorId: 'v1', hasConsented: true }).build();
-        visitor.updateContext('big', 'x'.repeat(33 * 1024));
-        assert.equal(visitor.context.big, undefined);
+        // Four values of 8 000 characters fit (a string value holds at most 8 192); a fifth passes 32 KiB.
+        for (let i = 0; i < 4; i++) visitor.updateContext(`big${i}`, 'x'.repeat(8000));
+        assert.equal(visitor.context.big3?.toString().length, 8000);
+        visitor.updateContext('big4', 'x'.repeat(1000));
+        assert.equal(visitor.context.big4, undefined);
         assert.match(logs.at(-1)?.message ?? '', /a context holds at most 32768 bytes of JSON/);
+      }));
+
+    it('a string value holds at most 8 192 characters: one more is refused by name, the rest kept', () =>
+      withSession(h, {}, ({ instance, logs }) => {
+        const visitor = instance.newVisitor({ visitorId: 'v1', hasConsented: true }).build();
+        visitor.updateContextWithMap({ url: 'u'.repeat(8192), long: 'l'.repeat(8193), plan: 'gold' });
+        assert.equal(visitor.context.url, 'u'.repeat(8192));
+        assert.equal(visitor.context.long, undefined);
+        assert.equal(visitor.context.plan, 'gold');
+        assert.match(
+          logs.find((l) => l.level === 'ERROR')?.message ?? '',
+          /context key "long" refused: a string value has at most 8192 characters \(this one has 8193\)/,
+        );
       }));
 
     it('the 32 KiB bound is exact, counted in UTF-8 bytes, and a replaced value frees its own bytes', () =>
       withSession(h, {}, ({ instance, logs }) => {
         const visitor = instance.newVisitor({ visitorId: 'v1', hasConsented: true }).build();
+        // Three values of the longest string a value may be, so that the rest fits in one value too.
+        for (let i = 0; i < 3; i++) visitor.updateContext(`fill${i}`, 'f'.repeat(8192));
         const own = Object.fromEntries(Object.entries(visitor.context).filter(([k]) => !k.startsWith('fs_')));
         const base = new TextEncoder().encode(JSON.stringify(own)).length;
         // `,"big":"…"` adds 9 bytes around the value; é is 2 bytes, a is 1.

@@ -7,6 +7,7 @@ import { consoleSessionsMigration } from './004-console-sessions.js';
 import { assignmentHistoryTextMigration } from './005-assignment-history-text.js';
 import { assignmentIdCodesMigration } from './006-assignment-id-codes.js';
 import { consoleSessionKeysMigration } from './007-console-session-keys.js';
+import { campaignBytesMigration } from './008-campaign-bytes.js';
 
 /** One migration: statements separated by `;` (none inside strings or bodies), `--` comments allowed. */
 export interface Migration {
@@ -24,4 +25,5 @@ export const MIGRATIONS: readonly Migration[] = [
   assignmentHistoryTextMigration,
   assignmentIdCodesMigration,
   consoleSessionKeysMigration,
+  campaignBytesMigration,
 ];

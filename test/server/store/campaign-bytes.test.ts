@@ -1,0 +1,80 @@
+// Campaign sizes (migration 008) on every store kind: campaigns a server of migration 7 stored get a size at
+// the upgrade, so the environment's total (CAMPAIGN_LIMITS.maxEnvironmentBytes) counts them from the first
+// edit after it; a later write of a campaign records its exact size.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { BucketingCampaign } from '../../../src/protocol/index.js';
+import { MIGRATIONS } from '../../../server/src/store/migrations/index.js';
+import { checkoutCampaign, rawDatabase, storeKinds } from '../support.js';
+
+void describe('campaign sizes (migration 008)', () => {
+  for (const kind of storeKinds()) {
+    void it(`sizes the campaigns stored before it, then counts them in the total, on ${kind.name}`, async () => {
+      const db = await rawDatabase(kind, 'feature-008-');
+      try {
+        await db.exec(
+          'CREATE TABLE schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_ms bigint NOT NULL)',
+        );
+        for (const migration of MIGRATIONS.filter((m) => m.version <= 7)) {
+          await db.exec(migration.sql);
+          await db.exec(
+            `INSERT INTO schema_migrations VALUES (${migration.version}, '${migration.name}', 0)`,
+          );
+        }
+        const campaign = checkoutCampaign('old-');
+        const json = JSON.stringify(campaign).replaceAll("'", "''");
+        await db.exec(
+          `INSERT INTO accounts VALUES ('acc', 'Old', 0);
+           INSERT INTO environments (id, account_id, name, api_key_digest, config_time, created_ms)
+             VALUES ('env', 'acc', 'old', '\\x00', 1, 0);
+           INSERT INTO campaigns (env_id, id, position, state, body, created_ms, updated_ms)
+             VALUES ('env', '${campaign.id}', 0, 'active', '${json}'::jsonb, 0, 0)`,
+        );
+        // Opening the store applies migration 008; PGlite's folder is read directly only with no store open.
+        await (await db.openStore()).close();
+        const [row] = await db.query('SELECT body_bytes, octet_length(body::text) AS text FROM campaigns');
+        const oldBytes = Number(row?.body_bytes);
+        // jsonb's text form, which spells ", " and ": ": at least the JSON's own size.
+        assert.equal(oldBytes, Number(row?.text));
+        assert.ok(oldBytes >= Buffer.byteLength(JSON.stringify(campaign)));
+
+        const withValue = (id: string, value: string): BucketingCampaign => ({
+          ...checkoutCampaign(`${id}-`),
+          id,
+          variationGroups: checkoutCampaign(`${id}-`).variationGroups.map((g) => ({
+            ...g,
+            targeting: { targetingGroups: [{ targetings: [{ key: 'q', operator: 'EQUALS', value }] }] },
+          })),
+        });
+        const store = await db.openStore();
+        try {
+          // Eight campaigns fill what the old one leaves of 8 MiB but 1 000 bytes: a ninth of 2 000 is refused
+          // only because the old one counts.
+          const share = Math.floor((8 * 1024 * 1024 - oldBytes - 1000) / 8);
+          for (let n = 0; n < 8; n++) {
+            const sized = withValue(`big${n}`, '');
+            const filler = 'f'.repeat(share - Buffer.byteLength(JSON.stringify(sized)));
+            await store.createCampaign('env', withValue(`big${n}`, filler), {
+              description: '',
+              state: 'active',
+            });
+          }
+          const small = withValue('small', 'f'.repeat(1500));
+          assert.ok(Buffer.byteLength(JSON.stringify(small)) > 1000);
+          await assert.rejects(
+            store.createCampaign('env', small, { description: '', state: 'active' }),
+            /8192 KiB in all/,
+          );
+          // Written again, the old campaign's size is its JSON's own.
+          await store.updateCampaign('env', campaign.id, campaign, { description: '' });
+        } finally {
+          await store.close();
+        }
+        const [again] = await db.query(`SELECT body_bytes FROM campaigns WHERE id = '${campaign.id}'`);
+        assert.equal(Number(again?.body_bytes), Buffer.byteLength(JSON.stringify(campaign)));
+      } finally {
+        await db.remove();
+      }
+    });
+  }
+});
