@@ -112,6 +112,18 @@ export const errors = {
       'invalid_token',
       'This sign-in link was already used or has expired (links work once, within 15 minutes), or was made under an operator key this server no longer has: get a new one with `npx feature-server console`, or sign in with the operator key.',
     ),
+  crossSiteSignIn: () =>
+    new ApiError(
+      403,
+      'invalid_csrf_token',
+      'The browser says this sign-in comes from another site: sign in on the console page of this server (/admin). A page of another site may not send operator keys here, so that it cannot lock this address out.',
+    ),
+  signInNotJson: () =>
+    new ApiError(
+      415,
+      'unsupported_media_type',
+      'Send the sign-in as Content-Type: application/json (a JSON object with operator_key or sign_in_link): other types are refused, since a page of any site can post them without asking.',
+    ),
   signInLocked: (waitSeconds: number) =>
     new ApiError(
       429,

@@ -1,7 +1,6 @@
 // Schemas of the console's session routes (routes/console.ts), for the OpenAPI document (documentation only,
 // as shared-schemas.ts says). A session is a cookie plus a CSRF token; the operator key is sent once, here.
 import { errors } from '../errors.js';
-import { JSON_OR_TEXT } from '../http/json-body.js';
 import {
   documented,
   errorAnswer,
@@ -72,7 +71,7 @@ export const consoleRouteSchemas = {
   signIn: route({
     summary: 'Sign in to the console',
     description:
-      'Trades the operator key, or a one-time sign-in link (`feature-server console`, or the link `npm start` prints), for a session cookie and its CSRF token. Wrong keys are answered after the same delay and lock the address out after repeated failures (429), counted together with wrong keys sent to the operator routes. The session is bound to the operator key that opened it (with a link, to the key the link was made under): it ends once the server runs with another key.',
+      'Trades the operator key, or a one-time sign-in link (`feature-server console`, or the link `npm start` prints), for a session cookie and its CSRF token. Wrong keys are answered after the same delay and lock the address out after repeated failures (429), counted together with wrong keys sent to the operator routes. Only `application/json` from this site is read: a request the browser marks cross-site (403) and any other body type (415) are refused before the key is looked at, and are not counted, so that a page of another site cannot lock the address out. The session is bound to the operator key that opened it (with a link, to the key the link was made under): it ends once the server runs with another key.',
     security: security.none,
     consumes: ['application/json'],
     body: {
@@ -101,12 +100,19 @@ export const consoleRouteSchemas = {
         errorAnswer(errors.invalidOperatorKey()),
         errorAnswer(errors.spentSignInLink()),
       ),
+      403: errorResponse(
+        'The browser marks the request `Sec-Fetch-Site: cross-site`: a page of another site. Not counted as a wrong key.',
+        errorAnswer(errors.crossSiteSignIn()),
+      ),
       404: errorResponse(
         'The console is off: the server has no operator key.',
         errorAnswer(errors.notFound('POST', '/admin/session (the console is off: set FEATURE_OPERATOR_KEY)')),
       ),
       413: errorResponse('The body is over 1 MiB.', errorAnswer(errors.payloadTooLarge(1024 * 1024))),
-      415: errorResponse('The body is not JSON.', errorAnswer(errors.unsupportedMediaType(JSON_OR_TEXT))),
+      415: errorResponse(
+        'The body is not `application/json` (text/plain and forms are refused: any page can post them). Not counted as a wrong key.',
+        errorAnswer(errors.signInNotJson()),
+      ),
       429: locked,
       500: internalErrorResponse,
     },

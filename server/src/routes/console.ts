@@ -6,7 +6,7 @@
 // Sessions and links are bound to the operator key that opened them (console-sessions.ts); one route ends
 // every session at once.
 import { join, normalize, sep } from 'node:path';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import type { ConsoleSessions } from '../auth/console-sessions.js';
 import {
   consoleSessionOf,
@@ -16,7 +16,7 @@ import {
 } from '../auth/operator-auth.js';
 import { OperatorKeys } from '../auth/operator-keys.js';
 import { clearedSessionCookie, sessionCookie, sessionIdOf } from '../auth/session-cookie.js';
-import { errors } from '../errors.js';
+import { errors, type ApiError } from '../errors.js';
 import { sendStaticFile } from '../http/static-file.js';
 import { consoleRouteSchemas as doc } from './console-schemas.js';
 
@@ -68,6 +68,10 @@ const inside = (root: string, relative: string): string | null => {
   return path.startsWith(normalize(root) + sep) ? path : null;
 };
 
+/** The request's media type, lower case, without parameters ('' when none is sent). */
+const mediaTypeOf = (request: FastifyRequest): string =>
+  (request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+
 const sessionAnswer = (csrf: string, expiresMs: number) => ({
   csrf_token: csrf,
   expires_at: new Date(expiresMs).toISOString(),
@@ -98,17 +102,24 @@ export const registerConsoleRoutes = (app: FastifyInstance, options: ConsoleOpti
     return sendPage(request, reply, join('assets', relative));
   });
 
+  // Checked before the body is read, so that neither refusal counts as a wrong key: wrong keys lock the address
+  // out for the Bearer key too (operator-auth.ts), and a page of any site can post a text/plain or form body
+  // with no CORS preflight. The console page signs in from its own origin, with application/json.
+  const signInRefusal = (request: FastifyRequest): ApiError | undefined => {
+    if (!enabled)
+      return errors.notFound(request.method, `${request.url} (the console is off: set FEATURE_OPERATOR_KEY)`);
+    if (request.headers['sec-fetch-site'] === 'cross-site') return errors.crossSiteSignIn();
+    if (mediaTypeOf(request) !== 'application/json') return errors.signInNotJson();
+    return undefined;
+  };
+  const signInFromThisSite: onRequestHookHandler = (request, _reply, done) => done(signInRefusal(request));
+
   app.register((scope, _options, registered) => {
     scope.addHook('onSend', (_request, reply, payload, done) => {
       void reply.headers({ 'cache-control': 'no-store', ...PAGE_HEADERS });
       done(null, payload);
     });
-    scope.post('/admin/session', doc.signIn, async (request, reply) => {
-      if (!enabled)
-        throw errors.notFound(
-          request.method,
-          `${request.url} (the console is off: set FEATURE_OPERATOR_KEY)`,
-        );
+    scope.post('/admin/session', { ...doc.signIn, onRequest: signInFromThisSite }, async (request, reply) => {
       const started = performance.now();
       lockout.check(request);
       const body = request.body;
