@@ -1,14 +1,16 @@
 // Sessions of the browser console (/admin). Signing in with the operator key, or with a one-time sign-in link
 // the server prints at start, opens a session: the browser holds only its random id in an HttpOnly cookie, so
 // the operator key never sits in the page. The store keeps SHA-256 digests of ids and links (a copy of the
-// table opens nothing), so every instance on one database knows every session, sign-out on one ends it on all,
-// and a restart signs no one out. The CSRF token is derived from the session id (a one-way digest): nothing to
+// table opens nothing), so every instance on one database knows every session and sign-out on one ends it on
+// all; a restart keeps the sessions of the keys the server still has (not those of the embedded store's
+// per-run key, operator-keys.ts). The CSRF token is derived from the session id (a one-way digest): nothing to
 // store, nothing that reveals the id, and a token that fits one session only.
 //
 // Each session and link is bound to the operator key that opened it (operator-keys.ts): a link made by a
 // session, to that session's key. Only rows bound to one of this instance's keys are accepted, so a change of
 // the operator key ends every session and link of the old one, and a leaked key's sessions cannot renew
-// themselves through links once the key is changed. `endAll` ends every session at once.
+// themselves through links once the key is changed. `endAll` ends every session at once, and no link a
+// session makes or uses while it runs outlives it (store/console-sessions-sql.ts).
 import { createHash, randomBytes } from 'node:crypto';
 import { digest, secretMatches } from '../ids.js';
 import type { Store } from '../store/store.js';
@@ -84,14 +86,17 @@ export class ConsoleSessions {
     return this.#store.endConsoleSession(digest(id));
   }
 
-  /** Ends every session, on every instance of the store, and voids unused links; how many sessions ended. */
+  /**
+   * Ends every session, on every instance of the store, and voids unused links, so that no link a session
+   * makes or uses meanwhile outlives the end; how many sessions ended.
+   */
   endAll(): Promise<number> {
     return this.#store.endAllConsoleSessions();
   }
 
   /**
    * A new one-time sign-in link token and when it stops working, bound to `keyDigest` (by default this
-   * instance's first operator key: the link the server prints at start).
+   * instance's first operator key: the link the server prints at start). For a caller that proved the key.
    */
   async createLink(keyDigest?: Uint8Array): Promise<{ token: string; expiresMs: number }> {
     const bound = keyDigest ?? (await this.#keys.first()?.digest());
@@ -104,14 +109,34 @@ export class ConsoleSessions {
   }
 
   /**
-   * Uses a sign-in link: the digest of the operator key it is bound to, once, for a live link of one of this
-   * instance's keys; null ever after, and for a link of another key (which is spent all the same).
+   * A sign-in link made by the session `id`, bound to the key that opened it; null when the session has ended,
+   * even since the caller checked it (an end of all sessions in between): a link never outlives that end.
    */
-  async redeemLink(token: string): Promise<Uint8Array | null> {
-    const found = await this.#store.redeemSignInLink(digest(token), this.#now());
-    if (found === null || found.keyDigest === null || !(await this.#keys.accepts(found.keyDigest)))
+  async createLinkOfSession(id: string): Promise<{ token: string; expiresMs: number } | null> {
+    const token = newSecret('fcl');
+    const now = this.#now();
+    const expiresMs = now + this.#linkLifetimeMs;
+    const stored = await this.#store.createSessionSignInLink(digest(token), digest(id), expiresMs, now);
+    return stored ? { token, expiresMs } : null;
+  }
+
+  /**
+   * Signs in with a sign-in link: a new session bound to the link's operator key, opened in the same store
+   * statement that spends the link (an end of all sessions ends it or voids the link first); null for a used or
+   * expired link, and for a link of another key (which is spent all the same).
+   */
+  async openWithLink(token: string): Promise<OpenedSession | null> {
+    const now = this.#now();
+    const id = newSecret('fcs');
+    const expiresMs = now + this.#sessionLifetimeMs;
+    const found = await this.#store.openConsoleSessionWithLink(digest(token), digest(id), now, expiresMs);
+    if (found === null) return null;
+    if (!(await this.#keys.accepts(found.keyDigest))) {
+      // Opened under a key this instance does not have: find() would refuse it anyway.
+      await this.#store.endConsoleSession(digest(id));
       return null;
-    return found.keyDigest;
+    }
+    return { id, csrf: csrfOf(id), expiresMs, keyDigest: found.keyDigest };
   }
 
   /** Whether `given` is the session's CSRF token (constant time). */

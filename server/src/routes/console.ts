@@ -7,7 +7,7 @@
 // every session at once.
 import { join, normalize, sep } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
-import type { ConsoleSessions } from '../auth/console-sessions.js';
+import type { ConsoleSessions, OpenedSession } from '../auth/console-sessions.js';
 import {
   consoleSessionOf,
   operatorCheck,
@@ -137,10 +137,14 @@ export const registerConsoleRoutes = (app: FastifyInstance, options: ConsoleOpti
           key === undefined ? 'sign_in_link' : 'operator_key',
           'must be a string of 1 to 512 characters',
         );
-      // The operator key that opens the session: the one sent, or the one the link is bound to.
-      const keyDigest =
-        key === undefined ? await sessions.redeemLink(given) : ((await keys.find(given)?.digest()) ?? null);
-      if (keyDigest === null) {
+      // Bound to the operator key sent, or to the one the link is bound to (spent and opened in one go).
+      let opened: OpenedSession | null = null;
+      if (key === undefined) opened = await sessions.openWithLink(given);
+      else {
+        const keyDigest = await keys.find(given)?.digest();
+        if (keyDigest !== undefined) opened = await sessions.open(keyDigest);
+      }
+      if (opened === null) {
         await lockout.failed(request, started);
         throw key === undefined ? errors.spentSignInLink() : errors.invalidOperatorKey();
       }
@@ -148,7 +152,6 @@ export const registerConsoleRoutes = (app: FastifyInstance, options: ConsoleOpti
       // A browser that was signed in before keeps no second session alive.
       const previous = sessionIdOf(request);
       if (previous !== null) await sessions.end(previous);
-      const opened = await sessions.open(keyDigest);
       void reply.header('set-cookie', sessionCookie(request, opened.id, opened.expiresMs, options.now()));
       return sessionAnswer(opened.csrf, opened.expiresMs);
     });
@@ -179,8 +182,14 @@ export const registerConsoleRoutes = (app: FastifyInstance, options: ConsoleOpti
         '/admin/v1/console/sign-in-links',
         { ...doc.newSignInLink, onRequest },
         async (request, reply) => {
-          // Bound to the caller's key: a session's link dies with the key that opened the session.
-          const link = await sessions.createLink(await callerOf(request).key.digest());
+          // Bound to the caller's key: a session's link dies with the key that opened the session. A session's
+          // link is stored only while the session lasts: an end of all sessions since its check leaves none.
+          const caller = callerOf(request);
+          const link =
+            caller.sessionId === null
+              ? await sessions.createLink(await caller.key.digest())
+              : await sessions.createLinkOfSession(caller.sessionId);
+          if (link === null) throw errors.consoleSessionEnded();
           return reply.code(201).send({
             path: `/admin/#sign-in=${link.token}`,
             expires_at: new Date(link.expiresMs).toISOString(),

@@ -11,7 +11,6 @@ import { after, describe, it } from 'node:test';
 import pg from 'pg';
 import { ConsoleSessions } from '../../../server/src/auth/console-sessions.js';
 import { OperatorKeys } from '../../../server/src/auth/operator-keys.js';
-import { digest } from '../../../server/src/ids.js';
 import { openPgliteStore } from '../../../server/src/store/pglite.js';
 import { openPostgresStore } from '../../../server/src/store/postgres.js';
 import type { Store } from '../../../server/src/store/store.js';
@@ -45,7 +44,7 @@ void describe('feature-server console end-sessions', () => {
     try {
       const reopened = new ConsoleSessions(store, { operatorKeys: [KEY] });
       for (const session of seeded.opened) assert.equal(await reopened.find(session.id), null);
-      assert.equal(await reopened.redeemLink(seeded.link.token), null, 'the unused link is void');
+      assert.equal(await reopened.openWithLink(seeded.link.token), null, 'the unused link is void');
     } finally {
       await store.close();
     }
@@ -89,11 +88,7 @@ void describe('feature-server console end-sessions', () => {
       assert.equal(ended.ended, 2);
       assert.equal((ended.store as { kind: string }).kind, 'postgres');
       for (const session of seeded.opened) assert.equal(await seeded.sessions.find(session.id), null);
-      assert.equal(
-        await store.redeemSignInLink(digest(seeded.link.token), 0),
-        null,
-        'the unused link is void',
-      );
+      assert.equal(await seeded.sessions.openWithLink(seeded.link.token), null, 'the unused link is void');
     } finally {
       await store.close();
       const client = new pg.Client({ connectionString: url });

@@ -41,7 +41,7 @@ void describe('console sessions bound to their operator key (migration 007)', ()
         try {
           const sessions = new ConsoleSessions(store, { operatorKeys: [KEY] });
           assert.equal(await store.findConsoleSession(digest(before), 0), null, 'deleted by the upgrade');
-          assert.equal(await sessions.redeemLink(link), null);
+          assert.equal(await sessions.openWithLink(link), null);
           const keyDigest = await (new OperatorKeys([KEY]).find(KEY) ?? assert.fail('the key')).digest();
           const opened = await sessions.open(keyDigest);
           assert.equal((await sessions.find(opened.id))?.expiresMs, opened.expiresMs);
@@ -63,7 +63,7 @@ void describe('console sessions bound to their operator key (migration 007)', ()
           const sessions = new ConsoleSessions(store, { operatorKeys: [KEY] });
           assert.equal((await store.findConsoleSession(digest(old), 0))?.keyDigest, null);
           assert.equal(await sessions.find(old), null, 'a row that names no key opens nothing');
-          assert.equal(await sessions.redeemLink(oldLink), null);
+          assert.equal(await sessions.openWithLink(oldLink), null);
         } finally {
           await store.close();
         }
