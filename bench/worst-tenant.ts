@@ -4,6 +4,8 @@
 import {
   CAMPAIGN_LIMITS,
   CONTEXT_LIMITS,
+  PATTERN_ITEM_MIN_CHARACTERS,
+  PATTERN_OPERATORS,
   type BucketingCampaign,
   type BucketingFile,
   type Targeting,
@@ -29,6 +31,15 @@ const PER_CAMPAIGN = CAMPAIGN_LIMITS.maxCampaignBytes - 16 * 1024;
 const LONG = CONTEXT_LIMITS.maxStringValueLength;
 
 const bytes = (value: unknown): number => Buffer.byteLength(JSON.stringify(value), 'utf8');
+
+/** What a rule counts toward the environment's pattern characters (as the store counts it). */
+const patternChars = (rule: Targeting): number =>
+  PATTERN_OPERATORS.includes(rule.operator)
+    ? (Array.isArray(rule.value) ? rule.value : [rule.value]).reduce<number>(
+        (n, t) => n + (typeof t === 'string' ? Math.max(t.length, PATTERN_ITEM_MIN_CHARACTERS) : 0),
+        0,
+      )
+    : 0;
 
 /** A campaign of groups of `rules` each, every group failing on its last rule so that all are evaluated. */
 const campaignOf = (id: string, groups: Targeting[][]): BucketingCampaign => ({
@@ -64,6 +75,7 @@ const fill = (
   let total = 0;
   let rules = 0;
   let items = 0;
+  let patterns = 0;
   let i = 0;
   while (campaigns.length < CAMPAIGN_LIMITS.maxCampaignsPerEnvironment) {
     const groups: Targeting[][] = [];
@@ -75,10 +87,13 @@ const fill = (
       const listed = next.reduce((n, t) => n + (Array.isArray(t.value) ? t.value.length : 0), 0);
       if (rules + next.length > CAMPAIGN_LIMITS.maxTargetingsPerEnvironment) break;
       if (items + listed > CAMPAIGN_LIMITS.maxListItemsPerEnvironment) break;
+      const scanned = next.reduce((n, t) => n + patternChars(t), 0);
+      if (patterns + scanned > CAMPAIGN_LIMITS.maxPatternCharactersPerEnvironment) break;
       groups.push(next);
       size += added;
       rules += next.length;
       items += listed;
+      patterns += scanned;
       i++;
     }
     if (groups.length === 0) break;
@@ -105,6 +120,17 @@ const abString = (seed: number, length: number): string => {
   return s;
 };
 
+/** Deterministic pseudo-random lowercase letters. */
+const letters = (seed: number, length: number): string => {
+  let s = '';
+  let x = seed * 2654435761;
+  for (let i = 0; i < length; i++) {
+    x = (x * 1103515245 + 12345) >>> 0;
+    s += String.fromCharCode(97 + ((x >>> 16) % 26));
+  }
+  return s;
+};
+
 /** The candidates, each at the limits. */
 export const worstCases = (): WorstCase[] => {
   // 1. As many cheap rules as 8 MiB holds, on 150 keys, all evaluated (each group fails on its last rule).
@@ -127,33 +153,40 @@ export const worstCases = (): WorstCase[] => {
   // 2. String comparisons as long as targets may be, against a value sharing all but their last character.
   const target = 'c'.repeat(CAMPAIGN_LIMITS.maxTargetLength - 1);
   const compares: WorstCase = {
-    name: 'longest comparisons (GREATER_THAN, STARTS_WITH, ENDS_WITH, EQUALS on 1 024-character targets)',
+    name: 'longest comparisons (GREATER_THAN, LOWER_THAN_OR_EQUALS, NOT_EQUALS, EQUALS on 1 024-character targets)',
     file: file(
       fill('s', (i) => [
-        { key: 'q', operator: 'GREATER_THAN', value: `${target}d` },
-        { key: 'q', operator: 'STARTS_WITH', value: `${target}${i % 2 === 0 ? 'c' : 'e'}` },
-        { key: 'q', operator: 'ENDS_WITH', value: `${target}${i % 2 === 0 ? 'c' : 'e'}` },
+        { key: 'q', operator: 'GREATER_THAN', value: `${target}${i % 2 === 0 ? 'b' : 'a'}` },
+        { key: 'q', operator: 'LOWER_THAN_OR_EQUALS', value: `${target}${i % 2 === 0 ? 'd' : 'e'}` },
+        { key: 'q', operator: 'NOT_EQUALS', value: `${target}${String.fromCharCode(97 + (i % 26))}` },
         { key: 'q', operator: 'EQUALS', value: `${target}${String.fromCharCode(97 + (i % 26))}` },
       ]),
     ),
     context: (i) => ({ q: `${'c'.repeat(LONG - 8)}${String(i).padStart(8, 'c')}` }),
   };
 
-  // 3. CONTAINS and NOT_CONTAINS lists of 10 000 a/b items on three keys, scanned over three values of
-  //    8 192 a/b characters: every position continues a partial match.
-  const items = (seed: number): string[] =>
-    Array.from({ length: CAMPAIGN_LIMITS.maxListItems }, (_, j) =>
-      abString(seed * 100_000 + j, 6 + (j % 12)),
-    );
+  // 3. CONTAINS, NOT_CONTAINS and STARTS_WITH lists of a/b items filling the pattern characters, on three
+  //    keys scanned over three values of 8 192 a/b characters (every position continues a partial match),
+  //    with EQUALS lists of 10 000 items filling the list items.
+  const patternItems = (seed: number): string[] =>
+    Array.from({ length: 2_700 }, (_, j) => abString(seed * 100_000 + j, 6 + (j % 12)));
   const listed: WorstCase = {
-    name: 'longest lists (CONTAINS / NOT_CONTAINS / STARTS_WITH, 10 000 a/b items, 3 values of 8 192 a/b)',
+    name: 'longest lists (CONTAINS / NOT_CONTAINS / STARTS_WITH of a/b items on 3 values of 8 192 a/b, and EQUALS lists of 10 000)',
     file: file(
       fill('l', (i) => [
-        {
-          key: `q${i % 3}`,
-          operator: ['CONTAINS', 'STARTS_WITH', 'NOT_CONTAINS'][i % 3] ?? 'CONTAINS',
-          value: items(i),
-        },
+        i < 3
+          ? {
+              key: `q${i}`,
+              operator: ['CONTAINS', 'STARTS_WITH', 'NOT_CONTAINS'][i] ?? 'CONTAINS',
+              value: patternItems(i),
+            }
+          : {
+              key: `q${i % 3}`,
+              operator: 'EQUALS',
+              value: Array.from({ length: CAMPAIGN_LIMITS.maxListItems }, (_, j) =>
+                abString(i * 100_000 + j, 12),
+              ),
+            },
         { key: 'q0', operator: 'EQUALS', value: 'no' },
       ]),
     ),
@@ -183,27 +216,29 @@ export const worstCases = (): WorstCase[] => {
       ),
   };
 
-  // 5. Every list item present in the value: the items are the value's own substrings (a tenant writes both),
-  //    so a CONTAINS scan visits every one of them; one rule never matches, so no scan stops early.
-  const text = abString(7, LONG);
+  // 5. Every pattern present in the value: the items are the value's own substrings (a tenant writes both),
+  //    as many as the pattern characters allow, so a CONTAINS scan visits every one; one rule never matches,
+  //    so no scan stops early.
+  // Over 26 letters, nearly every 4- to 8-character substring is distinct: the most items the characters allow.
+  const text = letters(7, LONG);
+  let room = CAMPAIGN_LIMITS.maxPatternCharactersPerEnvironment - PATTERN_ITEM_MIN_CHARACTERS;
   const present: string[] = [];
-  for (let length = 4; present.length < CAMPAIGN_LIMITS.maxListItemsPerEnvironment; length++) {
+  for (let length = 4; room >= PATTERN_ITEM_MIN_CHARACTERS && length <= 64; length++) {
     const seen = new Set<string>();
-    for (
-      let at = 0;
-      at + length <= text.length && present.length < CAMPAIGN_LIMITS.maxListItemsPerEnvironment;
-      at++
-    ) {
+    for (let at = 0; at + length <= text.length; at++) {
       const item = text.slice(at, at + length);
-      if (!seen.has(item)) present.push(item);
+      const cost = Math.max(length, PATTERN_ITEM_MIN_CHARACTERS);
+      if (seen.has(item) || cost > room) continue;
       seen.add(item);
+      present.push(item);
+      room -= cost;
     }
   }
-  const chunks = Array.from({ length: present.length / CAMPAIGN_LIMITS.maxListItems }, (_, c) =>
+  const chunks = Array.from({ length: Math.ceil(present.length / CAMPAIGN_LIMITS.maxListItems) }, (_, c) =>
     present.slice(c * CAMPAIGN_LIMITS.maxListItems, (c + 1) * CAMPAIGN_LIMITS.maxListItems),
   );
   const everyItem: WorstCase = {
-    name: 'every list item present (100 000 CONTAINS items, all substrings of the value)',
+    name: `every pattern present (${present.length} CONTAINS items, all substrings of the value)`,
     file: file(
       fill(
         'p',
@@ -216,9 +251,31 @@ export const worstCases = (): WorstCase[] => {
     ),
     // The text with its last character changed from one decision to the next: nothing of the previous scan is
     // reused, and every item but the few ending there is still present.
-    context: (i) => ({ q: `${text.slice(0, -1)}${i % 2 === 0 ? 'a' : 'b'}` }),
+    context: (i) => ({ q: `${text.slice(0, -1)}${i % 2 === 0 ? 'y' : 'z'}` }),
   };
-  return [rules, compares, listed, versions, everyItem];
+
+  // 6. SEMVER targets as long as they may be, sharing all their pre-release identifiers with the value's, so
+  //    each comparison walks them all.
+  const identifiers = (CAMPAIGN_LIMITS.maxVersionTargetLength - 6) / 2;
+  const versionTarget = `1.0.0-${Array.from({ length: identifiers }, () => 'a').join('.')}`;
+  const longVersions: WorstCase = {
+    name: `longest SEMVER targets (${CAMPAIGN_LIMITS.maxVersionTargetLength} characters, ${identifiers} identifiers shared with the value)`,
+    file: file(
+      fill('t', (i) => [
+        ...Array.from({ length: 29 }, (_, j) => ({
+          key: `v${(i + j) % 3}`,
+          operator: 'SEMVER_LOWER_THAN',
+          value: versionTarget.slice(0, -1) + String.fromCharCode(98 + ((i + j) % 20)),
+        })),
+        { key: 'v0', operator: 'SEMVER_EQUALS', value: '0.0.1' },
+      ]),
+    ),
+    context: (i) =>
+      Object.fromEntries(
+        [0, 1, 2].map((k) => [`v${k}`, `1.0.0-${'a.'.repeat((LONG - 20) / 2)}${String(i).padStart(8, 'a')}`]),
+      ),
+  };
+  return [rules, compares, listed, versions, everyItem, longVersions];
 };
 
 /** The file's size, campaigns and targetings, for notes; throws when a limit is passed (a bug in this file). */
@@ -230,11 +287,13 @@ export const withinLimits = (worst: WorstCase): { bytes: number; campaigns: numb
     .flatMap((g) => g.targeting?.targetingGroups ?? [])
     .flatMap((tg) => tg.targetings);
   const items = rules.reduce((n, t) => n + (Array.isArray(t.value) ? t.value.length : 0), 0);
+  const scanned = rules.reduce((n, t) => n + patternChars(t), 0);
   if (
     sizes.some((size) => size > CAMPAIGN_LIMITS.maxCampaignBytes) ||
     total > CAMPAIGN_LIMITS.maxEnvironmentBytes ||
     rules.length > CAMPAIGN_LIMITS.maxTargetingsPerEnvironment ||
     items > CAMPAIGN_LIMITS.maxListItemsPerEnvironment ||
+    scanned > CAMPAIGN_LIMITS.maxPatternCharactersPerEnvironment ||
     worst.file.campaigns.length > CAMPAIGN_LIMITS.maxCampaignsPerEnvironment
   )
     throw new Error(`${worst.name}: past the limits`);

@@ -34,6 +34,37 @@ export const parseSemVer = (text: string): SemVer | undefined => {
 const compareDigits = (a: string, b: string): number =>
   a.length !== b.length ? a.length - b.length : a < b ? -1 : a > b ? 1 : 0;
 
+/**
+ * A version made ready for many comparisons (targeting compiles its targets into these, and reads each
+ * context value into one once per decision): `key` is a text whose code-unit order is SemVer 2.0 precedence,
+ * so a comparison is one native string comparison, however many identifiers the versions have.
+ */
+export interface ComparableVersion extends SemVer {
+  /** Equal exactly when precedence is equal (the build ignored); ordered as precedence is. */
+  readonly key: string;
+}
+
+/** A number's digits (no leading zeros) after their count: a shorter number sorts first. */
+const counted = (digits: string): string => String.fromCharCode(digits.length) + digits;
+
+/**
+ * The version ready for {@link compareVersions}. Each core part is its digit count then its digits. A release
+ * then ends with U+0003, above any pre-release; a pre-release lists its identifiers: a numeric one as U+0001,
+ * its digit count and digits, below an alphanumeric one as U+0002, its text and U+0000 (below every character
+ * an identifier may hold, so a shorter text sorts first). With fewer identifiers a version is a prefix of the
+ * other's key, so it sorts first, as SemVer says.
+ */
+export const comparableVersion = (v: SemVer): ComparableVersion => {
+  let key = v.core.map(counted).join('');
+  if (v.pre.length === 0) key += '\u0003';
+  else for (const id of v.pre) key += DIGITS.test(id) ? `\u0001${counted(id)}` : `\u0002${id}\u0000`;
+  return { core: v.core, pre: v.pre, key };
+};
+
+/** SemVer 2.0 precedence of two comparable versions: the sign of `a` − `b`. */
+export const compareVersions = (a: ComparableVersion, b: ComparableVersion): number =>
+  a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
+
 /** Compares two pre-release identifiers: numeric ones numerically and below alphanumeric ones (ASCII order). */
 const compareIdentifiers = (a: string, b: string): number => {
   const an = DIGITS.test(a);

@@ -1,7 +1,7 @@
 // Targeting (PROTOCOL.md §7), compiled: each rule becomes a closure specialised for its operator and target
 // once per bucketing file, so evaluating a visitor does no operator dispatch and no target parsing.
 import { isJsonObject, type VisitorContext } from '../protocol/index.js';
-import { compareSemVer, parseSemVer, type SemVer } from './semver.js';
+import { comparableVersion, compareVersions, parseSemVer, type ComparableVersion } from './semver.js';
 import { FileReads } from './file-reads.js';
 
 /** A compiled rule or variation-group targeting: does it match this visitor? */
@@ -46,14 +46,15 @@ const semverHolds = (operator: string): ((d: number) => boolean) => {
 const semverTest = (
   operator: string,
   target: string,
-  versionOf: (text: string) => SemVer | undefined,
+  versionOf: (text: string) => ComparableVersion | undefined,
 ): ValueTest => {
-  const t = parseSemVer(target);
-  if (t === undefined) return NEVER_VALUE;
+  const parsed = parseSemVer(target);
+  if (parsed === undefined) return NEVER_VALUE;
+  const t = comparableVersion(parsed);
   const holds = semverHolds(operator);
   return (c) => {
     const v = typeof c === 'string' ? versionOf(c) : undefined;
-    return v !== undefined && holds(compareSemVer(v, t));
+    return v !== undefined && holds(compareVersions(v, t));
   };
 };
 
@@ -61,7 +62,10 @@ const semverTest = (
 const valueTest = (
   operator: string,
   t: unknown,
-  versionOf: (text: string) => SemVer | undefined = parseSemVer,
+  versionOf: (text: string) => ComparableVersion | undefined = (text) => {
+    const v = parseSemVer(text);
+    return v === undefined ? undefined : comparableVersion(v);
+  },
 ): ValueTest | undefined => {
   const type = typeof t;
   const scalar = type === 'string' || type === 'number' || type === 'boolean';
@@ -109,10 +113,6 @@ type Scalar = string | number | boolean;
 
 const isScalar = (t: unknown): t is Scalar =>
   typeof t === 'string' || typeof t === 'number' || typeof t === 'boolean';
-
-/** A version's precedence class as text: equal precedence (§7: build ignored), equal key. */
-const versionKey = (v: SemVer): string =>
-  v.pre.length === 0 ? v.core.join('.') : `${v.core.join('.')}-${v.pre.join('.')}`;
 
 /** The lowest (`sign` 1) or highest (-1) of `items` by `compare`, or undefined when there is none. */
 const extreme = <T>(items: readonly T[], compare: (a: T, b: T) => number, sign: 1 | -1): T | undefined =>
@@ -196,13 +196,12 @@ const listTest = (operator: string, list: readonly unknown[], key: string, reads
     }
     case 'SEMVER_EQUALS':
     case 'SEMVER_NOT_EQUALS': {
-      const versions = strings.map(parseSemVer);
-      const keys = new Set(versions.flatMap((v) => (v === undefined ? [] : [versionKey(v)])));
+      const keys = new Set(strings.flatMap((t) => parseSemVer(t) ?? []).map((v) => comparableVersion(v).key));
       if (operator === 'SEMVER_EQUALS') {
         if (keys.size === 0) return NEVER_VALUE;
         return (c) => {
           const v = typeof c === 'string' ? versionOf(c) : undefined;
-          return v !== undefined && keys.has(versionKey(v));
+          return v !== undefined && keys.has(v.key);
         };
       }
       // §7 lists only NOT_EQUALS and NOT_CONTAINS as "every": SEMVER_NOT_EQUALS holds when some version of
@@ -210,19 +209,19 @@ const listTest = (operator: string, list: readonly unknown[], key: string, reads
       if (keys.size === 0) return NEVER_VALUE;
       return (c) => {
         const v = typeof c === 'string' ? versionOf(c) : undefined;
-        return v !== undefined && (keys.size > 1 || !keys.has(versionKey(v)));
+        return v !== undefined && (keys.size > 1 || !keys.has(v.key));
       };
     }
     default: {
       // The SEMVER orderings: against the least (GREATER…) or greatest (LOWER…) version of the list.
-      const versions = strings.flatMap((t) => parseSemVer(t) ?? []);
+      const versions = strings.flatMap((t) => parseSemVer(t) ?? []).map(comparableVersion);
       const sign = operator.includes('GREATER') ? 1 : -1;
-      const bound = extreme(versions, compareSemVer, sign);
+      const bound = extreme(versions, compareVersions, sign);
       if (bound === undefined) return NEVER_VALUE;
       const holds = semverHolds(operator);
       return (c) => {
         const v = typeof c === 'string' ? versionOf(c) : undefined;
-        return v !== undefined && holds(compareSemVer(v, bound));
+        return v !== undefined && holds(compareVersions(v, bound));
       };
     }
   }

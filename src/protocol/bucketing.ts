@@ -32,6 +32,11 @@ export const CAMPAIGN_LIMITS = {
   maxListItems: 10_000,
   /** Characters (UTF-16 code units) of one string target, alone or in a list: a long URL fits. */
   maxTargetLength: 1024,
+  /**
+   * Characters of one SEMVER_* target: a version with a pre-release and a build of a full commit hash fits.
+   * A comparison walks the pre-release identifiers: this bounds what each SEMVER rule may cost.
+   */
+  maxVersionTargetLength: 128,
   /** UTF-8 bytes of one campaign's JSON: 10 000 ids of 64 characters fit. */
   maxCampaignBytes: 1024 * 1024,
   /** Campaigns of one environment (deleted ones aside). */
@@ -48,7 +53,19 @@ export const CAMPAIGN_LIMITS = {
    * them, so this bounds what a CONTAINS scan can visit (ten beta lists of 10 000 ids fit).
    */
   maxListItemsPerEnvironment: 100_000,
+  /**
+   * Characters of all of an environment's CONTAINS, NOT_CONTAINS, STARTS_WITH and ENDS_WITH targets, each
+   * counting at least {@link PATTERN_ITEM_MIN_CHARACTERS}: the string automata a file compiles into grow with
+   * them, and they are built on the main thread at every change (a list of 10 000 short ids fits).
+   */
+  maxPatternCharactersPerEnvironment: 100_000,
 } as const;
+
+/** What a CONTAINS/NOT_CONTAINS/STARTS_WITH/ENDS_WITH target counts at least toward its environment's total. */
+export const PATTERN_ITEM_MIN_CHARACTERS = 8;
+
+/** The operators whose string targets the engine compiles into automata. */
+export const PATTERN_OPERATORS: readonly string[] = ['CONTAINS', 'NOT_CONTAINS', 'STARTS_WITH', 'ENDS_WITH'];
 
 /** A targeting operator. */
 export type TargetingOperator = (typeof TARGETING_OPERATORS)[number];

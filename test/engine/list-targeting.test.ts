@@ -5,6 +5,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { compareSemVer, compileFile, evaluate, matchesRule, parseSemVer } from '../../src/engine/index.js';
+import { comparableVersion, compareVersions } from '../../src/engine/semver.js';
+import { StringPatterns } from '../../src/engine/string-patterns.js';
 import type { BucketingFile, JsonValue } from '../../src/protocol/index.js';
 
 /** mulberry32: a small seeded PRNG, so every run draws the same cases. */
@@ -369,5 +371,88 @@ void describe('SEMVER rules of one file read each value once (issue 29)', () => 
     }
     assert.equal(matched, 1);
     assert.ok(calls <= 4, `the values were parsed ${calls} times for 200 rules`);
+  });
+});
+
+void describe('comparable versions order as SemVer 2.0 precedence (one string comparison a rule)', () => {
+  void it('the key order equals compareSemVer on 4 000 random pairs and the equal pairs', () => {
+    const rand = prng(2029);
+    const part = (): string => (rand() < 0.3 ? '0' : String(Math.floor(rand() * (rand() < 0.2 ? 1e6 : 12))));
+    const identifier = (): string => {
+      const r = rand();
+      if (r < 0.4) return part();
+      const letters = 'aAbz-9';
+      let id = '';
+      for (let i = 0, n = 1 + Math.floor(rand() * 4); i < n; i++)
+        id += letters[Math.floor(rand() * 6)] ?? 'a';
+      return /^\d+$/.test(id) ? `x${id}` : id;
+    };
+    const version = (): string => {
+      const pre =
+        rand() < 0.6 ? `-${Array.from({ length: 1 + Math.floor(rand() * 4) }, identifier).join('.')}` : '';
+      return `${part()}.${part()}.${part()}${pre}${rand() < 0.2 ? '+build.7' : ''}`;
+    };
+    const wrong: unknown[] = [];
+    for (let i = 0; i < 4000; i++) {
+      const [a, b] = [version(), rand() < 0.2 ? '' : version()];
+      const x = parseSemVer(a);
+      const y = parseSemVer(b === '' ? a.replace(/\+.*$/, '+other') : b);
+      if (x === undefined || y === undefined) continue;
+      const expected = Math.sign(compareSemVer(x, y));
+      const actual = Math.sign(compareVersions(comparableVersion(x), comparableVersion(y)));
+      if (actual !== expected) wrong.push({ a, b, expected, actual });
+    }
+    assert.deepEqual(wrong, []);
+  });
+});
+
+void describe('string patterns (issue 29 review)', () => {
+  void it('a rule added after a scan answers for the text it is asked about', () => {
+    const patterns = new StringPatterns();
+    const x = patterns.rule('q', 'inside', ['x3']);
+    patterns.seal();
+    assert.equal(x('hello x3'), true);
+    const hello = patterns.rule('q', 'inside', ['hello']);
+    assert.equal(hello('hello x3'), true);
+    assert.equal(x('hello x3'), true);
+  });
+
+  void it('long single targets are searched by the automaton, not by includes (linear on any text)', () => {
+    const targets = ['a'.repeat(64) + 'b' + 'a'.repeat(959), 'a'.repeat(900) + 'c', 'b'.repeat(20)];
+    const rules = targets.map((value) => ({ key: 'q', operator: 'CONTAINS', value }));
+    const file: BucketingFile = {
+      panic: false,
+      campaigns: rules.map((rule, i) => ({
+        id: `c${i}`,
+        name: `c${i}`,
+        type: 'toggle',
+        variationGroups: [
+          {
+            id: `g${i}`,
+            name: `g${i}`,
+            targeting: { targetingGroups: [{ targetings: [rule] }] },
+            variations: [
+              {
+                id: `v${i}`,
+                name: 'on',
+                allocation: 100,
+                modifications: { type: 'FLAG', value: { [`f${i}`]: 1 } },
+              },
+            ],
+          },
+        ],
+      })),
+      accountSettings: { enabledXPC: false, enabled1V1T: false },
+    };
+    const compiled = compileFile(file);
+    const q = `${'a'.repeat(8192)}${'b'.repeat(20)}`;
+    let matched: string[] = [];
+    const includes = countCalls('includes', () => {
+      matched = evaluate(compiled, { id: 'v', assignments: {}, context: { q } }).decision.campaigns.map(
+        (c) => c.id,
+      );
+    });
+    assert.deepEqual(matched, ['c2']);
+    assert.equal(includes, 0);
   });
 });

@@ -158,6 +158,12 @@ describeOnEveryStoreWith(
       );
       assert.equal(single.status, 400);
       assert.match((single.body as { message: string }).message, /targetings\[0\]\.value\b(?!\[)/);
+      const version = await createCampaign(listCampaign('SEMVER_GREATER_THAN', `1.0.0-${'a.'.repeat(62)}a`));
+      assert.equal(version.status, 400);
+      assert.match(
+        (version.body as { message: string }).message,
+        /targetings\[0\]\.value: is 131 characters long; a targeting's string value under a SEMVER operator has at most 128/,
+      );
       // At the limits exactly, accepted.
       const full = await createCampaign(
         listCampaign('EQUALS', ['w'.repeat(CAMPAIGN_LIMITS.maxTargetLength), 'v']),
@@ -282,6 +288,49 @@ describeOnEveryStoreWith(
       );
       // A list counts once: the same rules with longer lists still fit.
       await store.updateCampaign(env.envId, 't0', ruled('t0', 1000), { description: '' });
+    });
+
+    void it('the store refuses more than 100 000 pattern characters, each item counting at least 8', async () => {
+      const { store } = fx();
+      const env = await seedEnvironment(store, []);
+      const scanned = (id: string, operator: string, value: string[]): BucketingCampaign => ({
+        ...checkoutCampaign(`${id}-`),
+        id,
+        variationGroups: checkoutCampaign(`${id}-`).variationGroups.map((g) => ({
+          ...g,
+          targeting: { targetingGroups: [{ targetings: [{ key: 'q', operator, value }] }] },
+        })),
+      });
+      // 10 000 short items count 80 000; 2 000 more short ones make 96 000; then 5 000 characters are too many.
+      const short = Array.from({ length: 10_000 }, (_, i) => `ab${i}x`);
+      await store.createCampaign(env.envId, scanned('p0', 'CONTAINS', short), {
+        description: '',
+        state: 'active',
+      });
+      await store.createCampaign(env.envId, scanned('p1', 'ENDS_WITH', short.slice(0, 2000)), {
+        description: '',
+        state: 'active',
+      });
+      await assert.rejects(
+        store.createCampaign(
+          env.envId,
+          scanned(
+            'p2',
+            'STARTS_WITH',
+            ['s', 't', 'u', 'v', 'w'].map((c) => c.repeat(1000)),
+          ),
+          {
+            description: '',
+            state: 'active',
+          },
+        ),
+        /would take 101000 characters \(each counting at least 8\); they take at most 100000 in all/,
+      );
+      // EQUALS lists do not count: matched by a set, whatever their length.
+      await store.createCampaign(env.envId, scanned('p3', 'EQUALS', ['s'.repeat(500), ...short]), {
+        description: '',
+        state: 'active',
+      });
     });
   },
 );

@@ -107,9 +107,9 @@ export const campaignEditQueries = (db: Pick<Sql, 'query' | 'transaction'>, chan
       const now = Date.now();
       await tx.query(
         `INSERT INTO campaigns
-           (env_id, id, position, state, description, slug, body, body_bytes, targetings, list_items, created_ms,
-            updated_ms)
-         VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $9, $10, $11, $8, $8)`,
+           (env_id, id, position, state, description, slug, body, body_bytes, targetings, list_items, pattern_chars,
+            created_ms, updated_ms)
+         VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $9, $10, $11, $12, $8, $8)`,
         [
           envId,
           campaign.id,
@@ -122,6 +122,7 @@ export const campaignEditQueries = (db: Pick<Sql, 'query' | 'transaction'>, chan
           sized.bytes,
           sized.targetings,
           sized.listItems,
+          sized.patternChars,
         ],
       );
       await registerIds(tx, envId, campaign);
@@ -157,8 +158,8 @@ export const campaignEditQueries = (db: Pick<Sql, 'query' | 'transaction'>, chan
       const sized = sizedCampaign(campaign);
       await checkRoomFor(tx, envId, campaignId, sized);
       await tx.query(
-        `UPDATE campaigns SET body = $3::jsonb, body_bytes = $7, targetings = $8, list_items = $9, slug = $4,
-           description = $5, updated_ms = $6
+        `UPDATE campaigns SET body = $3::jsonb, body_bytes = $7, targetings = $8, list_items = $9,
+           pattern_chars = $10, slug = $4, description = $5, updated_ms = $6
          WHERE env_id = $1 AND id = $2`,
         [
           envId,
@@ -170,6 +171,7 @@ export const campaignEditQueries = (db: Pick<Sql, 'query' | 'transaction'>, chan
           sized.bytes,
           sized.targetings,
           sized.listItems,
+          sized.patternChars,
         ],
       );
       await registerIds(tx, envId, campaign);

@@ -3,7 +3,7 @@
 // time (the remote control API) is campaign-edits-sql.ts, over the same id checks.
 import type { BucketingCampaign } from 'feature-ts/protocol';
 import { IdConflictError, InputError, unknownEnvironmentInput } from '../errors.js';
-import { checkEnvironmentTotals, sizedCampaign, totalsOf } from './campaign-limits.js';
+import { checkEnvironmentTotals, sizedCampaign, storedTotals, totalsOf } from './campaign-limits.js';
 import { publish, toEnvironment } from './environments-sql.js';
 import { num, numOrNull, text, textOrNull, type Queryable, type Row, type Sql } from './sql.js';
 import type { CampaignRecord, CampaignState, EnvironmentConfiguration, VariationOwner } from './store.js';
@@ -99,7 +99,7 @@ export const campaignQueries = (db: Pick<Sql, 'query' | 'transaction'>, channel:
       if (env.length === 0) throw unknownEnvironmentInput(envId);
       // The file replaces every campaign: its own count and size are the environment's.
       const sized = campaigns.map(sizedCampaign);
-      checkEnvironmentTotals(envId, totalsOf(sized));
+      checkEnvironmentTotals(envId, totalsOf(sized), await storedTotals(tx, envId));
       await checkIds(tx, envId, campaigns);
       const now = Date.now();
       const ids = campaigns.map((c) => c.id);
@@ -114,15 +114,28 @@ export const campaignQueries = (db: Pick<Sql, 'query' | 'transaction'>, channel:
       ]);
       let position = 0;
       for (const [i, campaign] of campaigns.entries()) {
-        const { json, bytes, targetings, listItems } = sized[i] ?? sizedCampaign(campaign);
+        const { json, bytes, targetings, listItems, patternChars } = sized[i] ?? sizedCampaign(campaign);
         await tx.query(
           `INSERT INTO campaigns
-             (env_id, id, position, state, slug, body, body_bytes, targetings, list_items, created_ms, updated_ms)
-           VALUES ($1, $2, $3, 'active', $4, $5::jsonb, $7, $8, $9, $6, $6)
+             (env_id, id, position, state, slug, body, body_bytes, targetings, list_items, pattern_chars,
+              created_ms, updated_ms)
+           VALUES ($1, $2, $3, 'active', $4, $5::jsonb, $7, $8, $9, $10, $6, $6)
            ON CONFLICT (env_id, id) DO UPDATE SET position = excluded.position, state = 'active',
              slug = excluded.slug, body = excluded.body, body_bytes = excluded.body_bytes,
-             targetings = excluded.targetings, list_items = excluded.list_items, updated_ms = excluded.updated_ms, deleted_ms = NULL`,
-          [envId, campaign.id, position++, campaign.slug ?? null, json, now, bytes, targetings, listItems],
+             targetings = excluded.targetings, list_items = excluded.list_items,
+             pattern_chars = excluded.pattern_chars, updated_ms = excluded.updated_ms, deleted_ms = NULL`,
+          [
+            envId,
+            campaign.id,
+            position++,
+            campaign.slug ?? null,
+            json,
+            now,
+            bytes,
+            targetings,
+            listItems,
+            patternChars,
+          ],
         );
         await registerIds(tx, envId, campaign);
       }

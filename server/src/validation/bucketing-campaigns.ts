@@ -172,27 +172,35 @@ const checkRule = (t: unknown, at: string, rules: GroupRules): Targeting => {
     fail(`${at}.operator`, `"${String(operator)}" is not a known operator`);
   if (rules.strict && !Object.hasOwn(t, 'value'))
     fail(`${at}.value`, 'is required (any JSON value; EXISTS and NOT_EXISTS ignore it)');
-  checkTargetSize(t.value, `${at}.value`);
+  checkTargetSize(operator as string, t.value, `${at}.value`);
   // The file's values are kept as given; the API's are checked as text the store can keep.
   const value = rules.strict ? checkJson(t.value, `${at}.value`) : (t.value as JsonValue);
   return { operator: operator as string, key: t.key, value };
 };
 
-const tooLong = (text: string): string =>
-  `is ${text.length} characters long; a targeting's string value has at most ${CAMPAIGN_LIMITS.maxTargetLength} (docs/http-api.md, Limits)`;
+const tooLong = (text: string, max: number): string =>
+  `is ${text.length} characters long; a targeting's string value${max === CAMPAIGN_LIMITS.maxVersionTargetLength ? ' under a SEMVER operator' : ''} has at most ${max} (docs/http-api.md, Limits)`;
+
+/** Where to put what does not fit in one list: for an "every element" operator, not in another group. */
+const splitAdvice = (operator: string): string =>
+  operator === 'NOT_EQUALS' || operator === 'NOT_CONTAINS'
+    ? 'put the rest in another targeting of the same targeting group: both must hold'
+    : 'put the rest in another targeting group: groups are alternatives';
 
 /** Throws when a targeting's value passes the limits that bound a decision's cost (issue 29). */
-const checkTargetSize = (value: unknown, path: string): void => {
-  if (typeof value === 'string' && value.length > CAMPAIGN_LIMITS.maxTargetLength) fail(path, tooLong(value));
+const checkTargetSize = (operator: string, value: unknown, path: string): void => {
+  const max = operator.startsWith('SEMVER_')
+    ? CAMPAIGN_LIMITS.maxVersionTargetLength
+    : CAMPAIGN_LIMITS.maxTargetLength;
+  if (typeof value === 'string' && value.length > max) fail(path, tooLong(value, max));
   if (!Array.isArray(value)) return;
   if (value.length > CAMPAIGN_LIMITS.maxListItems)
     fail(
       path,
-      `is a list of ${value.length} items; a targeting's list has at most ${CAMPAIGN_LIMITS.maxListItems} (put the rest in another targeting group: groups are alternatives)`,
+      `is a list of ${value.length} items; a targeting's list has at most ${CAMPAIGN_LIMITS.maxListItems} (${splitAdvice(operator)})`,
     );
   value.forEach((item, i) => {
-    if (typeof item === 'string' && item.length > CAMPAIGN_LIMITS.maxTargetLength)
-      fail(`${path}[${i}]`, tooLong(item));
+    if (typeof item === 'string' && item.length > max) fail(`${path}[${i}]`, tooLong(item, max));
   });
 };
 

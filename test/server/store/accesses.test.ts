@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { InputError } from '../../../server/src/errors.js';
 import { initialMigration } from '../../../server/src/store/migrations/001-initial.js';
+import { MIGRATIONS } from '../../../server/src/store/migrations/index.js';
 import type { Sql } from '../../../server/src/store/sql.js';
 import type { Store, TokenRecord } from '../../../server/src/store/store.js';
 import { describeStoreOnEveryKind, rawDatabase, storeKinds } from '../support.js';
@@ -201,7 +202,7 @@ void describe('migration 002 on a database at 001', () => {
         const applied = await db.query('SELECT version FROM schema_migrations ORDER BY version');
         assert.deepEqual(
           applied.map((row) => row.version),
-          [1, 2, 3, 4, 5, 6],
+          MIGRATIONS.map((m) => m.version),
         );
       } finally {
         await db.remove();
