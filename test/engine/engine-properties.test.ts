@@ -4,18 +4,9 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { compileFile, evaluate, murmur3 } from '../../src/engine/index.js';
 import type { AssignmentHistory, BucketingCampaign, BucketingFile } from '../../src/protocol/index.js';
+import { seededRandom } from '../support/seeded-random.js';
 
-/** mulberry32: a small seeded PRNG, so every run draws the same ids. */
-const prng = (seed: number): (() => number) => {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-};
+const prng = seededRandom;
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789-_@.';
 const EXOTIC = ['é', 'ß', '訪', '問', '😀', '👩‍💻', '\u0800', '\uffff'];

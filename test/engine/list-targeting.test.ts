@@ -7,19 +7,41 @@ import { describe, it } from 'node:test';
 import { compareSemVer, compileFile, evaluate, matchesRule, parseSemVer } from '../../src/engine/index.js';
 import { comparableVersion, compareVersions } from '../../src/engine/semver.js';
 import { StringPatterns } from '../../src/engine/string-patterns.js';
-import type { BucketingFile, JsonValue } from '../../src/protocol/index.js';
+import {
+  TARGETING_OPERATORS,
+  type BucketingFile,
+  type JsonValue,
+  type Targeting,
+} from '../../src/protocol/index.js';
+import { seededRandom } from '../support/seeded-random.js';
 
-/** mulberry32: a small seeded PRNG, so every run draws the same cases. */
-const prng = (seed: number): (() => number) => {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-};
+const prng = seededRandom;
+
+/** A file of one toggle campaign per rule list (campaign c<i>, group g<i>, flag f<i>), all of its traffic. */
+const fileOf = (rules: readonly Targeting[][]): BucketingFile => ({
+  panic: false,
+  campaigns: rules.map((targetings, i) => ({
+    id: `c${i}`,
+    name: `c${i}`,
+    type: 'toggle',
+    variationGroups: [
+      {
+        id: `g${i}`,
+        name: `g${i}`,
+        targeting: { targetingGroups: [{ targetings }] },
+        variations: [
+          {
+            id: `v${i}`,
+            name: 'on',
+            allocation: 100,
+            modifications: { type: 'FLAG', value: { [`f${i}`]: true } },
+          },
+        ],
+      },
+    ],
+  })),
+  accountSettings: { enabledXPC: false, enabled1V1T: false },
+});
 
 type Scalar = string | number | boolean;
 
@@ -78,24 +100,8 @@ const reference = (operator: string, c: unknown, list: readonly unknown[]): bool
     : list.some((t) => holds(operator, c, t));
 };
 
-const OPERATORS = [
-  'EQUALS',
-  'NOT_EQUALS',
-  'CONTAINS',
-  'NOT_CONTAINS',
-  'STARTS_WITH',
-  'ENDS_WITH',
-  'GREATER_THAN',
-  'GREATER_THAN_OR_EQUALS',
-  'LOWER_THAN',
-  'LOWER_THAN_OR_EQUALS',
-  'SEMVER_EQUALS',
-  'SEMVER_NOT_EQUALS',
-  'SEMVER_GREATER_THAN',
-  'SEMVER_LOWER_THAN',
-  'SEMVER_GREATER_THAN_OR_EQUALS',
-  'SEMVER_LOWER_THAN_OR_EQUALS',
-];
+// Every operator but EXISTS / NOT_EXISTS, which ignore the target.
+const OPERATORS = TARGETING_OPERATORS.filter((op) => op !== 'EXISTS' && op !== 'NOT_EXISTS');
 
 // A small alphabet makes overlaps, shared prefixes and suffixes frequent; the surrogate pair and the lone
 // surrogate check that strings are compared by UTF-16 code units, as `includes` does.
@@ -155,34 +161,9 @@ void describe('list targetings give what testing every element gives (§7)', () 
     );
     const operators = ['CONTAINS', 'NOT_CONTAINS', 'STARTS_WITH', 'ENDS_WITH'];
     // One campaign per list, one group each, one variation setting a flag named after the campaign.
-    const file: BucketingFile = {
-      panic: false,
-      campaigns: lists.map((list, i) => ({
-        id: `c${i}`,
-        name: `c${i}`,
-        type: 'toggle',
-        variationGroups: [
-          {
-            id: `g${i}`,
-            name: `g${i}`,
-            targeting: {
-              targetingGroups: [
-                { targetings: [{ key: 'q', operator: operators[i % 4] ?? '', value: list }] },
-              ],
-            },
-            variations: [
-              {
-                id: `v${i}`,
-                name: 'on',
-                allocation: 100,
-                modifications: { type: 'FLAG', value: { [`f${i}`]: true } },
-              },
-            ],
-          },
-        ],
-      })),
-      accountSettings: { enabledXPC: false, enabled1V1T: false },
-    };
+    const file = fileOf(
+      lists.map((list, i) => [{ key: 'q', operator: operators[i % 4] ?? '', value: list }]),
+    );
     const compiled = compileFile(file);
     const wrong: unknown[] = [];
     // Texts alternate, and repeat as new string objects, so a stale memo of the last scan would show.
@@ -322,32 +303,7 @@ void describe('SEMVER rules of one file read each value once (issue 29)', () => 
       operator: i % 4 < 2 ? 'SEMVER_GREATER_THAN' : 'SEMVER_NOT_EQUALS',
       value: i % 3 === 0 ? ['0.1.0', '0.2.0'] : '0.1.0',
     }));
-    const file: BucketingFile = {
-      panic: false,
-      campaigns: [
-        {
-          id: 'c1',
-          name: 'Versions',
-          type: 'toggle',
-          variationGroups: [
-            {
-              id: 'g1',
-              name: 'g1',
-              targeting: { targetingGroups: [{ targetings: rules }] },
-              variations: [
-                {
-                  id: 'v1',
-                  name: 'on',
-                  allocation: 100,
-                  modifications: { type: 'FLAG', value: { on: true } },
-                },
-              ],
-            },
-          ],
-        },
-      ],
-      accountSettings: { enabledXPC: false, enabled1V1T: false },
-    };
+    const file = fileOf([rules]);
     const compiled = compileFile(file);
     const exec = Object.getOwnPropertyDescriptor(RegExp.prototype, 'exec')?.value as (
       this: RegExp,
@@ -420,30 +376,7 @@ void describe('string patterns (issue 29 review)', () => {
   void it('long single targets are searched by the automaton, not by includes (linear on any text)', () => {
     const targets = ['a'.repeat(64) + 'b' + 'a'.repeat(959), 'a'.repeat(900) + 'c', 'b'.repeat(20)];
     const rules = targets.map((value) => ({ key: 'q', operator: 'CONTAINS', value }));
-    const file: BucketingFile = {
-      panic: false,
-      campaigns: rules.map((rule, i) => ({
-        id: `c${i}`,
-        name: `c${i}`,
-        type: 'toggle',
-        variationGroups: [
-          {
-            id: `g${i}`,
-            name: `g${i}`,
-            targeting: { targetingGroups: [{ targetings: [rule] }] },
-            variations: [
-              {
-                id: `v${i}`,
-                name: 'on',
-                allocation: 100,
-                modifications: { type: 'FLAG', value: { [`f${i}`]: 1 } },
-              },
-            ],
-          },
-        ],
-      })),
-      accountSettings: { enabledXPC: false, enabled1V1T: false },
-    };
+    const file = fileOf(rules.map((rule) => [rule]));
     const compiled = compileFile(file);
     const q = `${'a'.repeat(8192)}${'b'.repeat(20)}`;
     let matched: string[] = [];

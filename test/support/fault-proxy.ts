@@ -8,6 +8,9 @@
 // make the second arrival a duplicate.
 import { createServer, request as forward, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { seededRandom } from './seeded-random.js';
+
+export { seededRandom };
 
 /** What the proxy does with one request. */
 export type FaultMode =
@@ -62,18 +65,6 @@ export interface FaultProxy {
   idle(): Promise<void>;
   close(): Promise<void>;
 }
-
-/** mulberry32: a small seeded generator of numbers in [0, 1). */
-export const seededRandom = (seed: number): (() => number) => {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-};
 
 const readBody = (req: IncomingMessage): Promise<Buffer> =>
   new Promise((resolve, reject) => {
