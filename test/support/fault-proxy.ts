@@ -10,8 +10,6 @@ import { createServer, request as forward, type IncomingMessage, type ServerResp
 import type { AddressInfo } from 'node:net';
 import { seededRandom } from './seeded-random.js';
 
-export { seededRandom };
-
 /** What the proxy does with one request. */
 export type FaultMode =
   | 'pass'
