@@ -1,5 +1,6 @@
 import type { AccountSettings, Modifications } from './decision.js';
 import type { JsonValue } from './json.js';
+import type { AnalysisSettings } from './report.js';
 
 /** Targeting operators (PROTOCOL.md §7). */
 export const TARGETING_OPERATORS = [
@@ -117,6 +118,12 @@ export interface BucketingCampaign {
   slug?: string | null;
   bucketRanges?: BucketRange[];
   variationGroups: BucketingVariationGroup[];
+  /**
+   * The campaign's analysis settings (PROTOCOL.md §14.6): only the fields that differ from the defaults
+   * (`ANALYSIS_DEFAULTS`), each absent one taking its default, so a campaign stored without them reads with the
+   * defaults. Kept in the stored body and in imports, never in the served bucketing file: SDKs do not use them.
+   */
+  analysis?: Partial<AnalysisSettings>;
 }
 
 /** The bucketing file: `GET /cdn/{envId}/bucketing.json` (PROTOCOL.md §6). */

@@ -1,4 +1,5 @@
 import type { JsonValue } from './json.js';
+import type { AnalysisSettings } from './report.js';
 
 /** Campaign states (PROTOCOL.md §13.5); `interrupted` is final. */
 export type CampaignState = 'active' | 'paused' | 'interrupted';
@@ -37,6 +38,8 @@ export interface RemoteCampaign {
   state: CampaignState;
   variation_groups: RemoteVariationGroup[];
   bucket_ranges: Array<[number, number]>;
+  /** The analysis settings (PROTOCOL.md §14.6), every field written: defaults fill what was never set. */
+  analysis: AnalysisSettings;
   created_at: string;
   updated_at: string;
   /** Read-only, in the server's answers: what the platform's own SDKs would evaluate differently here. */

@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { compileFile, type CompiledFile } from 'feature-ts/engine';
 import type { BucketingFile } from 'feature-ts/protocol';
 import type { EnvironmentConfiguration, EnvironmentRecord } from '../store/store.js';
+import { withoutAnalysis } from '../validation/analysis-settings.js';
 
 /** A served document: its bytes and strong ETag (identity encoding: the server does not compress). */
 export interface ServedDocument {
@@ -35,7 +36,8 @@ export const buildEnvironmentState = (configuration: EnvironmentConfiguration): 
   const { environment } = configuration;
   const file: BucketingFile = {
     panic: environment.panic,
-    campaigns: configuration.campaigns.map((c) => c.body),
+    // A campaign's analysis settings (§14.6) are the report's: SDKs would only download them.
+    campaigns: configuration.campaigns.map((c) => withoutAnalysis(c.body)),
     accountSettings: environment.accountSettings,
   };
   const compiled = compileFile(file);

@@ -13,6 +13,8 @@
 // - `position` is PATCH only: a new campaign goes last (§13.5).
 // - A group's `targeting` is required (a group without one never matches, §7, which is never what a client
 //   means); a variation's `reference` defaults to false and its `allocation` to 0, as in the file.
+// - `analysis` (§14.6) is read by validation/analysis-settings.ts: stored as given, merged field by field on
+//   PATCH, answered with the defaults filled in.
 // - Every group, variation and campaign in the result has all its fields (`slug` null, `reference`,
 //   `allocation`, `targeting`, `bucketRanges`), so a stored body read back and re-sent is the same body.
 import {
@@ -36,6 +38,7 @@ import {
   rejectUnknownFields,
   type GroupRules,
 } from '../validation/bucketing-campaigns.js';
+import { analysisOf, checkAnalysis } from '../validation/analysis-settings.js';
 
 /** Campaign states (§13.5): `paused` and `interrupted` campaigns are left out of decisions. */
 export const CAMPAIGN_STATES = [
@@ -54,6 +57,7 @@ export const CAMPAIGN_BODY_FIELDS = [
   'state',
   'variation_groups',
   'bucket_ranges',
+  'analysis',
   'position',
   'created_at',
   'updated_at',
@@ -111,6 +115,7 @@ export const toRemoteCampaign = (record: CampaignRecord): RemoteCampaign => ({
     range.r[0],
     range.r[1],
   ]),
+  analysis: analysisOf(record.body),
   created_at: iso(record.createdMs),
   updated_at: iso(record.updatedMs),
 });
@@ -203,12 +208,23 @@ export const campaignFromRemote = (body: unknown, existing?: CampaignRecord): Ca
   const bucketRanges = has('bucket_ranges')
     ? checkBucketRanges(body.bucket_ranges)
     : structuredClone(stored?.bucketRanges ?? FULL_TRAFFIC);
+  const analysis = has('analysis')
+    ? checkAnalysis(body.analysis, 'analysis', stored?.analysis)
+    : structuredClone(stored?.analysis);
   if (existing === undefined && has('position'))
     fail('position', 'is for PATCH only: a new campaign goes last; move it afterwards');
   const position = has('position') ? checkPosition(body.position) : undefined;
 
   const result: CampaignInput = {
-    campaign: { id, name, type, slug, bucketRanges, variationGroups },
+    campaign: {
+      id,
+      name,
+      type,
+      slug,
+      bucketRanges,
+      variationGroups,
+      ...(analysis === undefined ? {} : { analysis }),
+    },
     description,
   };
   if (position !== undefined) result.position = position;

@@ -7,7 +7,12 @@
 // campaignFromRemote names by path (`variation_groups[0].variations[1].allocation`). So those schemas only
 // say `type: object` and describe each field in words; answers are typed in full (they also drive fastify's
 // serializer, which drops what a schema does not list).
-import { CAMPAIGN_TYPES, ERROR_CODES } from 'feature-ts/protocol';
+import { ANALYSIS_DEFAULTS, ANALYSIS_LIMITS, CAMPAIGN_TYPES, ERROR_CODES } from 'feature-ts/protocol';
+import {
+  ANALYSIS_METHODS,
+  MAX_GOAL_NAME_LENGTH,
+  PRIMARY_GOAL_TYPES,
+} from '../validation/analysis-settings.js';
 import { CAMPAIGN_STATES, MAX_POSITION } from './campaign-format.js';
 
 const ID = { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' } as const;
@@ -51,6 +56,12 @@ const remoteCampaignExample = {
     },
   ],
   bucket_ranges: [[0, 100]],
+  analysis: {
+    primary_goal: { type: 'event', name: 'add_to_cart' },
+    method: 'sequential',
+    alpha: 0.05,
+    expected_visitors: 5000,
+  },
   created_at: '2026-11-22T10:00:00.000Z',
   updated_at: '2026-11-22T10:00:00.000Z',
 } as const;
@@ -123,6 +134,43 @@ const variationGroupSchema = {
   },
 } as const;
 
+/** The analysis settings of a campaign as answered (PROTOCOL.md §14.6): every field, defaults filled in. */
+export const analysisSchema = {
+  type: 'object',
+  required: ['primary_goal', 'method', 'alpha', 'expected_visitors'],
+  description:
+    'How the report decides its verdicts (PROTOCOL.md §14.6). Fields never set show their defaults (a campaign created before these settings existed reads with them).',
+  properties: {
+    primary_goal: {
+      type: ['object', 'null'],
+      required: ['type', 'name'],
+      description:
+        "The goal the verdicts are drawn on: an event's action or a transaction's affiliation. Every other goal is exploratory (figures, no verdict). null (the default): no verdict.",
+      properties: {
+        type: { type: 'string', enum: PRIMARY_GOAL_TYPES },
+        name: { type: 'string', minLength: 1, maxLength: MAX_GOAL_NAME_LENGTH },
+      },
+    },
+    method: {
+      type: 'string',
+      enum: ANALYSIS_METHODS,
+      description: `sequential (the default): figures valid however often the report is read (§14.7). fixed: valid only when read once, at a sample size fixed in advance (§14.5).`,
+    },
+    alpha: {
+      type: 'number',
+      minimum: ANALYSIS_LIMITS.minAlpha,
+      maximum: ANALYSIS_LIMITS.maxAlpha,
+      description: `The false-positive rate accepted; default ${ANALYSIS_DEFAULTS.alpha}.`,
+    },
+    expected_visitors: {
+      type: 'integer',
+      minimum: ANALYSIS_LIMITS.minExpectedVisitors,
+      maximum: ANALYSIS_LIMITS.maxExpectedVisitors,
+      description: `The group's total visitors at which a decision is expected (the sequential tuning); default ${ANALYSIS_DEFAULTS.expected_visitors}.`,
+    },
+  },
+} as const;
+
 /** A campaign as the remote control API answers it (§13.5). */
 export const remoteCampaignSchema = {
   title: 'Campaign',
@@ -137,6 +185,7 @@ export const remoteCampaignSchema = {
     'state',
     'variation_groups',
     'bucket_ranges',
+    'analysis',
     'created_at',
     'updated_at',
   ],
@@ -161,6 +210,7 @@ export const remoteCampaignSchema = {
       items: { type: 'array', minItems: 2, maxItems: 2, items: { type: 'number', minimum: 0, maximum: 100 } },
       description: "The campaign's share of traffic: percent ranges [from, to), to excluded.",
     },
+    analysis: analysisSchema,
     created_at: TIME,
     updated_at: TIME,
     compatibility: {
@@ -202,6 +252,9 @@ const bodyFields = {
   },
   bucket_ranges: {
     description: 'List of [from, to] percents, 0 ≤ from < to ≤ 100; [[0, 100]] when left out.',
+  },
+  analysis: {
+    description: `The report's settings (PROTOCOL.md §14.6): {primary_goal: {type: ${PRIMARY_GOAL_TYPES.join('|')}, name: 1-${MAX_GOAL_NAME_LENGTH} characters} or null, method: ${ANALYSIS_METHODS.join('|')}, alpha: ${ANALYSIS_LIMITS.minAlpha}-${ANALYSIS_LIMITS.maxAlpha}, expected_visitors: integer ${ANALYSIS_LIMITS.minExpectedVisitors}-${ANALYSIS_LIMITS.maxExpectedVisitors}}; every field optional, fields left out take the defaults (${JSON.stringify(ANALYSIS_DEFAULTS)}). On PATCH the fields given replace the stored ones and the others are kept; null resets them all. Unknown fields are refused. Never changes a stored count.`,
   },
   created_at: { description: 'Read-only: ignored (a campaign read with GET can be sent back).' },
   updated_at: { description: 'Read-only: ignored.' },
@@ -258,7 +311,10 @@ export const campaignPatchBodySchema = {
       description: `Integer 0-${MAX_POSITION}: the campaign's place in the stored order (0 is first; past the end is last).`,
     },
   },
-  examples: [{ name: 'Checkout (winter)', bucket_ranges: [[0, 50]], position: 0 }],
+  examples: [
+    { name: 'Checkout (winter)', bucket_ranges: [[0, 50]], position: 0 },
+    { analysis: { primary_goal: { type: 'transaction', name: 'Purchase' }, alpha: 0.01 } },
+  ],
 } as const;
 
 /** The body of `PATCH …/campaigns/{id}/toggle`. */

@@ -86,6 +86,10 @@ export const bucketingCampaignSchema = {
         },
       },
     },
+    analysis: {
+      description:
+        'Import only, never in the served file (SDKs do not use it): the report\'s settings, as in the remote control API (PROTOCOL.md §14.6, snake_case: {"primary_goal": {"type": "event", "name": "add_to_cart"}, "method": "sequential", "alpha": 0.05, "expected_visitors": 5000}); fields left out take the defaults.',
+    },
     variationGroups: {
       type: 'array',
       description: 'In order: a visitor gets the first group whose targeting matches (§8.3).',

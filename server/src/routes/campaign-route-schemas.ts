@@ -86,6 +86,7 @@ const createdExample = {
     },
   ],
   bucket_ranges: [[0, 100]],
+  analysis: { primary_goal: null, method: 'sequential', alpha: 0.05, expected_visitors: 5000 },
   created_at: EXAMPLE.time,
   updated_at: EXAMPLE.time,
 } satisfies RemoteCampaign;

@@ -16,30 +16,13 @@ import {
   type Targeting,
   type VariationGroupTargeting,
 } from 'feature-ts/protocol';
-import { InputError } from '../errors.js';
 import { isValidId } from '../ids.js';
+import { checkAnalysis } from './analysis-settings.js';
+import { fail, fieldPath, rejectUnknownFields } from './field-error.js';
 import { badString } from './fields.js';
 import { STORABLE_TEXT_RULE, isStorableText } from './storable-text.js';
 
-/** An InputError about one field; `path` names it as the body spells it (`variation_groups[0].name`). */
-export class FieldError extends InputError {
-  /** The field's path in the body. */
-  readonly path: string;
-  /** What is wrong with the field and what to change. */
-  readonly reason: string;
-
-  constructor(path: string, reason: string) {
-    super(`${path} ${reason}`);
-    this.name = 'FieldError';
-    this.path = path;
-    this.reason = reason;
-  }
-}
-
-/** Throws the FieldError of `path`. (A declaration, so that TypeScript narrows after a call.) */
-export function fail(path: string, reason: string): never {
-  throw new FieldError(path, reason);
-}
+export { FieldError, fail, fieldPath, rejectUnknownFields } from './field-error.js';
 
 /** Length limits of the API's texts; ids have their own (1-64 characters, PROTOCOL.md §1). */
 export const TEXT_LIMITS = {
@@ -64,28 +47,6 @@ export const badText = (value: unknown, max: number, min = 1): string | null => 
   const bad = badString(value, max);
   if (bad !== null) return bad;
   return illFormed(value as string) ? ILL_FORMED : null;
-};
-
-/** `path.key`, or `path["key"]` when the key is not a plain name; just `key` at the top. */
-export const fieldPath = (path: string, key: string): string => {
-  if (!/^[A-Za-z_$][\w$]*$/.test(key)) return `${path}[${JSON.stringify(key)}]`;
-  return path === '' ? key : `${path}.${key}`;
-};
-
-/** Throws naming the first field of `object` not in `known`; the message lists the known ones. */
-export const rejectUnknownFields = (
-  object: Record<string, unknown>,
-  known: readonly string[],
-  path: string,
-): void => {
-  const unknown = Object.keys(object).filter((key) => !known.includes(key));
-  const first = unknown[0];
-  if (first === undefined) return;
-  // The bucketing file is camelCase and the API snake_case: say so when that is the mistake.
-  const snake = first.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-  const hint = snake !== first && known.includes(snake) ? ` (the API spells it ${snake})` : '';
-  const others = unknown.length > 1 ? `; also unknown: ${unknown.slice(1).join(', ')}` : '';
-  fail(fieldPath(path, first), `is not a known field${hint}; known: ${known.join(', ')}${others}`);
 };
 
 /** The path and reason of the first string or key in a JSON value that is not storable text, or null. */
@@ -359,9 +320,13 @@ export const validateBucketingCampaigns = (file: unknown): BucketingCampaign[] =
       checkVariationGroup(g, `${path}.variationGroups[${j}]`, ids, FILE_RULES),
     );
     // Checked above field by field: the shape is a bucketing campaign.
-    return {
+    const checked: BucketingCampaign = {
       ...(c as unknown as BucketingCampaign),
       bucketRanges: ranges as BucketingCampaign['bucketRanges'] & object,
     };
+    // The analysis settings (§14.6) are kept as read, never as given: the report trusts what is stored.
+    delete checked.analysis;
+    const analysis = c.analysis === undefined ? undefined : checkAnalysis(c.analysis, `${path}.analysis`);
+    return analysis === undefined ? checked : { ...checked, analysis };
   });
 };

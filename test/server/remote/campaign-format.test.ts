@@ -188,6 +188,8 @@ void describe('toRemoteCampaign', () => {
           [0, 40],
           [60, 100],
         ],
+        // Stored without analysis settings (PROTOCOL.md §14.6): read with the defaults.
+        analysis: { primary_goal: null, method: 'sequential', alpha: 0.05, expected_visitors: 5000 },
         created_at: '2026-11-22T10:00:00.000Z',
         updated_at: '2026-11-23T09:30:15.250Z',
       },
