@@ -1,7 +1,7 @@
 // A campaign for the terminal (`feature-server campaign show|create|update|toggle` without --json): what an
 // operator checks before and after a change (state, traffic, who is targeted, what each variation sets),
 // not the whole JSON, which --json prints.
-import type { RemoteCampaign, RemoteVariationGroup } from 'feature-ts/protocol';
+import type { AnalysisSettings, RemoteCampaign, RemoteVariationGroup } from 'feature-ts/protocol';
 import { shortTime } from './inputs.js';
 import { textTable } from './text-table.js';
 
@@ -35,6 +35,10 @@ const groupLines = (group: RemoteVariationGroup): string[] => [
   ).split('\n'),
 ];
 
+/** The analysis settings in one line: the goal verdicts are drawn on, then how (PROTOCOL.md §14.6). */
+const analysisText = (analysis: AnalysisSettings): string =>
+  `${analysis.primary_goal === null ? 'no primary goal (no verdict)' : `primary goal ${analysis.primary_goal.type}:${analysis.primary_goal.name}`}, ${analysis.method}, alpha ${analysis.alpha}, ${analysis.expected_visitors} expected visitors`;
+
 /** A campaign as readable lines. */
 export const campaignText = (campaign: RemoteCampaign): string =>
   [
@@ -44,6 +48,7 @@ export const campaignText = (campaign: RemoteCampaign): string =>
     `Type:        ${campaign.type}`,
     `State:       ${campaign.state}`,
     `Traffic:     ${campaign.bucket_ranges.map(([from, to]) => `${from}-${to} %`).join(', ')}`,
+    `Analysis:    ${analysisText(campaign.analysis)}`,
     `Updated:     ${shortTime(campaign.updated_at)} (created ${shortTime(campaign.created_at)})`,
     ...campaign.variation_groups.flatMap(groupLines),
   ].join('\n');

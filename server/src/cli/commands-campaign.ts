@@ -6,6 +6,7 @@
 import type { CampaignState } from 'feature-ts/protocol';
 import { InputError } from '../errors.js';
 import { CAMPAIGN_STATES } from '../remote/campaign-format.js';
+import { ANALYSIS_USAGE, analysisOptions, withAnalysisOptions } from './analysis-options.js';
 import { required } from './args.js';
 import { campaignText } from './campaign-text.js';
 import type { CommandContext } from './context.js';
@@ -16,8 +17,8 @@ import { textTable } from './text-table.js';
 const USAGE = [
   '`campaign list --env E`',
   '`campaign show ID|SLUG --env E`',
-  '`campaign create FILE --env E`',
-  '`campaign update ID FILE --env E`',
+  `\`campaign create FILE --env E ${ANALYSIS_USAGE}\``,
+  `\`campaign update ID [FILE] --env E ${ANALYSIS_USAGE}\``,
   '`campaign toggle ID --env E --state active|paused|interrupted`',
   '`campaign delete ID --env E`',
 ].join(', ');
@@ -53,8 +54,9 @@ export const campaignCommand = async (context: CommandContext): Promise<void> =>
     case 'create': {
       const path = positional(args, 2, 'the campaign file', 'pass `campaign create FILE --env E`');
       const envId = required(args, 'env', 'ENV_ID');
+      const analysis = analysisOptions(args);
       // Read before the store is opened: a missing or broken file changes nothing.
-      const body = await readJsonFile(path);
+      const body = withAnalysisOptions(await readJsonFile(path), analysis);
       const campaign = await context.withOperations('write', (ops) => ops.createCampaign(envId, body));
       context.print(
         { campaign },
@@ -63,15 +65,20 @@ export const campaignCommand = async (context: CommandContext): Promise<void> =>
       return;
     }
     case 'update': {
-      const id = campaignId(context, 'campaign update ID FILE --env E');
-      const path = positional(
-        args,
-        3,
-        'the file of fields to change',
-        'pass `campaign update ID FILE --env E`',
-      );
+      const id = campaignId(context, 'campaign update ID [FILE] --env E');
+      const analysis = analysisOptions(args);
+      // The file is optional when an analysis option says what to change (`--alpha 0.01`).
+      const path =
+        analysis !== undefined && args.words[3] === undefined
+          ? undefined
+          : positional(
+              args,
+              3,
+              'the file of fields to change',
+              `pass \`campaign update ID FILE --env E\`, or an analysis option: \`campaign update ID --env E ${ANALYSIS_USAGE}\``,
+            );
       const envId = required(args, 'env', 'ENV_ID');
-      const body = await readJsonFile(path);
+      const body = withAnalysisOptions(path === undefined ? {} : await readJsonFile(path), analysis);
       const campaign = await context.withOperations('write', (ops) => ops.updateCampaign(envId, id, body));
       context.print({ campaign }, `Campaign ${campaign.id} updated.\n${campaignText(campaign)}`);
       return;

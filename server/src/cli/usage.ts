@@ -28,10 +28,19 @@ Campaigns and reports
   import FILE --env E                     replace the environment's campaigns with a bucketing-format file
   campaign list --env E                   list the environment's campaigns, in their stored order
   campaign show ID|SLUG --env E           show a campaign
-  campaign create FILE --env E            create a campaign from a JSON file in the remote control API's
+  campaign create FILE --env E [ANALYSIS]   create a campaign from a JSON file in the remote control API's
                                           form (snake_case); it goes last
-  campaign update ID FILE --env E         change the fields the JSON file gives (a list given replaces the
-                                          whole list; "position": n moves the campaign)
+  campaign update ID [FILE] --env E [ANALYSIS]   change the fields the JSON file gives (a list given
+                                          replaces the whole list; "position": n moves the campaign), and
+                                          the analysis settings the options give
+    ANALYSIS: the report's settings, each option optional (the others are kept; never set: the default)
+      --primary-goal event:ACTION|transaction:AFFILIATION|none   the goal verdicts are drawn on (none:
+                                          no verdict, every goal exploratory; the default)
+      --method sequential|fixed           sequential (default): valid however often the report is read;
+                                          fixed: valid only when read once, at a size fixed in advance
+      --alpha 0.001-0.2                   the false-positive rate accepted (default 0.05)
+      --expected-visitors 100-100000000   the group's visitors at which a decision is expected
+                                          (default 5000)
   campaign toggle ID --env E --state active|paused|interrupted   change a campaign's state (interrupted
                                           is final)
   campaign delete ID --env E              delete a campaign (its ids stay taken, its report readable)

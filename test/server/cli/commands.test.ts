@@ -73,7 +73,7 @@ void describe('feature-server commands (embedded store, no server)', () => {
       'campaign list',
       'campaign show',
       'campaign create FILE',
-      'campaign update ID FILE',
+      'campaign update ID [FILE]',
       'campaign toggle',
       'campaign delete',
       'report --env',
