@@ -52,7 +52,8 @@ void describe('feature-server CLI (embedded store)', () => {
     assert.equal(body.campaign_id, 'c1');
     assert.equal(body.variation_groups[0]?.variations.length, 2);
     const table = await runCliCommand(['report', '--env', envId], env);
-    assert.match(table.stdout, /^campaign\s+group\s+variation\s+visits/);
+    assert.match(table.stdout, /^c1: sequential \(valid however often you look\)/);
+    assert.match(table.stdout, /^campaign\s+group\s+variation\s+visits/m);
     assert.match(table.stdout, /Original \(ref\)/);
   });
 

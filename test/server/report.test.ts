@@ -112,20 +112,26 @@ describeOnEveryStore('campaign report', [checkoutCampaign()], (fixture) => {
       { id: v1.id, name: v1.name, reference: v1.reference, visits: v1.visits, visitors: v1.visitors },
       { id: 'v1', name: 'Original', reference: true, visits: 2, visitors: 2 },
     );
-    assert.deepEqual(v1.events, {
-      add_to_cart: { conversions: 3, visitors: 2, rate: 1, uplift: null, p_value: null, ci95: null },
-    });
+    // The reference has no comparison of its own: nulls, and the verdict `reference` (§14.8).
+    const none = {
+      uplift: null,
+      p_value: null,
+      ci95: null,
+      sequential: { p_value: null, interval: null, adjusted_p_value: null },
+      verdict: 'reference',
+    };
+    assert.deepEqual(v1.events, { add_to_cart: { conversions: 3, visitors: 2, rate: 1, ...none } });
     assert.deepEqual(v1.transactions, {
-      Purchase: {
-        conversions: 0,
-        visitors: 0,
-        rate: 0,
-        revenue: 0,
-        uplift: null,
-        p_value: null,
-        ci95: null,
-      },
+      Purchase: { conversions: 0, visitors: 0, rate: 0, revenue: 0, ...none },
     });
+    // No analysis stored: the defaults (§14.6); 4 visitors are too few for a sample-ratio test.
+    assert.deepEqual(report.analysis, {
+      primary_goal: null,
+      method: 'sequential',
+      alpha: 0.05,
+      expected_visitors: 5000,
+    });
+    assert.equal(group.srm, null);
     assert.deepEqual({ visits: v2.visits, visitors: v2.visitors }, { visits: 4, visitors: 2 });
     const cart = v2.events.add_to_cart;
     assert.deepEqual(
@@ -136,6 +142,12 @@ describeOnEveryStore('campaign report', [checkoutCampaign()], (fixture) => {
     close(cart?.p_value, 0.24821307898992362);
     close(cart?.ci95?.[0], -1.192951912174839);
     close(cart?.ci95?.[1], 0.19295191217483898);
+    // mpmath (test/fixtures/report-statistics.py's sequential()) for 1/2 against 2/2, alpha 0.05, S 5000.
+    close(cart?.sequential.p_value, 0.9968604965112151);
+    close(cart?.sequential.adjusted_p_value, 0.9968604965112151);
+    close(cart?.sequential.interval?.[0], -11.401217317765123);
+    close(cart?.sequential.interval?.[1], 10.401217317765123);
+    assert.equal(cart?.verdict, 'exploratory');
     const purchase = v2.transactions.Purchase;
     assert.deepEqual(
       {

@@ -1,48 +1,59 @@
 // A campaign report (PROTOCOL.md §14), computed from stored rows so it survives restarts: visits (§14.1, see
-// visit-window.ts), unique persons, conversions per goal with the attribution rule of §14.4, revenue, and the
-// comparison figures. The counting itself is campaign-tally.ts's, shared with the daily series.
+// visit-window.ts), unique persons, conversions per goal with the attribution rule of §14.4, revenue, the
+// fixed-horizon figures of §14.5, the always-valid figures of §14.7 (Holm-adjusted across a group's
+// variations), the sample-ratio test and the verdicts of §14.8. The counting itself is campaign-tally.ts's,
+// shared with the daily series.
 import type {
+  AnalysisSettings,
   CampaignReport,
   GoalFigures,
   TransactionGoalFigures,
+  VariationGroupReport,
   VariationReport,
 } from 'feature-ts/protocol';
 import type { Store } from '../store/store.js';
+import { analysisInForce } from './analysis-in-force.js';
 import { tallyCampaign, type GoalTally, type VariationTally } from './campaign-tally.js';
-import { twoProportionPValue, uplift, waldInterval95 } from './statistics.js';
+import { compareGoal, type GoalComparison } from './goal-comparison.js';
+import { sampleRatio } from './sample-ratio.js';
+import type { Proportion } from './statistics.js';
 
-const figures = (
-  tally: GoalTally | undefined,
-  visitors: number,
-  reference: VariationTally | undefined,
-  referenceTally: GoalTally | undefined,
-  isReference: boolean,
-): GoalFigures => {
-  const converting = tally?.persons.size ?? 0;
-  const rate = visitors === 0 ? 0 : converting / visitors;
-  if (isReference || reference === undefined) {
+type GoalKind = 'event' | 'transaction';
+
+const goalsOf = (v: VariationTally, kind: GoalKind): Map<string, GoalTally> =>
+  kind === 'event' ? v.events : v.transactions;
+
+const sideOf = (v: VariationTally, tally: GoalTally | undefined): Proportion => ({
+  successes: tally?.persons.size ?? 0,
+  trials: v.persons.size,
+});
+
+/** One group's figures on one goal, every variation in order. */
+const goalFigures = (
+  variations: readonly VariationTally[],
+  kind: GoalKind,
+  goal: string,
+  settings: AnalysisSettings,
+  mismatch: boolean,
+): GoalFigures[] => {
+  const sides = variations.map((v) => sideOf(v, goalsOf(v, kind).get(goal)));
+  const primary = settings.primary_goal?.type === kind && settings.primary_goal.name === goal;
+  const comparisons = compareGoal(
+    sides,
+    variations.findIndex((v) => v.reference),
+    settings,
+    primary,
+    mismatch,
+  );
+  return variations.map((v, i): GoalFigures => {
+    const side = sides[i] ?? { successes: 0, trials: 0 };
     return {
-      conversions: tally?.conversions ?? 0,
-      visitors: converting,
-      rate,
-      uplift: null,
-      p_value: null,
-      ci95: null,
+      conversions: goalsOf(v, kind).get(goal)?.conversions ?? 0,
+      visitors: side.successes,
+      rate: side.trials === 0 ? 0 : side.successes / side.trials,
+      ...(comparisons[i] as GoalComparison),
     };
-  }
-  const refConverting = referenceTally?.persons.size ?? 0;
-  const refVisitors = reference.persons.size;
-  const refRate = refVisitors === 0 ? 0 : refConverting / refVisitors;
-  const ref = { successes: refConverting, trials: refVisitors };
-  const own = { successes: converting, trials: visitors };
-  return {
-    conversions: tally?.conversions ?? 0,
-    visitors: converting,
-    rate,
-    uplift: uplift(rate, refRate),
-    p_value: twoProportionPValue(ref, own),
-    ci95: waldInterval95(ref, own),
-  };
+  });
 };
 
 /** Computes the report of one campaign (deleted campaigns included: they are kept for reporting). */
@@ -52,47 +63,49 @@ export const buildCampaignReport = async (
   campaignId: string,
   now: Date = new Date(),
 ): Promise<CampaignReport> => {
-  const { groups, eventGoals, transactionGoals } = await tallyCampaign(store, envId, campaignId);
+  const { campaign, groups, eventGoals, transactionGoals } = await tallyCampaign(store, envId, campaignId);
+  const settings = analysisInForce(campaign);
   const sortedEvents = [...eventGoals].sort();
   const sortedTransactions = [...transactionGoals].sort();
   return {
     campaign_id: campaignId,
     generated_at: now.toISOString(),
-    variation_groups: [...groups].map(([id, variations]) => {
-      const reference = [...variations.values()].find((v) => v.reference);
+    analysis: settings,
+    variation_groups: [...groups].map(([id, byId]): VariationGroupReport => {
+      const variations = [...byId.values()];
+      // Allocations as they stand; a variation the campaign no longer defines has none.
+      const defined = campaign.variationGroups.find((g) => g.id === id)?.variations ?? [];
+      const allocations = variations.map((v) => defined.find((d) => d.id === v.id)?.allocation ?? 0);
+      const srm = sampleRatio(
+        variations.map((v) => v.persons.size),
+        allocations,
+      );
+      const mismatch = srm?.mismatch === true;
+      const events = sortedEvents.map((goal) => goalFigures(variations, 'event', goal, settings, mismatch));
+      const transactions = sortedTransactions.map((goal) =>
+        goalFigures(variations, 'transaction', goal, settings, mismatch),
+      );
       return {
         id,
-        variations: [...variations.values()].map((v): VariationReport => {
-          const visitors = v.persons.size;
+        srm,
+        variations: variations.map((v, i): VariationReport => ({
+          id: v.id,
+          name: v.name,
+          reference: v.reference,
+          visits: v.visits,
+          visitors: v.persons.size,
           // fromEntries defines own properties: a goal named __proto__ stays a plain key.
-          const events: Record<string, GoalFigures> = Object.fromEntries(
-            sortedEvents.map((goal) => [
-              goal,
-              figures(v.events.get(goal), visitors, reference, reference?.events.get(goal), v === reference),
-            ]),
-          );
-          const transactions: Record<string, TransactionGoalFigures> = Object.fromEntries(
-            sortedTransactions.map((goal) => {
-              const tally = v.transactions.get(goal);
-              const {
-                conversions: c,
-                visitors: u,
-                rate,
-                ...rest
-              } = figures(tally, visitors, reference, reference?.transactions.get(goal), v === reference);
-              return [goal, { conversions: c, visitors: u, rate, revenue: tally?.revenue ?? 0, ...rest }];
+          events: Object.fromEntries(sortedEvents.map((goal, g) => [goal, events[g]?.[i] as GoalFigures])),
+          transactions: Object.fromEntries(
+            sortedTransactions.map((goal, g): [string, TransactionGoalFigures] => {
+              const { conversions, visitors, rate, ...rest } = transactions[g]?.[i] as GoalFigures;
+              return [
+                goal,
+                { conversions, visitors, rate, revenue: v.transactions.get(goal)?.revenue ?? 0, ...rest },
+              ];
             }),
-          );
-          return {
-            id: v.id,
-            name: v.name,
-            reference: v.reference,
-            visits: v.visits,
-            visitors,
-            events,
-            transactions,
-          };
-        }),
+          ),
+        })),
       };
     }),
   };

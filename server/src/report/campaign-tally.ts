@@ -2,6 +2,7 @@
 // (daily-series.ts) are read from, so the two cannot disagree: visits follow the rule of §14.1
 // (visit-window.ts), conversions the attribution rule of §14.4. Each count is also kept per UTC day of the
 // row's created time (the exposure's for a visit, the hit's for a conversion).
+import type { BucketingCampaign } from 'feature-ts/protocol';
 import { InputError } from '../errors.js';
 import type { ReportConversion, Store } from '../store/store.js';
 import { visitCounter } from './visit-window.js';
@@ -40,6 +41,8 @@ export interface VariationTally {
 
 /** A campaign's tallies: variations by group (the definition's order, then unknown ones) and goals seen. */
 export interface CampaignTally {
+  /** The campaign as stored (its allocations and analysis settings). */
+  campaign: BucketingCampaign;
   groups: Map<string, Map<string, VariationTally>>;
   /** Every event goal of an exposed person, attributed or not: each is shown for every variation. */
   eventGoals: Set<string>;
@@ -138,5 +141,5 @@ export const tallyCampaign = async (
       if (hit.kind === 'TRANSACTION') tally.revenue += hit.revenue;
     }
   }
-  return { groups, eventGoals, transactionGoals };
+  return { campaign: campaign.body, groups, eventGoals, transactionGoals };
 };

@@ -74,7 +74,7 @@ export class RateChart extends LitElement {
 
   constructor() {
     super();
-    this.group = { id: '', variations: [] };
+    this.group = { id: '', srm: null, variations: [] };
     this.groupLabel = '';
     this.goal = { kind: 'event', name: '' };
   }

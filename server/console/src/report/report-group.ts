@@ -90,7 +90,7 @@ export class ReportGroupView extends LitElement {
 
   constructor() {
     super();
-    this.group = { id: '', variations: [] };
+    this.group = { id: '', srm: null, variations: [] };
     this.groupLabel = '';
     this.goal = { kind: 'event', name: '' };
     this.days = null;
