@@ -12,7 +12,7 @@ import type {
   VariationReport,
 } from 'feature-ts/protocol';
 import type { Store } from '../store/store.js';
-import { analysisInForce } from './analysis-in-force.js';
+import { analysisOf } from '../validation/analysis-settings.js';
 import { tallyCampaign, type GoalTally, type VariationTally } from './campaign-tally.js';
 import { compareGoal, type GoalComparison } from './goal-comparison.js';
 import { sampleRatio } from './sample-ratio.js';
@@ -64,7 +64,8 @@ export const buildCampaignReport = async (
   now: Date = new Date(),
 ): Promise<CampaignReport> => {
   const { campaign, groups, eventGoals, transactionGoals } = await tallyCampaign(store, envId, campaignId);
-  const settings = analysisInForce(campaign);
+  // The settings in force: the campaign's stored analysis, defaults filled in (old campaigns: the defaults).
+  const settings = analysisOf(campaign);
   const sortedEvents = [...eventGoals].sort();
   const sortedTransactions = [...transactionGoals].sort();
   return {
