@@ -250,6 +250,7 @@ export class ReportView extends LitElement {
         const days = this.series?.variation_groups.find((g) => g.id === group.id)?.variations ?? [];
         return html`<report-group
           .group=${group}
+          .analysis=${report.analysis}
           .groupLabel=${this.#groupLabel(group.id)}
           .goal=${goal}
           .days=${this.series?.days ?? null}

@@ -1,7 +1,9 @@
-// The conversion rate of each variation of a group, as bars, with whiskers for the report's `ci95`. That interval
-// is of the DIFFERENCE from the reference (docs/report-statistics.md), not of the variation's own rate, so it is
+// The conversion rate of each variation of a group, as bars, with whiskers for the interval the report's verdict is
+// drawn from: the always-valid (sequential) one by default, `ci95` under the fixed method. That interval is of the
+// DIFFERENCE from the reference (docs/report-statistics.md), not of the variation's own rate, so it is
 // drawn around the variation's rate as reference rate + [low, high]: the whisker crosses the dashed reference line
 // exactly when the interval holds 0. The reference itself has no whisker: it is what the others are measured from.
+import { ANALYSIS_DEFAULTS, type AnalysisSettings } from 'feature-ts/protocol';
 import { LitElement, css, html, svg, nothing } from 'lit';
 import { consoleStyles } from '../styles.js';
 import type { VariationReport } from '../types.js';
@@ -28,14 +30,31 @@ interface Bar {
   whisker: [number, number] | null;
 }
 
+/** The interval a variation's whisker shows: the one the verdict is drawn from. */
+const whiskerInterval = (
+  variation: VariationReport,
+  goal: GoalKey,
+  analysis: AnalysisSettings,
+): [number, number] | null => {
+  const figures = goalFigures(variation, goal);
+  return (analysis.method === 'sequential' ? figures?.sequential.interval : figures?.ci95) ?? null;
+};
+
 /** The text alternative of the chart: every bar and whisker in words. */
-export const rateChartSummary = (group: ReportGroup, groupLabel: string, goal: GoalKey): string => {
+export const rateChartSummary = (
+  group: ReportGroup,
+  groupLabel: string,
+  goal: GoalKey,
+  analysis: AnalysisSettings = ANALYSIS_DEFAULTS,
+): string => {
+  const kind = analysis.method === 'sequential' ? 'always-valid' : '95 %';
   const parts = group.variations.map((variation) => {
     const figures = goalFigures(variation, goal);
     const name = `${variationLabel(variation)}${variation.reference ? ' (reference)' : ''}`;
     const rate = percent(figures?.rate ?? 0);
-    return figures?.ci95 && !variation.reference
-      ? `${name} ${rate}, 95 % interval of the difference from the reference ${intervalPoints(figures.ci95)}`
+    const interval = whiskerInterval(variation, goal, analysis);
+    return interval !== null && !variation.reference
+      ? `${name} ${rate}, ${kind} interval of the difference from the reference ${intervalPoints(interval)}`
       : `${name} ${rate}`;
   });
   return `Conversion rate by variation (${goal.name}, group ${groupLabel}): ${parts.join('; ')}.`;
@@ -62,6 +81,7 @@ export class RateChart extends LitElement {
     group: { attribute: false },
     groupLabel: { attribute: false },
     goal: { attribute: false },
+    analysis: { attribute: false },
   };
 
   /** The report's variation group drawn. */
@@ -70,6 +90,8 @@ export class RateChart extends LitElement {
   declare groupLabel: string;
   /** The goal whose rates are drawn. */
   declare goal: GoalKey;
+  /** The report's analysis settings: which interval the whiskers show. */
+  declare analysis: AnalysisSettings;
   readonly #width = new WidthController(this);
 
   constructor() {
@@ -77,6 +99,7 @@ export class RateChart extends LitElement {
     this.group = { id: '', srm: null, variations: [] };
     this.groupLabel = '';
     this.goal = { kind: 'event', name: '' };
+    this.analysis = { ...ANALYSIS_DEFAULTS };
   }
 
   override render() {
@@ -85,7 +108,7 @@ export class RateChart extends LitElement {
     const referenceRate = reference === null ? null : (goalFigures(reference, this.goal)?.rate ?? 0);
     const bars: Bar[] = this.group.variations.map((variation) => {
       const figures = goalFigures(variation, this.goal);
-      const ci = figures?.ci95 ?? null;
+      const ci = whiskerInterval(variation, this.goal, this.analysis);
       const whisker: [number, number] | null =
         ci !== null && referenceRate !== null && !variation.reference
           ? [referenceRate + ci[0], referenceRate + ci[1]]
@@ -105,7 +128,7 @@ export class RateChart extends LitElement {
     return html`
       <svg
         role="img"
-        aria-label=${rateChartSummary(this.group, this.groupLabel, this.goal)}
+        aria-label=${rateChartSummary(this.group, this.groupLabel, this.goal, this.analysis)}
         width=${width}
         height=${HEIGHT}
         viewBox="0 0 ${width} ${HEIGHT}"

@@ -1,7 +1,7 @@
 // One variation group of the report for the chosen goal: the figures table, a sentence per variation saying what
 // they mean, the conversion rate chart and the daily chart. Refreshes arrive as new `group`/`days` objects; lit
 // updates the text in place, so focus, open disclosures and scroll survive them.
-import type { VariationDailySeries } from 'feature-ts/protocol';
+import { ANALYSIS_DEFAULTS, type AnalysisSettings, type VariationDailySeries } from 'feature-ts/protocol';
 import { LitElement, css, html, nothing } from 'lit';
 import { consoleStyles } from '../styles.js';
 import { scrollRegion } from '../widgets/scroll-region.js';
@@ -12,9 +12,9 @@ import {
   type GoalKey,
   type ReportGroup,
   type VerdictKind,
-  MINIMUM_HINT,
   goalFigures,
   intervalCell,
+  methodSentence,
   pValueCell,
   percent,
   referenceOf,
@@ -28,6 +28,8 @@ const VERDICT_WORDS: Partial<Record<VerdictKind, string>> = {
   better: 'Better.',
   worse: 'Worse.',
   inconclusive: 'Undecided.',
+  exploratory: 'Exploratory.',
+  mismatch: 'No verdict.',
 };
 
 const money = (value: number): string =>
@@ -51,7 +53,8 @@ export class ReportGroupView extends LitElement {
       .verdict.better {
         border-color: var(--ok);
       }
-      .verdict.worse {
+      .verdict.worse,
+      .verdict.mismatch {
         border-color: var(--danger);
       }
       table {
@@ -68,6 +71,7 @@ export class ReportGroupView extends LitElement {
   ];
   static override properties = {
     group: { attribute: false },
+    analysis: { attribute: false },
     groupLabel: { attribute: false },
     goal: { attribute: false },
     days: { attribute: false },
@@ -77,6 +81,8 @@ export class ReportGroupView extends LitElement {
 
   /** The report's group. */
   declare group: ReportGroup;
+  /** The analysis settings the report's verdicts were drawn with. */
+  declare analysis: AnalysisSettings;
   /** The group's name (from the campaign), else its id. */
   declare groupLabel: string;
   /** The chosen goal. */
@@ -91,6 +97,7 @@ export class ReportGroupView extends LitElement {
   constructor() {
     super();
     this.group = { id: '', srm: null, variations: [] };
+    this.analysis = { ...ANALYSIS_DEFAULTS };
     this.groupLabel = '';
     this.goal = { kind: 'event', name: '' };
     this.days = null;
@@ -104,28 +111,37 @@ export class ReportGroupView extends LitElement {
     return html`
       <section class="card" aria-labelledby="group-title">
         <h2 id="group-title">Group: ${this.groupLabel}</h2>
-        ${this.#table()}
+        ${this.#sampleRatio()} ${this.#table()}
         <div class="verdicts">
           ${others.map((variation) => {
-            const found = verdict(variation, reference, this.goal);
+            const found = verdict(variation, reference, this.goal, this.analysis);
             const word = VERDICT_WORDS[found.kind];
             return html`<p class="verdict ${found.kind}" data-testid="verdict-${variation.id}">
               ${word === undefined ? nothing : html`<strong>${word}</strong> `}${found.text}
             </p>`;
           })}
-          <p class="hint">
-            ${MINIMUM_HINT} Uplift is relative (10 % against 8 % is +25 %); the 95 % interval is of the
-            difference of rates in percentage points. Decide the sample size before starting: stopping at the
-            first p-value under 0.05 makes false winners far more likely.
+          <p class="hint" data-testid="method">
+            ${methodSentence(this.analysis)} Uplift is relative (10 % against 8 % is +25 %); the interval is
+            of the difference of rates in percentage points.
+            ${
+              this.analysis.primary_goal === null
+                ? 'No primary goal is set: every goal is exploratory (set one in the campaign editor).'
+                : `Verdicts are drawn on the primary goal (${this.analysis.primary_goal.name}); other goals are exploratory.`
+            }
           </p>
         </div>
         <h3>Conversion rate by variation</h3>
-        <rate-chart .group=${this.group} .groupLabel=${this.groupLabel} .goal=${this.goal}></rate-chart>
+        <rate-chart
+          .group=${this.group}
+          .groupLabel=${this.groupLabel}
+          .goal=${this.goal}
+          .analysis=${this.analysis}
+        ></rate-chart>
         <p class="hint">
-          Bars: each variation's conversion rate (converting visitors / visitors). Whiskers: the 95 % interval
-          of the variation's difference from the reference, drawn around its rate (reference rate + interval).
-          A whisker that crosses the dashed line of the reference rate means "no difference" is still
-          plausible.
+          Bars: each variation's conversion rate (converting visitors / visitors). Whiskers: the
+          ${this.analysis.method === 'sequential' ? 'always-valid' : '95 %'} interval of the variation's
+          difference from the reference, drawn around its rate (reference rate + interval). A whisker that
+          crosses the dashed line of the reference rate means "no difference" is still plausible.
         </p>
         <h3>Visits and conversions per day</h3>
         ${this.#days()}
@@ -146,8 +162,24 @@ export class ReportGroupView extends LitElement {
     ></days-chart>`;
   }
 
+  /** The red banner of a broken split (§14.8): observed against expected, and what usually causes it. */
+  #sampleRatio() {
+    const srm = this.group.srm;
+    if (srm === null || !srm.mismatch) return nothing;
+    const observed = srm.observed.join(' / ');
+    const expected = srm.expected.map((e) => Math.round(e)).join(' / ');
+    return html`<div class="notice danger" role="alert" data-testid="sample-ratio-mismatch">
+      <strong>The split is broken: no verdict of this group can be trusted.</strong>
+      Visitors per variation: ${observed}; the allocations promise ${expected} (sample-ratio test p
+      ${srm.p_value < 0.0001 ? '< 0.0001' : srm.p_value.toFixed(4)}). This usually comes from a redirect or a
+      slow page that loses visitors in one variation, bots, or a cache that serves one variation to everyone.
+      Fix the cause, then start the test again.
+    </div>`;
+  }
+
   #table() {
     const revenue = this.goal.kind === 'transaction';
+    const sequential = this.analysis.method === 'sequential';
     return scrollRegion(
       `Results for ${this.groupLabel}, scrollable`,
       html`<table>
@@ -163,20 +195,25 @@ export class ReportGroupView extends LitElement {
             <th scope="col" class="num">Converting visitors</th>
             <th scope="col" class="num">Conversion rate</th>
             <th scope="col" class="num">Uplift vs reference</th>
-            <th scope="col" class="num">95 % interval of the difference (points)</th>
-            <th scope="col" class="num">p-value</th>
+            <th scope="col" class="num">
+              ${sequential ? 'Always-valid' : '95 %'} interval of the difference (points)
+            </th>
+            <th scope="col" class="num">${sequential ? 'p-value (always valid)' : 'p-value'}</th>
+            <th scope="col">Verdict</th>
             ${revenue ? html`<th scope="col" class="num">Revenue</th>` : nothing}
           </tr>
         </thead>
         <tbody>
-          ${this.group.variations.map((variation) => this.#row(variation, revenue))}
+          ${this.group.variations.map((variation) => this.#row(variation, revenue, sequential))}
         </tbody>
       </table>`,
     );
   }
 
-  #row(variation: VariationReport, revenue: boolean) {
+  #row(variation: VariationReport, revenue: boolean, sequential: boolean) {
     const figures = goalFigures(variation, this.goal);
+    const interval = sequential ? (figures?.sequential.interval ?? null) : (figures?.ci95 ?? null);
+    const p = sequential ? (figures?.sequential.adjusted_p_value ?? null) : (figures?.p_value ?? null);
     const dash = (reason: string) =>
       html`<span aria-hidden="true">–</span><span class="visually-hidden">${reason}</span>`;
     const compared = (text: string | null) =>
@@ -191,8 +228,9 @@ export class ReportGroupView extends LitElement {
       <td class="num">${figures?.visitors ?? 0}</td>
       <td class="num">${percent(figures?.rate ?? 0, 2)}</td>
       ${compared(figures?.uplift == null ? null : signedPercent(figures.uplift, 1))}
-      ${compared(figures?.ci95 == null ? null : intervalCell(figures.ci95))}
-      ${compared(figures?.p_value == null ? null : pValueCell(figures.p_value))}
+      ${compared(interval === null ? null : intervalCell(interval))}
+      ${compared(p === null ? null : pValueCell(p))}
+      <td>${(figures?.verdict ?? 'not_enough_data').replaceAll('_', ' ')}</td>
       ${revenue ? html`<td class="num">${money(figures?.revenue ?? 0)}</td>` : nothing}
     </tr>`;
   }

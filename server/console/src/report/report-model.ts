@@ -1,8 +1,9 @@
 // Pure helpers of the report screen: which goals a report has, the figures of one goal, number formats, and the
-// plain-language verdict per variation. The statistics themselves come from the server (docs/report-statistics.md):
-// `uplift` is relative (p₂/p₁ − 1), `ci95` is the Wald 95 % interval of the ABSOLUTE difference p₂ − p₁ (0.01 =
-// one percentage point), and `p_value` is the pooled two-sided z-test. The wording keeps the two apart.
-import type { GoalFigures } from 'feature-ts/protocol';
+// plain-language wording of the verdict the server decided (§14.8; the console decides none itself). The
+// statistics come from the server (docs/report-statistics.md): `uplift` is relative (p₂/p₁ − 1), intervals are
+// of the ABSOLUTE difference p₂ − p₁ (0.01 = one percentage point); the sequential ones stay valid however often
+// the report is read, the fixed-horizon `ci95` and `p_value` only when read once. The wording keeps them apart.
+import type { AnalysisSettings, GoalFigures } from 'feature-ts/protocol';
 import type { CampaignReport, VariationReport } from '../types.js';
 
 /** A goal of the report: an event action or a transaction affiliation (kept apart, as the server does). */
@@ -92,24 +93,12 @@ export const pValueText = (p: number): string => (p < 0.001 ? '< 0.001' : `= ${N
 /** A p-value for the table: four decimals, as the CLI prints it. */
 export const pValueCell = (p: number): string => (p < 0.0001 ? '< 0.0001' : p.toFixed(4));
 
-/** The threshold of "significant": a two-sided test at the 5 % level. */
-export const SIGNIFICANCE = 0.05;
-/** Fewer visitors than this in either variation: not enough data yet. */
-export const MIN_VISITORS = 30;
-/**
- * Fewer converting (or non-converting) visitors than this in either variation: not enough data yet. The test and
- * the interval rest on a normal approximation that, as a rule of thumb, needs 10 of each (report-statistics.md).
- */
-export const MIN_CONVERSIONS = 10;
-
-/** The plain-language hint that explains the minimum above. */
 /** "1 visitor", "2 visitors". */
 const visitorCount = (n: number): string => `${n} visitor${n === 1 ? '' : 's'}`;
 
-export const MINIMUM_HINT = `A comparison is shown once both the variation and the reference have at least ${MIN_VISITORS} visitors, of whom at least ${MIN_CONVERSIONS} converted and ${MIN_CONVERSIONS} did not: below that, the p-value and interval (a normal approximation) are not reliable.`;
-
-/** What a verdict concludes, for styling and tests. */
-export type VerdictKind = 'no-reference' | 'not-enough' | 'better' | 'worse' | 'inconclusive';
+/** What a verdict concludes, for styling and tests: the server's verdict (§14.8), in the console's words. */
+export type VerdictKind =
+  'no-reference' | 'not-enough' | 'better' | 'worse' | 'inconclusive' | 'exploratory' | 'mismatch';
 
 /** A verdict: its kind and its sentence. */
 export interface Verdict {
@@ -117,14 +106,21 @@ export interface Verdict {
   text: string;
 }
 
-const enough = (visitors: number, converting: number): boolean =>
-  visitors >= MIN_VISITORS && converting >= MIN_CONVERSIONS && visitors - converting >= MIN_CONVERSIONS;
+/** How the report's verdicts were drawn, in one sentence a visitor of the console can act on. */
+export const methodSentence = (analysis: AnalysisSettings): string =>
+  analysis.method === 'sequential'
+    ? `Sequential test at ${percent(analysis.alpha, 1)} risk: you may look as often as you like, the verdict stays valid. It needs more visitors than a test read once, and says so by staying undecided.`
+    : `Fixed-horizon test at ${percent(analysis.alpha, 1)} risk: valid only when read once, at the sample size decided before starting. Looking early and stopping at the first "better" makes false winners likely.`;
 
-/** The verdict for `variation` against `reference` on one goal (both from the same group). */
+/**
+ * The verdict for `variation` on one goal, worded from the server's (§14.8): the console, the CLI and the
+ * remote control API say the same thing. The interval shown is the one the verdict is drawn from.
+ */
 export const verdict = (
   variation: VariationReport,
   reference: VariationReport | null,
   goal: GoalKey,
+  analysis: AnalysisSettings,
 ): Verdict => {
   const name = variationLabel(variation);
   if (reference === null)
@@ -132,47 +128,46 @@ export const verdict = (
   const refName = variationLabel(reference);
   const mine = goalFigures(variation, goal);
   const theirs = goalFigures(reference, goal);
-  const converting = mine?.visitors ?? 0;
-  const refConverting = theirs?.visitors ?? 0;
-  if (
-    mine === null ||
-    theirs === null ||
-    mine.uplift === null ||
-    mine.p_value === null ||
-    mine.ci95 === null ||
-    !enough(variation.visitors, converting) ||
-    !enough(reference.visitors, refConverting)
-  )
-    return {
-      kind: 'not-enough',
-      text: `${name}: not enough data yet (${name}: ${visitorCount(variation.visitors)}, ${converting} converted; ${refName}: ${visitorCount(reference.visitors)}, ${refConverting} converted). Keep the test running.`,
-    };
-  const rates = `${percent(mine.rate)} against ${percent(theirs.rate)}: ${signedPoints(mine.rate - theirs.rate)} points, 95${NBSP}% interval of the difference ${intervalPoints(mine.ci95)}`;
-  const size = Math.abs(mine.uplift);
-  const direction = mine.uplift > 0 ? 'better' : 'worse';
-  // Small changes keep a decimal, so "0 %" is only said of a change that is really nil.
-  const shown = signedPercent(size, size < 0.1 ? 1 : 0).replace('+', '');
-  const change =
-    shown === `0.0${NBSP}%`
-      ? `${name} converts as well as ${refName}`
-      : `${name} converts ${shown} ${direction} than ${refName}`;
-  const p = `p ${pValueText(mine.p_value)}`;
-  // The p-value (pooled error) and the interval (unpooled error) can disagree near the threshold: say so.
-  const intervalExcludesZero = mine.ci95[0] > 0 || mine.ci95[1] < 0;
-  const significant = mine.p_value < SIGNIFICANCE;
-  const borderline =
-    significant === intervalExcludesZero
-      ? ''
-      : ' Borderline: the p-value and the interval disagree, so treat it as not settled yet.';
-  if (significant && mine.uplift !== 0)
-    return {
-      kind: mine.uplift > 0 ? 'better' : 'worse',
-      text: `${change} (${rates}), significantly ${direction} (${p}).${borderline}`,
-    };
-  return {
-    kind: 'inconclusive',
-    text: `${change} (${rates}), not yet significant (${p}): keep the test running.${borderline}`,
-  };
+  if (mine === null || theirs === null)
+    return { kind: 'not-enough', text: `${name}: no figures for this goal yet. Keep the test running.` };
+  const sequential = analysis.method === 'sequential';
+  const interval = sequential ? mine.sequential.interval : mine.ci95;
+  const p = sequential ? mine.sequential.adjusted_p_value : mine.p_value;
+  const rates =
+    interval === null
+      ? `${percent(mine.rate)} against ${percent(theirs.rate)}`
+      : `${percent(mine.rate)} against ${percent(theirs.rate)}: ${signedPoints(mine.rate - theirs.rate)} points, ${sequential ? 'always-valid' : '95' + NBSP + '%'} interval of the difference ${intervalPoints(interval)}`;
+  const pText = p === null ? '' : `, p ${pValueText(p)}`;
+  switch (mine.verdict) {
+    case 'reference':
+      return { kind: 'no-reference', text: `${name} is the reference.` };
+    case 'exploratory':
+      return {
+        kind: 'exploratory',
+        text: `${name}: ${rates}${pText}. Exploratory: this is not the campaign's primary goal, so no verdict is drawn from it.`,
+      };
+    case 'sample_ratio_mismatch':
+      return {
+        kind: 'mismatch',
+        text: `${name}: no verdict while the split is broken (see the warning above).`,
+      };
+    case 'not_enough_data':
+      return {
+        kind: 'not-enough',
+        text: `${name}: not enough data yet (${name}: ${visitorCount(variation.visitors)}, ${mine.visitors} converted; ${refName}: ${visitorCount(reference.visitors)}, ${theirs.visitors} converted). A verdict needs 100 visitors on each side, of whom 10 converted and 10 did not. Keep the test running.`,
+      };
+    case 'better':
+    case 'worse':
+      return {
+        kind: mine.verdict,
+        text: `${name} converts ${mine.verdict} than ${refName} (${rates}${pText}).`,
+      };
+    default:
+      return {
+        kind: 'inconclusive',
+        text: `${name}: no difference shown yet (${rates}${pText}). Keep the test running.`,
+      };
+  }
 };
 
 /** The reference variation of a group, if any. */
