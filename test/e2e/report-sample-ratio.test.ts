@@ -2,9 +2,10 @@
 // (60/40 on a 50/50 allocation, 2 000 visitors, sent through /v2/activate and /events) shows the red banner
 // with the observed and expected split and what usually causes it; the verdicts say none can be trusted, the
 // hint says the test is sequential and may be read as often as one likes, and axe passes. The screenshot goes
-// to docs/screenshots/report-sample-ratio-mismatch.png when CONSOLE_SCREENSHOTS is set to that folder.
+// to docs/screenshots/report-sample-ratio-mismatch.png when CONSOLE_SCREENSHOTS is set to that folder. The
+// report downloads as CSV (a blob: URL under the same CSP): a header and one row per variation and goal.
 import assert from 'node:assert/strict';
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser } from 'playwright-core';
@@ -121,6 +122,69 @@ void test('a broken split: a red banner with the split and its usual causes, and
   assert.deepEqual(await axeViolations(page), [], 'axe on the report with the banner');
   if (SHOTS !== undefined)
     await page.screenshot({ path: join(SHOTS, 'report-sample-ratio-mismatch.png'), fullPage: true });
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+void test('Download CSV saves the report on screen: a header, then one row per variation and goal', async () => {
+  const context = await (browser ?? assert.fail('Chromium did not start')).newContext({
+    acceptDownloads: true,
+  });
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('console', (message) => {
+    // A CSP violation (the blob: download refused) is a console error; the 401 before signing in is not one.
+    if (message.type() === 'error' && !message.text().includes('401'))
+      problems.push(`console error: ${message.text()}`);
+  });
+  await page.goto(`${server.url}/admin#/campaigns/checkout/report`);
+  await page.getByLabel('Operator key').fill(KEY);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  const button = page.getByRole('button', { name: 'Download CSV' });
+  await button.waitFor();
+  const [download] = await Promise.all([page.waitForEvent('download'), button.click()]);
+  assert.match(download.suggestedFilename(), /^report-checkout-\d{4}-\d{2}-\d{2}\.csv$/);
+  const csv = readFileSync(await download.path(), 'utf8');
+  assert.ok(csv.startsWith('\uFEFF'), 'a byte order mark, so spreadsheets read UTF-8');
+  const lines = csv.slice(1).split('\r\n');
+  assert.equal(lines.pop(), '', 'the last line ends with CRLF');
+  assert.equal(lines.length, 3, 'the header and 2 variations × 1 goal');
+  const header = (lines[0] ?? '').split(',');
+  assert.deepEqual(header.slice(0, 3), ['campaign_id', 'generated_at', 'method']);
+  const rows = lines.slice(1).map((line) => {
+    const cells = line.split(',');
+    return Object.fromEntries(header.map((name, i) => [name, cells[i]]));
+  });
+  assert.deepEqual(
+    rows.map((r) => [
+      r.group_id,
+      r.group_name,
+      r.srm_mismatch,
+      r.variation_name,
+      r.visitors,
+      r.goal_type,
+      r.goal,
+      r.converting_visitors,
+      r.rate,
+      r.verdict,
+    ]),
+    [
+      ['vg1', 'Everyone', 'true', 'Original', '1200', 'event', 'add_to_cart', '120', '0.1', 'reference'],
+      [
+        'vg1',
+        'Everyone',
+        'true',
+        'Green',
+        '800',
+        'event',
+        'add_to_cart',
+        '80',
+        '0.1',
+        'sample_ratio_mismatch',
+      ],
+    ],
+  );
   assert.deepEqual(problems, []);
   await context.close();
 });

@@ -5,6 +5,7 @@ import type { DailySeries } from 'feature-ts/protocol';
 import { LitElement, css, html, nothing } from 'lit';
 import { ConsoleApiError, seg } from './api.js';
 import type { ConsoleContext } from './console-context.js';
+import { reportCsv, reportCsvFileName } from './report/report-csv.js';
 import './report/report-group.js';
 import { noVisitsNotice, visitsOnly } from './report/report-notices.js';
 import {
@@ -52,6 +53,9 @@ export class ReportView extends LitElement {
       .controls .field {
         margin: 0;
         min-width: 14rem;
+      }
+      .controls button {
+        margin: 0;
       }
     `,
   ];
@@ -169,6 +173,43 @@ export class ReportView extends LitElement {
     return name === '' ? groupId : name;
   }
 
+  /** Downloads the report on screen as CSV (a blob: URL, which the console's CSP leaves to downloads). */
+  #downloadCsv(): void {
+    const report = this.report;
+    if (report === null) return;
+    // A byte order mark so that spreadsheets read the UTF-8 names (goals and variations come from users).
+    const blob = new Blob(['\uFEFF', reportCsv(report, (id) => this.#groupLabel(id))], {
+      type: 'text/csv;charset=utf-8',
+    });
+    const url = URL.createObjectURL(blob);
+    const link = document.createElement('a');
+    link.href = url;
+    link.download = reportCsvFileName(report);
+    link.hidden = true;
+    this.renderRoot.append(link);
+    link.click();
+    link.remove();
+    // The download has started from the URL by then; revoking it at once is known to cancel it in some browsers.
+    setTimeout(() => URL.revokeObjectURL(url), 30_000);
+  }
+
+  #downloadButton() {
+    return html`<button
+      type="button"
+      class="secondary"
+      aria-describedby="csv-hint"
+      @click=${() => this.#downloadCsv()}
+    >
+      Download CSV
+    </button>`;
+  }
+
+  #csvHint() {
+    return html`<span class="hint" id="csv-hint"
+      >One row per group, variation and goal, with every figure unrounded.</span
+    >`;
+  }
+
   override render() {
     const campaignName = this.campaign?.name ?? this.campaignId;
     return html`
@@ -216,7 +257,8 @@ export class ReportView extends LitElement {
         totalVisits(this.report) === 0
           ? noVisitsNotice()
           : goal === undefined
-            ? visitsOnly(this.report, (id) => this.#groupLabel(id))
+            ? html`${visitsOnly(this.report, (id) => this.#groupLabel(id))}
+                <p class="row">${this.#downloadButton()} ${this.#csvHint()}</p>`
             : this.#results(goals, goal)
       }
     `;
@@ -245,6 +287,7 @@ export class ReportView extends LitElement {
         <p class="hint" id="goal-hint">
           Every goal reached by an exposed visitor is listed: events by action, transactions by affiliation.
         </p>
+        ${this.#downloadButton()} ${this.#csvHint()}
       </div>
       ${report.variation_groups.map((group) => {
         const days = this.series?.variation_groups.find((g) => g.id === group.id)?.variations ?? [];
