@@ -3,7 +3,7 @@
 // field paths (campaigns/form-kit.ts), so the server's `details` land next to their inputs, and what cannot be
 // placed goes into the summary at the top with its path. A save is live at once: the server publishes it.
 import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
-import type { CampaignState, RemoteCampaign } from 'feature-ts/protocol';
+import type { CampaignReport, CampaignState, RemoteCampaign } from 'feature-ts/protocol';
 import { ConsoleApiError, seg } from './api.js';
 import type { ConsoleContext } from './console-context.js';
 import { navigate, routeHash } from './router.js';
@@ -17,6 +17,7 @@ import {
   type CampaignDraft,
   type Issue,
 } from './campaigns/campaign-draft.js';
+import { analysisFields, goalsSeen, NO_GOALS, type GoalsSeen } from './campaigns/analysis-fields.js';
 import { campaignFields } from './campaigns/campaign-fields.js';
 import { loadAllCampaigns } from './campaigns/campaign-list.js';
 import { changeState } from './campaigns/campaign-state.js';
@@ -44,6 +45,7 @@ export class CampaignEditor extends LitElement {
     submitted: { state: true },
     busy: { state: true },
     saved: { state: true },
+    goals: { state: true },
   };
 
   declare context: ConsoleContext;
@@ -65,6 +67,8 @@ export class CampaignEditor extends LitElement {
   declare busy: boolean;
   /** What the last save did, for the status line. */
   declare saved: string;
+  /** The goals the campaign's report has seen, suggested for the primary goal. */
+  declare goals: GoalsSeen;
 
   #loadedKey: string | null = null;
   #issues = new Map<string, Issue>();
@@ -96,6 +100,7 @@ export class CampaignEditor extends LitElement {
     this.submitted = false;
     this.busy = false;
     this.saved = '';
+    this.goals = NO_GOALS;
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
@@ -114,6 +119,7 @@ export class CampaignEditor extends LitElement {
       summary: [],
       submitted: false,
       saved: '',
+      goals: NO_GOALS,
     });
     const envId = this.context.environment?.id;
     if (envId === undefined) return;
@@ -122,11 +128,15 @@ export class CampaignEditor extends LitElement {
       return;
     }
     try {
-      const [campaign, all] = await Promise.all([
-        this.context.api.get<RemoteCampaign>(`/environments/${seg(envId)}/campaigns/${seg(this.campaignId)}`),
+      const path = `/environments/${seg(envId)}/campaigns/${seg(this.campaignId)}`;
+      const [campaign, all, goals] = await Promise.all([
+        this.context.api.get<RemoteCampaign>(path),
         loadAllCampaigns(this.context.api, envId),
+        // Only suggestions: a report that cannot be read leaves the goal to be typed.
+        this.context.api.get<CampaignReport>(`${path}/report`).then(goalsSeen, () => NO_GOALS),
       ]);
       if (this.#loadedKey !== key) return;
+      this.goals = goals;
       this.#show(campaign, all);
     } catch (error) {
       if (this.#loadedKey === key)
@@ -261,6 +271,11 @@ export class CampaignEditor extends LitElement {
         >
           Add variation group
         </button>
+      </section>
+      <section class="card" aria-labelledby="analysis-title">
+        <h2 id="analysis-title">Analysis</h2>
+        <p class="hint">How the report decides: these settings change the verdicts, never the counts.</p>
+        ${analysisFields(this.#kit, draft.analysis, this.goals)}
       </section>
       <div class="form-actions spread">
         <div class="row">

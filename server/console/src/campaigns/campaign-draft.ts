@@ -3,6 +3,7 @@
 // `draftToBody`, which also checks what the server would refuse and names each problem by the path the server
 // would use (`variation_groups[0].variations[1].allocation`), so client and server errors land in one place.
 import type { CampaignState, JsonValue, RemoteCampaign } from 'feature-ts/protocol';
+import { analysisBody, analysisDraftOf, type AnalysisDraft } from './analysis-fields.js';
 import { flagPath, formatFlagValue, parseFlagValue, type FlagType } from './flag-values.js';
 import { ALL_USERS_KEY, formatTargetValue, parseTargetValue, type ValueKind } from './targeting-values.js';
 
@@ -57,6 +58,8 @@ export interface CampaignDraft {
   /** The position when loaded (1-based), to send `position` only when it changed. */
   loadedPosition: number | null;
   groups: GroupDraft[];
+  /** The analysis settings (PROTOCOL.md §14.6). */
+  analysis: AnalysisDraft;
 }
 
 /** A problem with a field: `live` ones show while typing, the others once a save is tried. */
@@ -106,6 +109,7 @@ export const newCampaignDraft = (): CampaignDraft => ({
   position: '',
   loadedPosition: null,
   groups: [blankGroup('Everyone')],
+  analysis: analysisDraftOf(undefined),
 });
 
 const rangesShare = (ranges: ReadonlyArray<readonly [number, number]>): number =>
@@ -150,6 +154,7 @@ export const draftOf = (campaign: RemoteCampaign, index: number | null): Campaig
         })),
       })),
     })),
+    analysis: analysisDraftOf(campaign.analysis),
   };
 };
 
@@ -274,6 +279,7 @@ export const draftToBody = (
     slug: draft.slug.trim() === '' ? null : draft.slug.trim(),
     variation_groups: draft.groups.map((group, i) => groupBody(group, `variation_groups[${i}]`, issue)),
     bucket_ranges: ranges,
+    analysis: analysisBody(draft.analysis, issue),
   };
   if (creating) body.state = draft.state;
   else if (draft.position.trim() !== String(draft.loadedPosition ?? '')) {

@@ -132,4 +132,10 @@ export const editorStyles = css`
   .type-hints .chosen {
     color: #1f2328;
   }
+  .hint.warning {
+    color: var(--warn);
+    border-left: 4px solid var(--warn);
+    background: #fff8e6;
+    padding: 0.3rem 0.6rem;
+  }
 `;
