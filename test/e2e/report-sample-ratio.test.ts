@@ -119,6 +119,12 @@ void test('a broken split: a red banner with the split and its usual causes, and
     (await page.getByTestId('method').textContent()) ?? '',
     /Sequential test at 5\.0\s%\srisk: you may look as often as you like, the verdict stays valid\./,
   );
+  // The report leads with the primary goal and says the others are exploratory.
+  assert.equal(await page.getByLabel('Goal').inputValue(), 'event:add_to_cart');
+  assert.match(
+    (await page.locator('#goal-hint').textContent()) ?? '',
+    /Verdicts are drawn on the primary goal, add_to_cart; the others are exploratory\./,
+  );
   assert.deepEqual(await axeViolations(page), [], 'axe on the report with the banner');
   if (SHOTS !== undefined)
     await page.screenshot({ path: join(SHOTS, 'report-sample-ratio-mismatch.png'), fullPage: true });

@@ -1,7 +1,7 @@
 // A campaign's report (#/campaigns/{id}/report): figures, verdicts and charts per variation group for a chosen
 // goal. It re-reads the report and its daily series every 5 s while the tab is visible, updating in place (no
 // loading state on refresh) so the goal chooser, open disclosures, focus and scroll stay where they are.
-import type { DailySeries } from 'feature-ts/protocol';
+import type { DailySeries, PrimaryGoal } from 'feature-ts/protocol';
 import { LitElement, css, html, nothing } from 'lit';
 import { ConsoleApiError, seg } from './api.js';
 import type { ConsoleContext } from './console-context.js';
@@ -34,6 +34,12 @@ const clock = (date: Date): string =>
 
 const problem = (error: unknown): string =>
   error instanceof ConsoleApiError ? error.message : 'Something went wrong while reading the report.';
+
+/** Which goal the verdicts are drawn on, under the goal picker. */
+const primaryGoalHint = (primary: PrimaryGoal | null): string =>
+  primary === null
+    ? 'No primary goal is set, so every goal is exploratory: set one in the campaign editor.'
+    : `Verdicts are drawn on the primary goal, ${primary.name}; the others are exploratory.`;
 
 /**
  * The report screen of one campaign, refreshed while open.
@@ -248,8 +254,12 @@ export class ReportView extends LitElement {
     if (this.report === null) return status;
     const goals = reportGoals(this.report);
     const chosen = parseGoal(this.goal);
+    // Until one is chosen, the report leads with the primary goal, the one its verdicts are drawn on.
+    const primary = this.report.analysis.primary_goal;
     const goal: GoalKey | undefined =
-      goals.find((g) => chosen !== null && goalValue(g) === goalValue(chosen)) ?? goals[0];
+      goals.find((g) => chosen !== null && goalValue(g) === goalValue(chosen)) ??
+      goals.find((g) => primary !== null && g.kind === primary.type && g.name === primary.name) ??
+      goals[0];
     return html`
       ${status}
       ${this.refreshError === '' ? nothing : html`<p class="notice warning">${this.refreshError}</p>`}
@@ -286,6 +296,7 @@ export class ReportView extends LitElement {
         </div>
         <p class="hint" id="goal-hint">
           Every goal reached by an exposed visitor is listed: events by action, transactions by affiliation.
+          ${primaryGoalHint(this.report?.analysis.primary_goal ?? null)}
         </p>
         ${this.#downloadButton()} ${this.#csvHint()}
       </div>
