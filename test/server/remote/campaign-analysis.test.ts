@@ -174,6 +174,7 @@ void describe('analysis settings in the remote control API format', () => {
     ['camelCase field', { primaryGoal: null }, 'analysis.primaryGoal', /spells it primary_goal/],
     ['alpha too small', { alpha: 0.0001 }, 'analysis.alpha', /must be a number from 0\.001 to 0\.2/],
     ['alpha too large', { alpha: 0.5 }, 'analysis.alpha', /from 0\.001 to 0\.2 .*0\.05 is usual/],
+    ['alpha huge', { alpha: 1e308 }, 'analysis.alpha', /must be a number from 0\.001 to 0\.2/],
     ['alpha as text', { alpha: '0.05' }, 'analysis.alpha', /must be a number/],
     ['alpha null', { alpha: null }, 'analysis.alpha', /must be a number/],
     ['method unknown', { method: 'bayesian' }, 'analysis.method', /must be one of sequential, fixed/],
@@ -184,6 +185,7 @@ void describe('analysis settings in the remote control API format', () => {
       /must be an integer from 100 to 100 000 000/,
     ],
     ['expected_visitors too few', { expected_visitors: 99 }, 'analysis.expected_visitors', /from 100/],
+    ['expected_visitors huge', { expected_visitors: 1e308 }, 'analysis.expected_visitors', /to 100 000 000/],
     [
       'expected_visitors too many',
       { expected_visitors: 100_000_001 },
