@@ -13,7 +13,7 @@ import type {
 } from 'feature-ts/protocol';
 import type { Store } from '../store/store.js';
 import { analysisOf } from '../validation/analysis-settings.js';
-import { tallyCampaign, type GoalTally, type VariationTally } from './campaign-tally.js';
+import { tallyCampaign, type CampaignTally, type GoalTally, type VariationTally } from './campaign-tally.js';
 import { compareGoal, type GoalComparison } from './goal-comparison.js';
 import { sampleRatio } from './sample-ratio.js';
 import type { Proportion } from './statistics.js';
@@ -24,8 +24,8 @@ const goalsOf = (v: VariationTally, kind: GoalKind): Map<string, GoalTally> =>
   kind === 'event' ? v.events : v.transactions;
 
 const sideOf = (v: VariationTally, tally: GoalTally | undefined): Proportion => ({
-  successes: tally?.persons.size ?? 0,
-  trials: v.persons.size,
+  successes: tally?.visitors ?? 0,
+  trials: v.visitors,
 });
 
 /** One group's figures on one goal, every variation in order. */
@@ -56,14 +56,12 @@ const goalFigures = (
   });
 };
 
-/** Computes the report of one campaign (deleted campaigns included: they are kept for reporting). */
-export const buildCampaignReport = async (
-  store: Store,
-  envId: string,
+/** The report of a campaign from its tally. */
+export const reportOfTally = (
+  { campaign, groups, eventGoals, transactionGoals }: CampaignTally,
   campaignId: string,
-  now: Date = new Date(),
-): Promise<CampaignReport> => {
-  const { campaign, groups, eventGoals, transactionGoals } = await tallyCampaign(store, envId, campaignId);
+  now: Date,
+): CampaignReport => {
   // The settings in force: the campaign's stored analysis, defaults filled in (old campaigns: the defaults).
   const settings = analysisOf(campaign);
   const sortedEvents = [...eventGoals].sort();
@@ -78,7 +76,7 @@ export const buildCampaignReport = async (
       const defined = campaign.variationGroups.find((g) => g.id === id)?.variations ?? [];
       const allocations = variations.map((v) => defined.find((d) => d.id === v.id)?.allocation ?? 0);
       const srm = sampleRatio(
-        variations.map((v) => v.persons.size),
+        variations.map((v) => v.visitors),
         allocations,
       );
       const mismatch = srm?.mismatch === true;
@@ -94,7 +92,7 @@ export const buildCampaignReport = async (
           name: v.name,
           reference: v.reference,
           visits: v.visits,
-          visitors: v.persons.size,
+          visitors: v.visitors,
           // fromEntries defines own properties: a goal named __proto__ stays a plain key.
           events: Object.fromEntries(sortedEvents.map((goal, g) => [goal, events[g]?.[i] as GoalFigures])),
           transactions: Object.fromEntries(
@@ -111,3 +109,11 @@ export const buildCampaignReport = async (
     }),
   };
 };
+
+/** Computes the report of one campaign (deleted campaigns included: they are kept for reporting). */
+export const buildCampaignReport = async (
+  store: Store,
+  envId: string,
+  campaignId: string,
+  now: Date = new Date(),
+): Promise<CampaignReport> => reportOfTally(await tallyCampaign(store, envId, campaignId), campaignId, now);

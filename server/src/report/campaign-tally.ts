@@ -1,17 +1,13 @@
-// The one pass over a campaign's stored rows that both the §14.5 report (build-report.ts) and its daily series
-// (daily-series.ts) are read from, so the two cannot disagree: visits follow the rule of §14.1
-// (visit-window.ts), conversions the attribution rule of §14.4. Each count is also kept per UTC day of the
-// row's created time (the exposure's for a visit, the hit's for a conversion).
+// What both the §14.5 report (build-report.ts) and its daily series (daily-series.ts) are read from, so the two
+// cannot disagree: a campaign's visits (§14.1), visitors (§14.2) and conversions per goal (§14.3-14.4), each
+// count also per UTC day of the row's created time (the exposure's for a visit, the hit's for a conversion).
+// Read from the rollups (issue 31): its cost depends on groups × variations × goals × days, never on how many
+// rows were stored. reference-tally.ts computes the same from every stored row.
 import type { BucketingCampaign } from 'feature-ts/protocol';
 import { InputError } from '../errors.js';
-import type { ReportConversion, Store } from '../store/store.js';
-import { visitCounter } from './visit-window.js';
-
-/** A hit created up to this long before the exposure still counts (§14.4: clock and queue jitter). */
-export const ATTRIBUTION_SLACK_MS = 1000;
-
-/** The length of a UTC day: day numbers are epoch milliseconds divided by it, rounded down. */
-export const DAY_MS = 86_400_000;
+import type { StoredRollupCell } from '../store/rollups-sql.js';
+import type { Store } from '../store/store.js';
+import { ALL_DAYS } from './rollups/rollup-cells.js';
 
 /** How many rows fell on each UTC day number. */
 export type DayCounts = Map<number, number>;
@@ -19,7 +15,8 @@ export type DayCounts = Map<number, number>;
 /** What one goal of one variation adds up to. */
 export interface GoalTally {
   conversions: number;
-  persons: Set<string>;
+  /** Converting visitors: persons with at least one attributed conversion. */
+  visitors: number;
   revenue: number;
   /** Conversions per UTC day of the hit's created time. */
   days: DayCounts;
@@ -34,7 +31,7 @@ export interface VariationTally {
   /** Visits per UTC day of the exposure's created time. */
   visitDays: DayCounts;
   /** Persons whose first exposure in the group is this variation. */
-  persons: Set<string>;
+  visitors: number;
   events: Map<string, GoalTally>;
   transactions: Map<string, GoalTally>;
 }
@@ -47,42 +44,28 @@ export interface CampaignTally {
   /** Every event goal of an exposed person, attributed or not: each is shown for every variation. */
   eventGoals: Set<string>;
   transactionGoals: Set<string>;
+  /** The rollups' revision the tally was read at (null: computed from the stored rows). */
+  revision: number | null;
 }
 
-const countDay = (days: DayCounts, createdMs: number): void => {
-  const day = Math.floor(createdMs / DAY_MS);
-  days.set(day, (days.get(day) ?? 0) + 1);
-};
-
-const tallyOf = (map: Map<string, GoalTally>, goal: string): GoalTally => {
-  let tally = map.get(goal);
-  if (tally === undefined) {
-    tally = { conversions: 0, persons: new Set(), revenue: 0, days: new Map() };
-    map.set(goal, tally);
-  }
-  return tally;
-};
-
-const emptyVariation = (id: string, name: string, reference: boolean): VariationTally => ({
+/** A tally of a variation with nothing counted. */
+export const emptyVariationTally = (id: string, name: string, reference: boolean): VariationTally => ({
   id,
   name,
   reference,
   visits: 0,
   visitDays: new Map(),
-  persons: new Set(),
+  visitors: 0,
   events: new Map(),
   transactions: new Map(),
 });
 
-/**
- * Tallies one campaign (deleted campaigns included: they are kept for reporting). Throws InputError when the
- * environment never had it.
- */
-export const tallyCampaign = async (
+/** The campaign as stored, deleted ones included (kept for reporting); InputError when never known. */
+export const storedCampaign = async (
   store: Store,
   envId: string,
   campaignId: string,
-): Promise<CampaignTally> => {
+): Promise<BucketingCampaign> => {
   const campaign = (await store.listCampaigns(envId, { includeDeleted: true })).find(
     (c) => c.id === campaignId,
   );
@@ -91,55 +74,85 @@ export const tallyCampaign = async (
       `No campaign "${campaignId}" in environment "${envId}": list them with the remote control API or import a file.`,
     );
   }
+  return campaign.body;
+};
+
+const byFirstActivation = (a: StoredRollupCell, b: StoredRollupCell): number =>
+  (a.firstMs ?? 0) - (b.firstMs ?? 0) || (a.firstSeq ?? 0) - (b.firstSeq ?? 0);
+
+/** A tally from a campaign's rollup cells (the campaign as stored gives the order and names). */
+export const tallyOfCells = (
+  campaign: BucketingCampaign,
+  cells: readonly StoredRollupCell[],
+  revision: number | null,
+): CampaignTally => {
   const groups = new Map<string, Map<string, VariationTally>>();
-  for (const group of campaign.body.variationGroups) {
+  for (const group of campaign.variationGroups) {
     const variations = new Map<string, VariationTally>();
     for (const v of group.variations)
-      variations.set(v.id, emptyVariation(v.id, v.name, v.reference === true));
+      variations.set(v.id, emptyVariationTally(v.id, v.name, v.reference === true));
     groups.set(group.id, variations);
   }
-  // person → variation group → [variation, time of the first exposure]; only the first variation counts.
-  const firstExposure = new Map<string, Map<string, { variation: VariationTally; at: number }>>();
-  // Exposures come in created order, as the visit windows of §14.1 need.
-  const isVisit = visitCounter();
-  for (const exposure of await store.reportExposures(envId, campaignId)) {
-    let variations = groups.get(exposure.variationGroupId);
+  // Groups and variations no longer defined but exposed come after, in the order of their first activation.
+  const variationOf = (groupId: string, variationId: string): VariationTally => {
+    let variations = groups.get(groupId);
     if (variations === undefined) {
       variations = new Map();
-      groups.set(exposure.variationGroupId, variations);
+      groups.set(groupId, variations);
     }
-    let variation = variations.get(exposure.variationId);
+    let variation = variations.get(variationId);
     if (variation === undefined) {
-      variation = emptyVariation(exposure.variationId, '', false);
-      variations.set(exposure.variationId, variation);
+      variation = emptyVariationTally(variationId, '', false);
+      variations.set(variationId, variation);
     }
-    if (isVisit(exposure)) {
-      variation.visits++;
-      countDay(variation.visitDays, exposure.createdMs);
-    }
-    let byGroup = firstExposure.get(exposure.person);
-    if (byGroup === undefined) {
-      byGroup = new Map();
-      firstExposure.set(exposure.person, byGroup);
-    }
-    if (!byGroup.has(exposure.variationGroupId)) {
-      byGroup.set(exposure.variationGroupId, { variation, at: exposure.createdMs });
-      variation.persons.add(exposure.person);
-    }
-  }
+    return variation;
+  };
+  const firsts = cells.filter((c) => c.goalKind === '' && c.day === ALL_DAYS && c.firstMs !== null);
+  for (const cell of [...firsts].sort(byFirstActivation)) variationOf(cell.groupId, cell.variationId);
+
   const eventGoals = new Set<string>();
   const transactionGoals = new Set<string>();
-  const conversions: ReportConversion[] = await store.reportConversions(envId, campaignId);
-  for (const hit of conversions) {
-    (hit.kind === 'EVENT' ? eventGoals : transactionGoals).add(hit.goal);
-    for (const { variation, at } of firstExposure.get(hit.person)?.values() ?? []) {
-      if (at > hit.createdMs + ATTRIBUTION_SLACK_MS) continue;
-      const tally = tallyOf(hit.kind === 'EVENT' ? variation.events : variation.transactions, hit.goal);
-      tally.conversions++;
-      tally.persons.add(hit.person);
-      countDay(tally.days, hit.createdMs);
-      if (hit.kind === 'TRANSACTION') tally.revenue += hit.revenue;
+  for (const cell of cells) {
+    if (cell.groupId === '' && cell.variationId === '') {
+      if (cell.seen > 0) (cell.goalKind === 'event' ? eventGoals : transactionGoals).add(cell.goal);
+      continue;
+    }
+    const variation = variationOf(cell.groupId, cell.variationId);
+    if (cell.goalKind === '') {
+      if (cell.day === ALL_DAYS) variation.visitors += cell.visitors;
+      else if (cell.visits !== 0) {
+        variation.visits += cell.visits;
+        variation.visitDays.set(cell.day, cell.visits);
+      }
+      continue;
+    }
+    const goals = cell.goalKind === 'event' ? variation.events : variation.transactions;
+    let goal = goals.get(cell.goal);
+    if (goal === undefined) {
+      goal = { conversions: 0, visitors: 0, revenue: 0, days: new Map() };
+      goals.set(cell.goal, goal);
+    }
+    if (cell.day === ALL_DAYS) {
+      goal.visitors += cell.converters;
+      goal.revenue += cell.revenue;
+    } else if (cell.conversions !== 0) {
+      goal.conversions += cell.conversions;
+      goal.days.set(cell.day, cell.conversions);
     }
   }
-  return { campaign: campaign.body, groups, eventGoals, transactionGoals };
+  return { campaign, groups, eventGoals, transactionGoals, revision };
+};
+
+/**
+ * Tallies one campaign from its rollups, every row stored before the call included (deleted campaigns too:
+ * they are kept for reporting). Throws InputError when the environment never had it.
+ */
+export const tallyCampaign = async (
+  store: Store,
+  envId: string,
+  campaignId: string,
+): Promise<CampaignTally> => {
+  const campaign = await storedCampaign(store, envId, campaignId);
+  const { revision, cells } = await store.campaignRollups(envId, campaignId);
+  return tallyOfCells(campaign, cells, revision);
 };

@@ -3,7 +3,8 @@
 // over its days is the report's figure whenever every row falls inside the days shown.
 import type { DailySeries } from 'feature-ts/protocol';
 import type { Store } from '../store/store.js';
-import { DAY_MS, tallyCampaign, type DayCounts, type GoalTally } from './campaign-tally.js';
+import { DAY_MS } from './attribution.js';
+import { tallyCampaign, type CampaignTally, type DayCounts, type GoalTally } from './campaign-tally.js';
 
 /** The most days a series shows: the last ones, today included. */
 export const MAX_SERIES_DAYS = 90;
@@ -30,8 +31,14 @@ export const buildDailySeries = async (
   envId: string,
   campaignId: string,
   now: Date,
-): Promise<DailySeries> => {
-  const { groups, eventGoals, transactionGoals } = await tallyCampaign(store, envId, campaignId);
+): Promise<DailySeries> => seriesOfTally(await tallyCampaign(store, envId, campaignId), campaignId, now);
+
+/** The daily series of a campaign from its tally, up to `now`'s UTC day. */
+export const seriesOfTally = (
+  { groups, eventGoals, transactionGoals }: CampaignTally,
+  campaignId: string,
+  now: Date,
+): DailySeries => {
   // The first exposure is always a visit (§14.1 opens a window there); a hit attributed through the 1 s slack
   // may fall on the day before it, and is shown too, so that sums stay whole.
   let earliest = Infinity;

@@ -13,26 +13,32 @@ const insertedCount = (rows: Array<Record<string, unknown>>): number =>
   rows[0] === undefined ? 0 : num(rows[0], 'n');
 
 /**
- * Runs `insert` (rows from unnest of `$5…`, `ON CONFLICT (env_id, hid) DO NOTHING RETURNING hid`) and
- * records the "anonymous id → first authenticated id" pairs the rows carry (§14.2; the first one seen stays),
+ * Runs `insert` (rows from unnest of `$5…`, `ON CONFLICT (env_id, hid) DO NOTHING RETURNING hid, seq…`),
+ * `pending` (marks rows of `ins` for the report rollups) and records the "anonymous id → first authenticated id" pairs the rows carry (§14.2; the first one seen stays),
  * in one statement: atomic without a transaction, so a batch's rows and identities are durable together in a
  * single round trip. Returns the idempotency id of each row stored (null for a row without one).
  */
 const insertWithIdentities = async (
   db: Queryable,
   insert: string,
+  pending: string,
   envId: string,
   columns: readonly unknown[][],
   pairs: ReadonlyArray<[anonymousId: string, personId: string]>,
   now: number,
 ): Promise<Array<string | null>> => {
+  // The rows and identities stored are marked pending for the report rollups in the same statement
+  // (migration 009): a row is never durable without its mark, so no fold can miss it.
   const rows = await db.query(
     `WITH identity AS (
        INSERT INTO identities (env_id, anonymous_id, person_id, first_seen_ms)
        SELECT DISTINCT ON (a) $1, a, p, $4::bigint FROM unnest($2::text[], $3::text[]) WITH ORDINALITY AS u(a, p, o)
        ORDER BY a, o
-       ON CONFLICT (env_id, anonymous_id) DO NOTHING),
-     ins AS (${insert})
+       ON CONFLICT (env_id, anonymous_id) DO NOTHING RETURNING anonymous_id),
+     link AS (INSERT INTO rollup_pending_links (env_id, anonymous_id) SELECT $1, anonymous_id FROM identity
+       ON CONFLICT DO NOTHING),
+     ins AS (${insert}),
+     pending AS (${pending})
      SELECT hid FROM ins`,
     [envId, pairs.map((p) => p[0]), pairs.map((p) => p[1]), now, ...columns],
   );
@@ -142,7 +148,8 @@ export const collectQueries = (db: Queryable) => {
        SELECT $1, h, v, a, c, g, x, t, r
        FROM unnest($5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::bigint[], $12::bigint[])
          AS u(h, v, a, c, g, x, t, r)
-       ON CONFLICT (env_id, hid) DO NOTHING RETURNING hid`,
+       ON CONFLICT (env_id, hid) DO NOTHING RETURNING hid, seq`,
+        'INSERT INTO rollup_pending_activations (seq, env_id) SELECT seq, $1 FROM ins',
         envId,
         [
           rows.map((r) => r.hid),
@@ -169,7 +176,10 @@ export const collectQueries = (db: Queryable) => {
        SELECT $1, h, y, v, c, g, m, t, r, b::jsonb
        FROM unnest($5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::float8[], $11::bigint[],
                    $12::bigint[], $13::text[]) AS u(h, y, v, c, g, m, t, r, b)
-       ON CONFLICT (env_id, hid) DO NOTHING RETURNING hid`,
+       ON CONFLICT (env_id, hid) DO NOTHING RETURNING hid, seq, type, goal`,
+        // Only goal hits (§14.3) count in a report: page views and screens never need folding.
+        `INSERT INTO rollup_pending_hits (seq, env_id) SELECT seq, $1 FROM ins
+         WHERE goal IS NOT NULL AND (type = 'TRANSACTION' OR (type = 'EVENT' AND left(goal, 3) <> 'fs_'))`,
         envId,
         [
           rows.map((r) => r.hid),

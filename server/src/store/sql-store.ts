@@ -7,14 +7,45 @@ import { consoleSessionQueries } from './console-sessions-sql.js';
 import { configChannel, environmentQueries } from './environments-sql.js';
 import { groupCommit } from './group-commit.js';
 import { reportQueries } from './report-sql.js';
+import { rollupFolder } from './rollup-folder.js';
+import { rollupQueries } from './rollups-sql.js';
 import type { Sql } from './sql.js';
 import type { Store } from './store.js';
 import { trafficQueries } from './traffic-sql.js';
 
+/** Options of the store. */
+export interface SqlStoreOptions {
+  /** Hears a failed background fold of the report rollups (retried at the next store or sweep). */
+  onRollupError?: (error: unknown) => void;
+}
+
 /** Builds the store over an open, migrated database. */
-export const createSqlStore = (sql: Sql, kind: Store['kind']): Store => {
+export const createSqlStore = (sql: Sql, kind: Store['kind'], options: SqlStoreOptions = {}): Store => {
   const channel = configChannel(sql.channelPrefix);
   const { storeActivations, storeHits, ...collect } = collectQueries(sql);
+  const { foldRollups, pendingRollupEnvironments, readCampaignRollups, campaignRollupRevision, ...rollups } =
+    rollupQueries(sql);
+  const folder = rollupFolder(
+    { foldRollups, pendingRollupEnvironments },
+    {
+      // The embedded store runs one statement at a time: shorter folds keep hits and decisions from queueing
+      // behind one. PostgreSQL folds beside them.
+      batch: kind === 'pglite' ? 500 : 2_000,
+      sweepMs: 1_000,
+      delayMs: 20,
+      onError:
+        options.onRollupError ??
+        ((error: unknown) =>
+          process.emitWarning(`Report rollups: a fold failed and will be retried: ${String(error)}`)),
+    },
+  );
+  const thenFold =
+    <R>(insert: (envId: string, rows: readonly R[]) => Promise<number>) =>
+    async (envId: string, rows: readonly R[]): Promise<number> => {
+      const stored = await insert(envId, rows);
+      if (stored > 0) folder.stored(envId);
+      return stored;
+    };
   return {
     kind,
     ...environmentQueries(sql, channel),
@@ -23,11 +54,24 @@ export const createSqlStore = (sql: Sql, kind: Store['kind']): Store => {
     ...accessQueries(sql),
     ...consoleSessionQueries(sql),
     ...collect,
-    insertActivations: groupCommit(storeActivations),
-    insertHits: groupCommit(storeHits),
+    insertActivations: thenFold(groupCommit(storeActivations)),
+    insertHits: thenFold(groupCommit(storeHits)),
     ...reportQueries(sql),
+    ...rollups,
+    campaignRollups: async (envId, campaignId) => {
+      await folder.settle(envId);
+      return readCampaignRollups(envId, campaignId);
+    },
+    campaignRollupRevision: async (envId, campaignId) => {
+      await folder.settle(envId);
+      return campaignRollupRevision(envId, campaignId);
+    },
+    drainRollups: (onProgress) => folder.drain(onProgress),
     ...trafficQueries(sql),
     onConfigurationChange: (listener, onInterruption) => sql.listen(channel, listener, onInterruption),
-    close: () => sql.close(),
+    close: async () => {
+      await folder.close();
+      await sql.close();
+    },
   };
 };

@@ -2,6 +2,7 @@
 // SQL (PGlite embedded, PostgreSQL through pg). Routes and the CLI only see this interface.
 import type { AccountSettings, Action, AssignmentHistory, BucketingCampaign } from 'feature-ts/protocol';
 import type { ListenInterruption } from './sql.js';
+import type { CampaignRollups } from './rollups-sql.js';
 
 /** An account (PROTOCOL.md §13.1). */
 export interface Account {
@@ -323,6 +324,19 @@ export interface Store {
   reportExposures(envId: string, campaignId: string): Promise<ReportExposure[]>;
   /** Goal hits (EVENT and TRANSACTION, reserved actions excluded) of persons exposed to the campaign. */
   reportConversions(envId: string, campaignId: string): Promise<ReportConversion[]>;
+  /**
+   * A campaign's report rollups (issue 31) with every row stored before the call folded in: a few cells per
+   * variation, goal and day, whatever the history's length.
+   */
+  campaignRollups(envId: string, campaignId: string): Promise<CampaignRollups>;
+  /** The revision of a campaign's rollups, every row stored before the call folded in (the report's ETag). */
+  campaignRollupRevision(envId: string, campaignId: string): Promise<number>;
+  /** Folds every waiting row of every environment; `onProgress` hears the count folded so far. */
+  drainRollups(onProgress?: (folded: number) => void): Promise<number>;
+  /** How many stored rows wait to be folded into the rollups. */
+  pendingRollupCount(): Promise<number>;
+  /** Forgets the rollups and marks every stored row to be folded again (report --rebuild); returns how many. */
+  resetRollups(): Promise<number>;
   /** The environment's newest activations and hits past a cursor, merged newest first (operator routes). */
   traffic(envId: string, query: TrafficQuery): Promise<TrafficPage>;
   close(): Promise<void>;

@@ -8,6 +8,7 @@ import { assignmentHistoryTextMigration } from './005-assignment-history-text.js
 import { assignmentIdCodesMigration } from './006-assignment-id-codes.js';
 import { consoleSessionKeysMigration } from './007-console-session-keys.js';
 import { campaignBytesMigration } from './008-campaign-bytes.js';
+import { reportRollupsMigration } from './009-report-rollups.js';
 
 /** One migration: statements separated by `;` (none inside strings or bodies), `--` comments allowed. */
 export interface Migration {
@@ -26,4 +27,5 @@ export const MIGRATIONS: readonly Migration[] = [
   assignmentIdCodesMigration,
   consoleSessionKeysMigration,
   campaignBytesMigration,
+  reportRollupsMigration,
 ];
