@@ -8,7 +8,7 @@ export interface ParsedArgs {
   flags: Set<string>;
 }
 
-const BOOLEAN_FLAGS = new Set(['json', 'xpc', '1v1t', 'help', 'sign-in-link']);
+const BOOLEAN_FLAGS = new Set(['json', 'xpc', '1v1t', 'help', 'sign-in-link', 'rebuild']);
 
 /** Parses argv (without node and the script). */
 export const parseArgs = (argv: readonly string[]): ParsedArgs => {

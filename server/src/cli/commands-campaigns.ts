@@ -5,6 +5,7 @@ import { InputError } from '../errors.js';
 import { required } from './args.js';
 import type { CommandContext } from './context.js';
 import { importOutcome, importWarnings, readJsonFile } from './import-file.js';
+import { progressLine } from '../report/rollups/rollup-progress.js';
 import { reportTable } from './report-table.js';
 
 /** `import FILE --env E`: the file is read and checked before the store is opened. */
@@ -18,9 +19,29 @@ export const importCommand = async (context: CommandContext): Promise<void> => {
   context.print(value, human);
 };
 
-/** `report --env E [--campaign idOrSlug]`: §14.5 bodies with --json, else a table. */
+/**
+ * `report --rebuild`: forgets the report rollups and folds every stored row again, with a progress line on
+ * stderr every few seconds (issue 31: recovery, upgrades, or a check that the rollups equal their rows).
+ */
+const rebuildCommand = async (context: CommandContext): Promise<void> => {
+  let said = 0;
+  const outcome = await context.withOperations('write', (ops) =>
+    ops.rebuildReports((progress) => {
+      if (progress.elapsedMs - said < 2_000) return;
+      said = progress.elapsedMs;
+      context.note(progressLine(progress));
+    }),
+  );
+  context.print(
+    { rebuilt: true, rows: outcome.total, elapsed_ms: outcome.elapsedMs },
+    `Report rollups rebuilt from ${outcome.total.toLocaleString('en-US')} stored rows in ${(outcome.elapsedMs / 1000).toFixed(1)} s.`,
+  );
+};
+
+/** `report --env E [--campaign idOrSlug]`: §14.5 bodies with --json, else a table; `report --rebuild`. */
 export const reportCommand = async (context: CommandContext): Promise<void> => {
   const { args } = context;
+  if (args.flags.has('rebuild')) return rebuildCommand(context);
   const envId = required(args, 'env', 'ENV_ID');
   const only = args.options.get('campaign');
   const reports = await context.withOperations('read', (ops) => ops.reports(envId, only));

@@ -3,6 +3,8 @@
 // when that server holds the embedded store's folder (PROTOCOL.md §13.9). Both answer in the operator
 // routes' snake_case shapes (§13.8), so `--json` prints the same objects whichever way a command went.
 import type { CampaignReport, CampaignState, RemoteCampaign } from 'feature-ts/protocol';
+import type { FoldAllOutcome } from '../report/rollups/fold-all.js';
+import type { FoldProgress } from '../report/rollups/rollup-progress.js';
 import type { accessAnswer, accountAnswer, environmentAnswer } from '../routes/operator.js';
 
 /** An account as the CLI prints it. */
@@ -53,6 +55,11 @@ export interface Operations {
   importCampaigns(envId: string, file: unknown): Promise<number>;
   /** Every campaign's report (deleted ones included), or the one whose id or slug is `campaign`. */
   reports(envId: string, campaign?: string): Promise<CampaignReport[]>;
+  /**
+   * Forgets the report rollups and folds every stored row again (`report --rebuild`); `onProgress` hears how
+   * far it is now and then.
+   */
+  rebuildReports(onProgress: (progress: FoldProgress) => void): Promise<FoldAllOutcome>;
   createAccess(input: NewAccess): Promise<{ access: AccessView; clientSecret: string }>;
   listAccesses(accountId: string): Promise<AccessView[]>;
   getAccess(accessId: string): Promise<AccessView>;

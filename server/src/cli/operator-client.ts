@@ -17,6 +17,9 @@ import type { AccessView, AccountView, EnvironmentView, Operations, StoreUsed } 
 /** Reports can take a while on a large environment; anything else answers at once. */
 const TIMEOUT_MS = 120_000;
 
+/** How often `report --rebuild` asks the server how far its rebuild is. */
+const REBUILD_POLL_MS = 500;
+
 interface Call {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   path: string;
@@ -173,6 +176,25 @@ export const operatorClient = (operator: LocalOperator, used: StoreUsed): Operat
         },
       );
       return Array.isArray(answer.reports) ? (answer.reports as CampaignReport[]) : [];
+    },
+    rebuildReports: async (onProgress) => {
+      // The server rebuilds in the background (routes/operator-rollups.ts): started here, then watched.
+      let state = await call({ method: 'POST', path: '/reports/rebuild' });
+      while (state.state === 'running') {
+        onProgress({
+          folded: Number(state.folded),
+          total: Number(state.total),
+          elapsedMs: Number(state.elapsed_ms),
+        });
+        await new Promise((resolve) => setTimeout(resolve, REBUILD_POLL_MS));
+        state = await call({ method: 'GET', path: '/reports/rebuild' });
+      }
+      if (state.state !== 'done')
+        throw new CliError(
+          'rebuild_failed',
+          `The server's rebuild of the report rollups stopped: ${String(state.error)}. Its log says more; run \`report --rebuild\` again once it is fixed.`,
+        );
+      return { total: Number(state.total), folded: Number(state.total), elapsedMs: Number(state.elapsed_ms) };
     },
     createAccess: async ({ accountId, name, actions, environments }) => {
       const { client_secret: clientSecret, ...access } = await call({

@@ -6,6 +6,7 @@ import { AccessInputError, createAccess } from '../auth/create-access.js';
 import { secretMatches } from '../ids.js';
 import { campaignFromRemote, toRemoteCampaign } from '../remote/campaign-format.js';
 import { buildCampaignReport } from '../report/build-report.js';
+import { rebuildRollups } from '../report/rollups/fold-all.js';
 import { accessAnswer, accountAnswer, environmentAnswer } from '../routes/operator.js';
 import type { CampaignRecord, EnvironmentRecord, Store } from '../store/store.js';
 import { FieldError, validateBucketingCampaigns } from '../validation/bucketing-campaigns.js';
@@ -78,6 +79,7 @@ export const storeOperations = (store: Store, used: StoreUsed): Operations => {
       const now = new Date();
       return Promise.all(chosen.map((c) => buildCampaignReport(store, found.id, c.id, now)));
     },
+    rebuildReports: (onProgress) => rebuildRollups(store, { onProgress }),
     createAccess: async (input) => {
       try {
         const { access, clientSecret } = await createAccess(store, input);

@@ -45,6 +45,7 @@ Campaigns and reports
                                           is final)
   campaign delete ID --env E              delete a campaign (its ids stay taken, its report readable)
   report --env E [--campaign idOrSlug]    campaign reports (a table without --json)
+  report --rebuild                        fold every stored row into the report rollups again (recovery)
 
 Remote control accesses
   access create --account A --name N --actions a,b [--envs e1,e2]   create an access; prints its client
