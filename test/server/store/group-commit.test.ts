@@ -1,6 +1,7 @@
 // Group commit of hits and activations. First the merging on its own, over a recording function (which
-// statements ran, with which rows); then on every store kind, concurrent requests carrying the same
-// idempotency ids: each id is stored once and counted as accepted by exactly one caller.
+// statements ran, with which rows): one statement in flight (the merging), then several (the pipelining of
+// issue 31); then on every store kind, concurrent requests carrying the same idempotency ids, in statements
+// that run at the same time: each id is stored once and counted as accepted by exactly one caller.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { groupCommit, type IdempotentRow } from '../../../server/src/store/group-commit.js';
@@ -44,10 +45,13 @@ const recordingStore = () => {
 
 const rows = (...hids: Array<string | null>): Row[] => hids.map((hid) => ({ hid }));
 
+/** One statement in flight at a time: every call that arrives meanwhile waits for the next statement. */
+const chained = { statementsInFlight: 1 };
+
 void describe('group commit', () => {
   void it('sends a lone call at once, then merges the calls that arrive while a statement runs', async () => {
     const db = recordingStore();
-    const insert = groupCommit(db.store);
+    const insert = groupCommit(db.store, undefined, chained);
     db.block();
     const first = insert('env', rows('a'));
     assert.deepEqual(db.statements, [['a']], 'nothing in flight: the first call did not wait');
@@ -60,7 +64,7 @@ void describe('group commit', () => {
 
   void it('counts an id carried by several calls once, for the first of them', async () => {
     const db = recordingStore();
-    const insert = groupCommit(db.store);
+    const insert = groupCommit(db.store, undefined, chained);
     db.block();
     const first = insert('env', rows('x'));
     const second = insert('env', rows('k', 'y', 'k'));
@@ -74,7 +78,7 @@ void describe('group commit', () => {
 
   void it('keeps environments apart', async () => {
     const db = recordingStore();
-    const insert = groupCommit(db.store);
+    const insert = groupCommit(db.store, undefined, chained);
     db.block();
     const one = insert('env-1', rows('a'));
     const other = insert('env-2', rows('a'));
@@ -86,7 +90,7 @@ void describe('group commit', () => {
 
   void it("does not let one call's failing rows fail the others", async () => {
     const db = recordingStore();
-    const insert = groupCommit(db.store);
+    const insert = groupCommit(db.store, undefined, chained);
     db.block();
     const first = insert('env', rows('a'));
     const good = insert('env', rows('b'));
@@ -103,13 +107,66 @@ void describe('group commit', () => {
 
   void it('splits a queue longer than the row limit into several statements, keeping each call whole', async () => {
     const db = recordingStore();
-    const insert = groupCommit(db.store, 3);
+    const insert = groupCommit(db.store, 3, chained);
     db.block();
     const calls = [insert('env', rows('a')), insert('env', rows('b', 'c')), insert('env', rows('d', 'e'))];
     calls.push(insert('env', rows('f', 'g', 'h', 'i')));
     db.open();
     assert.deepEqual(await Promise.all(calls), [1, 2, 2, 4]);
     assert.deepEqual(db.statements, [['a'], ['b', 'c'], ['d', 'e'], ['f', 'g', 'h', 'i']]);
+  });
+
+  void it('runs up to statementsInFlight statements at once, each taking what queued meanwhile', async () => {
+    const db = recordingStore();
+    const insert = groupCommit(db.store, undefined, { statementsInFlight: 2 });
+    db.block();
+    const calls = [insert('env', rows('a')), insert('env', rows('b'))];
+    assert.deepEqual(db.statements, [['a'], ['b']], 'a second statement went without waiting for the first');
+    calls.push(insert('env', rows('c')), insert('env', rows('d', 'e')));
+    assert.equal(db.statements.length, 2, 'both slots busy: the next calls wait');
+    db.open();
+    assert.deepEqual(await Promise.all(calls), [1, 1, 1, 2]);
+    // The first slot to free took everything that had queued.
+    assert.deepEqual(db.statements, [['a'], ['b'], ['c', 'd', 'e']]);
+  });
+
+  void it('counts an id sent in two statements in flight together once (the store skips the later copy)', async () => {
+    const db = recordingStore();
+    const insert = groupCommit(db.store, undefined, { statementsInFlight: 3 });
+    db.block();
+    const calls = [insert('env', rows('x', 'y')), insert('env', rows('x')), insert('env', rows('y', 'z'))];
+    db.open();
+    assert.deepEqual(db.statements, [['x', 'y'], ['x'], ['y', 'z']]);
+    assert.deepEqual(await Promise.all(calls), [2, 0, 1]);
+  });
+
+  void it('caps the statements in flight across environments, the oldest waiting environment first', async () => {
+    const db = recordingStore();
+    const insert = groupCommit(db.store, undefined, { statementsInFlight: 2, statementsInFlightTotal: 2 });
+    db.block();
+    const calls = [insert('env-1', rows('a')), insert('env-1', rows('b'))];
+    calls.push(insert('env-2', rows('c')), insert('env-1', rows('d')), insert('env-3', rows('e')));
+    assert.deepEqual(db.statements, [['a'], ['b']], 'the cap holds env-2 and env-3 back');
+    db.open();
+    assert.deepEqual(await Promise.all(calls), [1, 1, 1, 1, 1]);
+    // The environments held back go first, in arrival order; env-1, which had its share, goes back in line.
+    assert.deepEqual(db.statements, [['a'], ['b'], ['c'], ['e'], ['d']]);
+  });
+
+  void it("keeps a failing call's statement from failing the calls of the others in flight", async () => {
+    const db = recordingStore();
+    const insert = groupCommit(db.store, undefined, { statementsInFlight: 2 });
+    db.block();
+    const first = insert('env', rows('a'));
+    const second = insert('env', rows('b'));
+    const good = insert('env', rows('c'));
+    const bad = insert('env', [{ hid: 'd', bad: true }]);
+    db.open();
+    assert.equal(await first, 1);
+    assert.equal(await second, 1);
+    assert.equal(await good, 1);
+    await assert.rejects(bad, /constraint violated/);
+    assert.deepEqual(db.statements, [['a'], ['b'], ['c', 'd'], ['c'], ['d']]);
   });
 
   void it('answers 0 for no rows without a statement', async () => {
@@ -156,6 +213,27 @@ describeStoreOnEveryKind('group commit', (opened) => {
       again,
       Array.from({ length: 40 }, () => 1),
     );
+  });
+
+  void it('stores an id once when pipelined statements carry it at the same time', async () => {
+    const { store, envId } = opened();
+    // Every call carries the shared id and one of its own; the first calls each start a statement at once
+    // (several in flight), the later ones merge: the copies meet both within a statement and across
+    // statements running together, where the unique index makes the later insert wait and skip.
+    const before = (await store.countHits(envId)).EVENT ?? 0;
+    for (let round = 0; round < 5; round++) {
+      const calls = Array.from({ length: 30 }, (_, i) =>
+        store.insertHits(envId, [hit(`dup-${round}`, `v${i}`), hit(`own-${round}-${i}`, `v${i}`)]),
+      );
+      const accepted = await Promise.all(calls);
+      assert.equal(
+        accepted.filter((n) => n === 2).length,
+        1,
+        `round ${round}: one caller counts the shared id`,
+      );
+      assert.equal(accepted.filter((n) => n === 1).length, 29);
+    }
+    assert.equal((await store.countHits(envId)).EVENT, before + 5 * 31);
   });
 
   void it('stores concurrent activations once per id', async () => {
