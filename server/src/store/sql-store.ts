@@ -39,6 +39,9 @@ export const createSqlStore = (sql: Sql, kind: Store['kind'], options: SqlStoreO
           process.emitWarning(`Report rollups: a fold failed and will be retried: ${String(error)}`)),
     },
   );
+  // The embedded store runs one statement at a time in its thread: a second statement in flight only queues
+  // there (measured: 8-13 k rows/s with one, 5-10 k with two). PostgreSQL merges concurrent commits.
+  const inFlight = kind === 'pglite' ? { statementsInFlight: 1 } : {};
   const thenFold =
     <R>(insert: (envId: string, rows: readonly R[]) => Promise<number>) =>
     async (envId: string, rows: readonly R[]): Promise<number> => {
@@ -54,8 +57,8 @@ export const createSqlStore = (sql: Sql, kind: Store['kind'], options: SqlStoreO
     ...accessQueries(sql),
     ...consoleSessionQueries(sql),
     ...collect,
-    insertActivations: thenFold(groupCommit(storeActivations)),
-    insertHits: thenFold(groupCommit(storeHits)),
+    insertActivations: thenFold(groupCommit(storeActivations, undefined, inFlight)),
+    insertHits: thenFold(groupCommit(storeHits, undefined, inFlight)),
     ...reportQueries(sql),
     ...rollups,
     campaignRollups: async (envId, campaignId) => {
