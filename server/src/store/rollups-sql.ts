@@ -124,7 +124,7 @@ const personRows = async (
     `WITH ${ids} SELECT * FROM (
        SELECT ${ACTIVATION_PERSON} AS person, a.campaign_id, a.variation_group_id, a.variation_id, a.created_ms, a.seq
        FROM activations a ${ACTIVATION_IDENTITY}
-       WHERE a.env_id = $1 AND a.visitor_id IN (SELECT id FROM ids)
+       WHERE a.env_id = $1 AND a.visitor_id = ANY(ARRAY(SELECT id FROM ids))
          AND NOT EXISTS (SELECT 1 FROM rollup_pending_activations p WHERE p.seq = a.seq)) x
      WHERE person = ANY($2::text[])`,
     [envId, persons],
@@ -133,7 +133,7 @@ const personRows = async (
     `WITH ${ids} SELECT * FROM (
        SELECT ${HIT_PERSON} AS person, h.type, h.goal, COALESCE(h.revenue, 0) AS revenue, h.created_ms, h.seq
        FROM hits h ${HIT_IDENTITY}
-       WHERE h.env_id = $1 AND (h.customer_id = ANY($2::text[]) OR h.visitor_id IN (SELECT id FROM ids))
+       WHERE h.env_id = $1 AND (h.customer_id = ANY($2::text[]) OR h.visitor_id = ANY(ARRAY(SELECT id FROM ids)))
          AND ${GOAL_HIT} AND NOT EXISTS (SELECT 1 FROM rollup_pending_hits p WHERE p.seq = h.seq)) x
      WHERE person = ANY($2::text[])`,
     [envId, persons],
@@ -355,21 +355,31 @@ const writeLedgers = async (
 };
 
 /** Folds up to `limit` pending marks of each kind of one environment; returns how many marks it folded. */
-const foldBatch = async (tx: Queryable, envId: string, limit: number): Promise<number> => {
+const foldBatch = async (tx0: Queryable, envId: string, limit: number): Promise<number> => {
+  const tx: Queryable = {
+    query: async (t, p) => {
+      const s = performance.now();
+      const r = await tx0.query(t, p);
+      if (process.env.FOLD_TIMING)
+        console.log((performance.now() - s).toFixed(1), r.length, t.slice(0, 60).replace(/\s+/g, ' '));
+      return r;
+    },
+  };
   await tx.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [FOLD_LOCK, envId]);
   const linked = await tx.query(
-    `WITH q AS (DELETE FROM rollup_pending_links WHERE env_id = $1 AND anonymous_id IN (
-       SELECT anonymous_id FROM rollup_pending_links WHERE env_id = $1 LIMIT $2) RETURNING anonymous_id)
-     SELECT i.anonymous_id, i.person_id FROM q JOIN identities i ON i.env_id = $1 AND i.anonymous_id = q.anonymous_id`,
+    `WITH q AS (DELETE FROM rollup_pending_links WHERE env_id = $1 AND anonymous_id = ANY(ARRAY(
+       SELECT anonymous_id FROM rollup_pending_links WHERE env_id = $1 LIMIT $2)) RETURNING anonymous_id)
+     SELECT i.anonymous_id, i.person_id FROM identities i
+     WHERE i.env_id = $1 AND i.anonymous_id = ANY(ARRAY(SELECT anonymous_id FROM q))`,
     [envId, limit],
   );
   const activations: BatchActivation[] = (
     await tx.query(
-      `WITH q AS (DELETE FROM rollup_pending_activations WHERE seq IN (
-         SELECT seq FROM rollup_pending_activations WHERE env_id = $1 ORDER BY seq LIMIT $2) RETURNING seq)
+      `WITH q AS (DELETE FROM rollup_pending_activations WHERE seq = ANY(ARRAY(
+         SELECT seq FROM rollup_pending_activations WHERE env_id = $1 ORDER BY seq LIMIT $2)) RETURNING seq)
        SELECT ${ACTIVATION_PERSON} AS person, a.hid, a.visitor_id, a.campaign_id, a.variation_group_id,
               a.variation_id, a.created_ms, a.seq
-       FROM q JOIN activations a ON a.seq = q.seq ${ACTIVATION_IDENTITY}`,
+       FROM activations a ${ACTIVATION_IDENTITY} WHERE a.seq = ANY(ARRAY(SELECT seq FROM q))`,
       [envId, limit],
     )
   ).map((row) => ({
@@ -380,21 +390,22 @@ const foldBatch = async (tx: Queryable, envId: string, limit: number): Promise<n
   }));
   const hits: BatchHit[] = (
     await tx.query(
-      `WITH q AS (DELETE FROM rollup_pending_hits WHERE seq IN (
-         SELECT seq FROM rollup_pending_hits WHERE env_id = $1 ORDER BY seq LIMIT $2) RETURNING seq)
+      `WITH q AS (DELETE FROM rollup_pending_hits WHERE seq = ANY(ARRAY(
+         SELECT seq FROM rollup_pending_hits WHERE env_id = $1 ORDER BY seq LIMIT $2)) RETURNING seq)
        SELECT ${HIT_PERSON} AS person, h.type, h.goal, COALESCE(h.revenue, 0) AS revenue, h.created_ms, h.seq
-       FROM q JOIN hits h ON h.seq = q.seq ${HIT_IDENTITY} WHERE ${GOAL_HIT}`,
+       FROM hits h ${HIT_IDENTITY} WHERE h.seq = ANY(ARRAY(SELECT seq FROM q)) AND ${GOAL_HIT}`,
       [envId, limit],
     )
   ).map((row) => ({ ...goalHitOf(row), person: text(row, 'person') }));
   const folded = linked.length + activations.length + hits.length;
   if (folded === 0) return 0;
 
-  const recompute = new Set<string>();
+  const linkedPersons = new Set<string>();
   for (const row of linked) {
-    recompute.add(text(row, 'anonymous_id'));
-    recompute.add(text(row, 'person_id'));
+    linkedPersons.add(text(row, 'anonymous_id'));
+    linkedPersons.add(text(row, 'person_id'));
   }
+  const recompute = new Set(linkedPersons);
   const touched = [
     ...new Set([...recompute, ...activations.map((a) => a.person), ...hits.map((h) => h.person)]),
   ];
@@ -406,10 +417,22 @@ const foldBatch = async (tx: Queryable, envId: string, limit: number): Promise<n
   const deltas = new RollupDeltas();
   const changed = new Set<string>();
   if (recompute.size > 0) {
-    const rows = await personRows(tx, envId, [...recompute]);
+    // A person with no ledger has no folded row that counts (person-ledger.ts), and a link's persons are read
+    // whole: only they, and persons with a ledger, are read back; the others' rows are this batch's.
+    const reread = new Set(
+      [...recompute].filter((person) => linkedPersons.has(person) || ledgers.has(person)),
+    );
+    const rows =
+      reread.size === 0
+        ? { exposures: new Map<string, PersonExposure[]>(), hits: new Map<string, PersonGoalHit[]>() }
+        : await personRows(tx, envId, [...reread]);
+    const batchExposures = groupBy(activations, (a) => a.person);
+    const batchHits = groupBy(hits, (h) => h.person);
     for (const person of recompute) {
       const before = ledgers.get(person);
-      const after = ledgerOf(rows.exposures.get(person) ?? [], rows.hits.get(person) ?? []);
+      const after = reread.has(person)
+        ? ledgerOf(rows.exposures.get(person) ?? [], rows.hits.get(person) ?? [])
+        : ledgerOf(batchExposures.get(person) ?? [], batchHits.get(person) ?? []);
       if (before !== undefined) addLedger(deltas, before, -1);
       addLedger(deltas, after, 1);
       ledgers.set(person, after);
@@ -419,11 +442,13 @@ const foldBatch = async (tx: Queryable, envId: string, limit: number): Promise<n
   const sortedHits = [...hits].sort((a, b) => a.createdMs - b.createdMs || a.seq - b.seq);
   for (const hit of sortedHits) {
     if (recompute.has(hit.person)) continue;
-    const ledger = ledgers.get(hit.person);
-    // A person never exposed adds nothing yet: their first exposure reads this hit back.
-    if (ledger === undefined || ledger.exposures.length === 0) continue;
+    // A person never exposed adds nothing yet, but keeps a ledger that says they have goal hits: their first
+    // exposure reads them back.
+    const ledger = ledgers.get(hit.person) ?? emptyLedger();
+    const hadGoalHits = ledger.goalHits;
     addGoalHit(ledger, hit, deltas);
-    changed.add(hit.person);
+    ledgers.set(hit.person, ledger);
+    if (ledger.exposures.length > 0 || !hadGoalHits) changed.add(hit.person);
   }
   await foldVisits(tx, envId, activations, deltas);
   await writeLedgers(tx, envId, ledgers, changed);

@@ -58,14 +58,20 @@ export interface PersonLedger {
   exposures: LedgerExposure[];
   goals: LedgerGoal[];
   seen: LedgerSeen[];
+  /**
+   * Whether the person has folded goal hits. A ledger is kept while it has exposures or goal hits, and only
+   * then, so a person with no ledger has no folded row that counts: their first exposure is computed from the
+   * batch alone, without reading their history back.
+   */
+  goalHits: boolean;
 }
 
 /** The ledger of a person with no folded row. */
-export const emptyLedger = (): PersonLedger => ({ exposures: [], goals: [], seen: [] });
+export const emptyLedger = (): PersonLedger => ({ exposures: [], goals: [], seen: [], goalHits: false });
 
-/** Whether the ledger adds nothing (its row can go). */
+/** Whether the ledger adds nothing and stands for no folded row (its row can go). */
 export const isEmptyLedger = (ledger: PersonLedger): boolean =>
-  ledger.exposures.length === 0 && ledger.goals.length === 0 && ledger.seen.length === 0;
+  ledger.exposures.length === 0 && !ledger.goalHits;
 
 const before = (a: { createdMs: number; seq: number }, b: { createdMs: number; seq: number }): boolean =>
   a.createdMs < b.createdMs || (a.createdMs === b.createdMs && a.seq < b.seq);
@@ -78,6 +84,7 @@ const byCreated = (a: { createdMs: number; seq: number }, b: { createdMs: number
  * exposed before it (§14.4), and the goal as seen in each campaign of the person. Adds the same to `deltas`.
  */
 export const addGoalHit = (ledger: PersonLedger, hit: PersonGoalHit, deltas?: RollupDeltas): void => {
+  ledger.goalHits = true;
   const day = String(dayOf(hit.createdMs));
   for (const exposure of ledger.exposures) {
     if (!isAttributed(exposure.createdMs, hit.createdMs)) continue;
@@ -196,6 +203,8 @@ export interface StoredLedger {
   e: StoredExposure[];
   g: StoredGoal[];
   s: StoredSeen[];
+  /** 1: the person has folded goal hits. */
+  h: 0 | 1;
 }
 
 /** A ledger in its stored form. */
@@ -203,6 +212,7 @@ export const storedLedger = (ledger: PersonLedger): StoredLedger => ({
   e: ledger.exposures.map((x) => [x.campaignId, x.groupId, x.variationId, x.createdMs, x.seq]),
   g: ledger.goals.map((x) => [x.campaignId, x.groupId, x.variationId, x.kind, x.goal, x.revenue, x.days]),
   s: ledger.seen.map((x) => [x.campaignId, x.kind, x.goal]),
+  h: ledger.goalHits ? 1 : 0,
 });
 
 const goalKind = (kind: string): Exclude<RollupGoalKind, ''> =>
@@ -227,4 +237,5 @@ export const readLedger = (stored: StoredLedger): PersonLedger => ({
     days: { ...days },
   })),
   seen: stored.s.map(([campaignId, kind, goal]) => ({ campaignId, kind: goalKind(kind), goal })),
+  goalHits: stored.h === 1,
 });
