@@ -355,16 +355,7 @@ const writeLedgers = async (
 };
 
 /** Folds up to `limit` pending marks of each kind of one environment; returns how many marks it folded. */
-const foldBatch = async (tx0: Queryable, envId: string, limit: number): Promise<number> => {
-  const tx: Queryable = {
-    query: async (t, p) => {
-      const s = performance.now();
-      const r = await tx0.query(t, p);
-      if (process.env.FOLD_TIMING)
-        console.log((performance.now() - s).toFixed(1), r.length, t.slice(0, 60).replace(/\s+/g, ' '));
-      return r;
-    },
-  };
+const foldBatch = async (tx: Queryable, envId: string, limit: number): Promise<number> => {
   await tx.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [FOLD_LOCK, envId]);
   const linked = await tx.query(
     `WITH q AS (DELETE FROM rollup_pending_links WHERE env_id = $1 AND anonymous_id = ANY(ARRAY(
