@@ -309,6 +309,11 @@ export interface Store {
   saveAssignments(envId: string, visitors: readonly VisitorAssignments[]): Promise<void>;
   /** Deletes assignments not used since `beforeMs`; returns how many. */
   purgeAssignments(beforeMs: number): Promise<number>;
+  // The ingest seam (docs/scaling.md): every accepted activation and hit enters the store through the two
+  // methods below, and a route answers once they resolve (§5.2: durable before the answer). Today they write
+  // PostgreSQL (group-commit.ts, collect-sql.ts) with the rows' pending marks for the report rollups. A
+  // replicated log (NATS JetStream) goes here: resolve once the log holds the rows, and let a consumer store
+  // them with the same statements; idempotency ids and the folds make its redeliveries harmless.
   /** Stores activations, skipping known idempotency ids; returns how many were stored. Durable on return. */
   insertActivations(envId: string, rows: readonly ActivationRow[]): Promise<number>;
   /** Stores hits, skipping known idempotency ids; returns how many were stored. Durable on return. */
