@@ -313,7 +313,8 @@ export interface Store {
   // methods below, and a route answers once they resolve (§5.2: durable before the answer). Today they write
   // PostgreSQL (group-commit.ts, collect-sql.ts) with the rows' pending marks for the report rollups. A
   // replicated log (NATS JetStream) goes here: resolve once the log holds the rows, and let a consumer store
-  // them with the same statements; idempotency ids and the folds make its redeliveries harmless.
+  // them with the same statements. A redelivered row with an idempotency id is skipped as today; one without
+  // needs the log's own deduplication (JetStream's Nats-Msg-Id).
   /** Stores activations, skipping known idempotency ids; returns how many were stored. Durable on return. */
   insertActivations(envId: string, rows: readonly ActivationRow[]): Promise<number>;
   /** Stores hits, skipping known idempotency ids; returns how many were stored. Durable on return. */
