@@ -8,6 +8,11 @@ export interface ServerConfig {
   port: number;
   host: string;
   databaseUrl: string | null;
+  /**
+   * DATABASE_REPLICA_URL: a read replica of DATABASE_URL that report reads go to (issue 31); null: a second,
+   * small pool on DATABASE_URL itself, so reports never wait behind hits and decisions for a connection.
+   */
+  databaseReplicaUrl: string | null;
   dataDir: string;
   logLevel: string;
   assignmentRetentionDays: number;
@@ -73,10 +78,20 @@ export const readServerConfig = (env: NodeJS.ProcessEnv = process.env): ServerCo
   const logLevel = env.LOG_LEVEL ?? 'info';
   if (!LEVELS.includes(logLevel))
     throw new InputError(`LOG_LEVEL=${logLevel} is invalid: use one of ${LEVELS.join(', ')}.`);
+  const databaseUrl = env.DATABASE_URL === undefined || env.DATABASE_URL === '' ? null : env.DATABASE_URL;
+  const databaseReplicaUrl =
+    env.DATABASE_REPLICA_URL === undefined || env.DATABASE_REPLICA_URL === ''
+      ? null
+      : env.DATABASE_REPLICA_URL;
+  if (databaseReplicaUrl !== null && databaseUrl === null)
+    throw new InputError(
+      'DATABASE_REPLICA_URL is set without DATABASE_URL: a replica serves the reports of a PostgreSQL primary, so set DATABASE_URL to the primary too (the embedded store has no replica).',
+    );
   return {
     port: integer(env.PORT, 'PORT', 8080, 0, 65535),
     host: env.HOST ?? '127.0.0.1',
-    databaseUrl: env.DATABASE_URL === undefined || env.DATABASE_URL === '' ? null : env.DATABASE_URL,
+    databaseUrl,
+    databaseReplicaUrl,
     dataDir: env.FEATURE_DATA_DIR ?? './.feature-data',
     logLevel,
     assignmentRetentionDays: integer(

@@ -449,101 +449,104 @@ const foldBatch = async (tx: Queryable, envId: string, limit: number): Promise<n
 
 const PENDING_TABLES = ['rollup_pending_activations', 'rollup_pending_hits', 'rollup_pending_links'] as const;
 
-/** Rollup operations of the store. */
-export const rollupQueries = (sql: Sql) => ({
-  /** Folds up to `limit` pending marks of each kind of one environment; returns how many it folded (0: none left). */
-  foldRollups: (envId: string, limit: number): Promise<number> =>
-    sql.transaction((tx) => foldBatch(tx, envId, limit)),
+/** Rollup operations of the store; reads of the rollups go to `sql.reportReads` when there is one. */
+export const rollupQueries = (sql: Sql) => {
+  const reads = sql.reportReads ?? sql;
+  return {
+    /** Folds up to `limit` pending marks of each kind of one environment; returns how many it folded (0: none left). */
+    foldRollups: (envId: string, limit: number): Promise<number> =>
+      sql.transaction((tx) => foldBatch(tx, envId, limit)),
 
-  /** The environments with rows not folded yet. */
-  pendingRollupEnvironments: async (): Promise<string[]> => {
-    const rows = await sql.query(
-      `SELECT e.id FROM environments e WHERE ${PENDING_TABLES.map(
-        (table) => `EXISTS (SELECT 1 FROM ${table} p WHERE p.env_id = e.id)`,
-      ).join(' OR ')}`,
-    );
-    return rows.map((row) => text(row, 'id'));
-  },
-
-  /** How many marks wait to be folded, all environments together (progress of a backfill). */
-  pendingRollupCount: async (): Promise<number> => {
-    const rows = await sql.query(
-      `SELECT ${PENDING_TABLES.map((table) => `(SELECT count(*) FROM ${table})`).join(' + ')} AS n`,
-    );
-    return rows[0] === undefined ? 0 : num(rows[0], 'n');
-  },
-
-  /** A campaign's rollups as they stand (fold first to include every stored row). */
-  readCampaignRollups: async (envId: string, campaignId: string): Promise<CampaignRollups> => {
-    const [revision, cells] = await Promise.all([
-      sql.query('SELECT revision FROM campaign_rollup_revisions WHERE env_id = $1 AND campaign_id = $2', [
-        envId,
-        campaignId,
-      ]),
-      sql.query(
-        `SELECT variation_group_id, variation_id, goal_kind, goal, day, visits, visitors, conversions, converters,
-                revenue, seen, first_ms, first_seq
-         FROM campaign_rollups WHERE env_id = $1 AND campaign_id = $2`,
-        [envId, campaignId],
-      ),
-    ]);
-    return {
-      revision: revision[0] === undefined ? 0 : num(revision[0], 'revision'),
-      cells: cells.map((row) => ({
-        groupId: text(row, 'variation_group_id'),
-        variationId: text(row, 'variation_id'),
-        goalKind: text(row, 'goal_kind') as RollupGoalKind,
-        goal: text(row, 'goal'),
-        day: num(row, 'day'),
-        visits: num(row, 'visits'),
-        visitors: num(row, 'visitors'),
-        conversions: num(row, 'conversions'),
-        converters: num(row, 'converters'),
-        revenue: num(row, 'revenue'),
-        seen: num(row, 'seen'),
-        firstMs: row.first_ms === null ? null : num(row, 'first_ms'),
-        firstSeq: row.first_seq === null ? null : num(row, 'first_seq'),
-      })),
-    };
-  },
-
-  /** The revision of a campaign's rollups (0: never folded). */
-  campaignRollupRevision: async (envId: string, campaignId: string): Promise<number> => {
-    const rows = await sql.query(
-      'SELECT revision FROM campaign_rollup_revisions WHERE env_id = $1 AND campaign_id = $2',
-      [envId, campaignId],
-    );
-    return rows[0] === undefined ? 0 : num(rows[0], 'revision');
-  },
-
-  /**
-   * Forgets every rollup and marks every stored activation, goal hit and identity pending again, so that folds
-   * rebuild the rollups from the stored rows (`feature-server report --rebuild`). Revisions keep rising, so a
-   * cached report is never taken for the rebuilt one. Returns how many marks wait.
-   */
-  resetRollups: async (): Promise<number> => {
-    return sql.transaction(async (tx) => {
-      // Every environment's fold lock: no fold runs halfway across the reset.
-      await tx.query(
-        'SELECT pg_advisory_xact_lock($1, hashtext(id)) FROM (SELECT id FROM environments ORDER BY id) e',
-        [FOLD_LOCK],
+    /** The environments with rows not folded yet. */
+    pendingRollupEnvironments: async (): Promise<string[]> => {
+      const rows = await sql.query(
+        `SELECT e.id FROM environments e WHERE ${PENDING_TABLES.map(
+          (table) => `EXISTS (SELECT 1 FROM ${table} p WHERE p.env_id = e.id)`,
+        ).join(' OR ')}`,
       );
-      for (const table of ['campaign_rollups', 'rollup_persons', 'rollup_visit_windows', ...PENDING_TABLES])
-        await tx.query(`DELETE FROM ${table}`);
-      await tx.query('UPDATE campaign_rollup_revisions SET revision = revision + 1');
-      await tx.query(
-        'INSERT INTO rollup_pending_activations (seq, env_id) SELECT seq, env_id FROM activations',
-      );
-      await tx.query(
-        `INSERT INTO rollup_pending_hits (seq, env_id) SELECT h.seq, h.env_id FROM hits h WHERE ${GOAL_HIT}`,
-      );
-      await tx.query(
-        'INSERT INTO rollup_pending_links (env_id, anonymous_id) SELECT env_id, anonymous_id FROM identities',
-      );
-      const rows = await tx.query(
+      return rows.map((row) => text(row, 'id'));
+    },
+
+    /** How many marks wait to be folded, all environments together (progress of a backfill). */
+    pendingRollupCount: async (): Promise<number> => {
+      const rows = await sql.query(
         `SELECT ${PENDING_TABLES.map((table) => `(SELECT count(*) FROM ${table})`).join(' + ')} AS n`,
       );
       return rows[0] === undefined ? 0 : num(rows[0], 'n');
-    });
-  },
-});
+    },
+
+    /** A campaign's rollups as they stand (fold first to include every stored row). */
+    readCampaignRollups: async (envId: string, campaignId: string): Promise<CampaignRollups> => {
+      const [revision, cells] = await Promise.all([
+        reads.query('SELECT revision FROM campaign_rollup_revisions WHERE env_id = $1 AND campaign_id = $2', [
+          envId,
+          campaignId,
+        ]),
+        reads.query(
+          `SELECT variation_group_id, variation_id, goal_kind, goal, day, visits, visitors, conversions, converters,
+                revenue, seen, first_ms, first_seq
+         FROM campaign_rollups WHERE env_id = $1 AND campaign_id = $2`,
+          [envId, campaignId],
+        ),
+      ]);
+      return {
+        revision: revision[0] === undefined ? 0 : num(revision[0], 'revision'),
+        cells: cells.map((row) => ({
+          groupId: text(row, 'variation_group_id'),
+          variationId: text(row, 'variation_id'),
+          goalKind: text(row, 'goal_kind') as RollupGoalKind,
+          goal: text(row, 'goal'),
+          day: num(row, 'day'),
+          visits: num(row, 'visits'),
+          visitors: num(row, 'visitors'),
+          conversions: num(row, 'conversions'),
+          converters: num(row, 'converters'),
+          revenue: num(row, 'revenue'),
+          seen: num(row, 'seen'),
+          firstMs: row.first_ms === null ? null : num(row, 'first_ms'),
+          firstSeq: row.first_seq === null ? null : num(row, 'first_seq'),
+        })),
+      };
+    },
+
+    /** The revision of a campaign's rollups (0: never folded). */
+    campaignRollupRevision: async (envId: string, campaignId: string): Promise<number> => {
+      const rows = await reads.query(
+        'SELECT revision FROM campaign_rollup_revisions WHERE env_id = $1 AND campaign_id = $2',
+        [envId, campaignId],
+      );
+      return rows[0] === undefined ? 0 : num(rows[0], 'revision');
+    },
+
+    /**
+     * Forgets every rollup and marks every stored activation, goal hit and identity pending again, so that folds
+     * rebuild the rollups from the stored rows (`feature-server report --rebuild`). Revisions keep rising, so a
+     * cached report is never taken for the rebuilt one. Returns how many marks wait.
+     */
+    resetRollups: async (): Promise<number> => {
+      return sql.transaction(async (tx) => {
+        // Every environment's fold lock: no fold runs halfway across the reset.
+        await tx.query(
+          'SELECT pg_advisory_xact_lock($1, hashtext(id)) FROM (SELECT id FROM environments ORDER BY id) e',
+          [FOLD_LOCK],
+        );
+        for (const table of ['campaign_rollups', 'rollup_persons', 'rollup_visit_windows', ...PENDING_TABLES])
+          await tx.query(`DELETE FROM ${table}`);
+        await tx.query('UPDATE campaign_rollup_revisions SET revision = revision + 1');
+        await tx.query(
+          'INSERT INTO rollup_pending_activations (seq, env_id) SELECT seq, env_id FROM activations',
+        );
+        await tx.query(
+          `INSERT INTO rollup_pending_hits (seq, env_id) SELECT h.seq, h.env_id FROM hits h WHERE ${GOAL_HIT}`,
+        );
+        await tx.query(
+          'INSERT INTO rollup_pending_links (env_id, anonymous_id) SELECT env_id, anonymous_id FROM identities',
+        );
+        const rows = await tx.query(
+          `SELECT ${PENDING_TABLES.map((table) => `(SELECT count(*) FROM ${table})`).join(' + ')} AS n`,
+        );
+        return rows[0] === undefined ? 0 : num(rows[0], 'n');
+      });
+    },
+  };
+};

@@ -35,6 +35,11 @@ export interface Sql extends Queryable {
     onPayload: (payload: string) => void,
     onInterruption?: (event: ListenInterruption) => void,
   ): Promise<() => Promise<void>>;
+  /**
+   * Where report reads go (a second pool, or a read replica), so that they never wait for a connection behind
+   * hits and decisions; absent: this connection.
+   */
+  readonly reportReads?: Queryable;
   /** A name that distinguishes this database's notifications from another schema's on the same server. */
   readonly channelPrefix: string;
   /** Closes the connection(s). */
