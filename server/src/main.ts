@@ -22,11 +22,17 @@ export interface StoreOpenEvents {
   onFirstRun?: (dataDir: string) => void;
   /** The folder was found open to other users and was made private (the server logs it). */
   onModesRepaired?: (repair: DataDirRepair) => void;
+  /** PostgreSQL found something to fix at open, e.g. autovacuum off (a server logs it as a warning). */
+  onWarning?: (warning: string) => void;
 }
 
 /** Opens the store the configuration names: PostgreSQL with DATABASE_URL, else the embedded folder. */
 export const openStore = (config: ServerConfig, events: StoreOpenEvents = {}): Promise<Store> => {
-  if (config.databaseUrl !== null) return openPostgresStore({ connectionString: config.databaseUrl });
+  if (config.databaseUrl !== null)
+    return openPostgresStore({
+      connectionString: config.databaseUrl,
+      ...(events.onWarning === undefined ? {} : { onWarning: events.onWarning }),
+    });
   // Before the first-run notice: another user's folder is refused, not announced as being created.
   prepareDataDir(config.dataDir);
   // PG_VERSION is the last thing an initialised PostgreSQL data folder lacks.

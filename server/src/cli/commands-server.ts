@@ -62,18 +62,25 @@ const serverLog = (context: CommandContext): Logger => {
   return createLogger(context.config.logLevel, logDestination(fd, format, useColor(isTerminal)));
 };
 
-/** Opens the store a server holds, and says which; a data folder found open to other users is logged. */
+/**
+ * Opens the store a server holds, and says which; a data folder found open to other users is logged, and so
+ * is a PostgreSQL server with autovacuum off (one warning line).
+ */
 const openServerStore = async (context: CommandContext, log: Logger): Promise<Store> => {
-  const store = await openConfiguredStore(context.config, (repair) => {
-    log.warn(
-      {
-        dataDir: repair.dataDir,
-        changed: repair.changed,
-        examples: repair.examples.map(({ path }) => path),
-      },
-      describeRepair(repair),
-    );
-  });
+  const store = await openConfiguredStore(
+    context.config,
+    (repair) => {
+      log.warn(
+        {
+          dataDir: repair.dataDir,
+          changed: repair.changed,
+          examples: repair.examples.map(({ path }) => path),
+        },
+        describeRepair(repair),
+      );
+    },
+    (warning) => log.warn(warning),
+  );
   context.usingStore(configuredStore(context.config));
   return store;
 };

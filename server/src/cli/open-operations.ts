@@ -46,13 +46,15 @@ const isAlive = (pid: number): boolean => {
 /**
  * Opens the configured store, saying on stderr (stdout may be --json) when the first run creates it, and
  * when the embedded folder was found open to other users and made private (a server passes `onModesRepaired`
- * to say it in its logs instead).
+ * to say it in its logs instead). `onWarning` hears what PostgreSQL found to fix (autovacuum off): a server
+ * logs it; a one-off command does not pass it, since its few queries do not suffer from it.
  */
 export const openConfiguredStore = (
   config: ServerConfig,
   onModesRepaired: (repair: DataDirRepair) => void = (repair) => {
     process.stderr.write(`feature-server: ${describeRepair(repair)}\n`);
   },
+  onWarning?: (warning: string) => void,
 ): Promise<Store> =>
   openStore(config, {
     onFirstRun: (dataDir) => {
@@ -61,6 +63,7 @@ export const openConfiguredStore = (
       );
     },
     onModesRepaired,
+    ...(onWarning === undefined ? {} : { onWarning }),
   });
 
 /** Opens what a command works on; the caller closes it. */

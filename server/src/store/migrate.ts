@@ -1,6 +1,7 @@
 // Applies the migrations of migrations/ in order, each in its own transaction, recording each in
 // schema_migrations. An advisory lock makes concurrent starts on one PostgreSQL database take turns.
 import { MIGRATIONS, type Migration } from './migrations/index.js';
+import { analyzeTables } from './planner-statistics.js';
 import { num, type Sql } from './sql.js';
 
 // Arbitrary constant shared by every instance: the key of the migration advisory lock.
@@ -17,11 +18,12 @@ export const listMigrations = (): readonly Migration[] => {
   return MIGRATIONS;
 };
 
-/** Applies every pending migration. */
+/** Applies every pending migration, then, when at least one was applied here, analyzes the store's tables. */
 export const migrate = async (sql: Sql): Promise<void> => {
   await sql.exec(
     'CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_ms bigint NOT NULL)',
   );
+  let applied = 0;
   for (const migration of listMigrations()) {
     await sql.transaction(async (tx) => {
       await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
@@ -29,6 +31,7 @@ export const migrate = async (sql: Sql): Promise<void> => {
         migration.version,
       ]);
       if (done.length > 0 && num(done[0] ?? {}, 'version') === migration.version) return;
+      applied += 1;
       for (const statement of splitStatements(migration.sql)) await tx.query(statement);
       await tx.query('INSERT INTO schema_migrations (version, name, applied_ms) VALUES ($1, $2, $3)', [
         migration.version,
@@ -37,6 +40,11 @@ export const migrate = async (sql: Sql): Promise<void> => {
       ]);
     });
   }
+  // A migration may rewrite or backfill whole tables, and a new database has never been analyzed: either
+  // way the planner would otherwise go without statistics until something analyzes (on PGlite, or on a
+  // PostgreSQL without autovacuum, possibly never). Outside the migrations' transactions, so the lock is not
+  // held meanwhile; a start with nothing to apply skips it and costs nothing.
+  if (applied > 0) await analyzeTables(sql);
 };
 
 /** Splits a migration into statements (our migrations hold no `;` inside strings or bodies). */

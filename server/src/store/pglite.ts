@@ -6,6 +6,7 @@ import { prepareDataDir, restrictDataDirModes, type DataDirRepair } from './data
 import { filterAssignmentReads } from './filtered-assignment-reads.js';
 import { migrate } from './migrate.js';
 import { openPgliteThread } from './pglite-thread.js';
+import { scheduleAnalyze, type AnalyzeSchedule, type AnalyzeScheduleOptions } from './planner-statistics.js';
 import { createSqlStore } from './sql-store.js';
 import type { Sql } from './sql.js';
 import type { Store } from './store.js';
@@ -17,6 +18,11 @@ export interface PgliteStoreOptions {
    * private at open; the server logs it. Not called when nothing changed.
    */
   onModesRepaired?: (repair: DataDirRepair) => void;
+  /**
+   * The schedule that keeps planner statistics fresh, since PGlite runs no autovacuum (planner-statistics.ts:
+   * a check a minute by default; tests shorten it and hear each run).
+   */
+  analyzeSchedule?: AnalyzeScheduleOptions;
 }
 
 /**
@@ -47,10 +53,13 @@ export const openPgliteStore = async (
     release();
     throw error;
   }
+  let schedule: AnalyzeSchedule | null = null;
   const sql: Sql = {
     ...thread,
     close: async () => {
       try {
+        // Before the worker closes: a run in progress finishes, and no new one starts on a closed store.
+        await schedule?.stop();
         await thread.close();
         // The data is safe on disk by now: a failed repair must not turn a clean stop into an error, and the
         // next open repairs (and says so) anyway.
@@ -71,6 +80,7 @@ export const openPgliteStore = async (
     await sql.close();
     throw error;
   }
+  schedule = scheduleAnalyze(sql, options.analyzeSchedule);
   // This process alone writes the folder (the lock above): reads can skip visitors it certainly lacks.
   return filterAssignmentReads(createSqlStore(sql, 'pglite'), sql);
 };

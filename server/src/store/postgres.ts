@@ -4,6 +4,12 @@
 import pg from 'pg';
 import { migrate } from './migrate.js';
 import { PgListener, type ListenerBackoff } from './pg-listener.js';
+import {
+  checkAutovacuum,
+  scheduleAnalyze,
+  type AnalyzeSchedule,
+  type AnalyzeScheduleOptions,
+} from './planner-statistics.js';
 import { createSqlStore } from './sql-store.js';
 import type { Queryable, Row, Sql } from './sql.js';
 import type { Store } from './store.js';
@@ -21,6 +27,14 @@ export interface PostgresOptions {
   max?: number;
   /** Reconnection delays of the LISTEN connection (tests shorten them). */
   listenBackoff?: Partial<ListenerBackoff>;
+  /**
+   * Hears what the store found wrong with the server at open, one line each: today autovacuum (or
+   * track_counts) off, which leaves the planner without fresh statistics (planner-statistics.ts). The
+   * server logs it as a warning; the store opens all the same.
+   */
+  onWarning?: (warning: string) => void;
+  /** The schedule that analyzes the store's tables while the server's autovacuum is off (tests shorten it). */
+  analyzeSchedule?: AnalyzeScheduleOptions;
 }
 
 const quoteIdent = (name: string): string => {
@@ -70,12 +84,21 @@ export const openPostgresStore = async (options: PostgresOptions): Promise<Store
     },
     listen: (channel, onPayload, onInterruption) => listener.listen(channel, onPayload, onInterruption),
     close: async () => {
+      await schedule?.stop();
       await listener.close();
       await pool.end();
     },
   };
+  let schedule: AnalyzeSchedule | null = null;
   try {
     await migrate(sql);
+    const warning = await checkAutovacuum(sql);
+    if (warning !== null) {
+      options.onWarning?.(warning);
+      // Nothing else would analyze these tables until an operator turns autovacuum on: the embedded store's
+      // schedule does it meanwhile, on the store's tables only.
+      schedule = scheduleAnalyze(sql, options.analyzeSchedule);
+    }
   } catch (error) {
     await pool.end();
     throw error;
