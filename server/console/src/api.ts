@@ -60,6 +60,13 @@ const parseError = async (response: Response): Promise<ConsoleApiError> => {
   );
 };
 
+/** A GET answer with the ETag it came with, to send back in If-None-Match on the next read. */
+export interface TaggedAnswer<T> {
+  value: T;
+  /** The answer's ETag ('' when it had none). */
+  etag: string;
+}
+
 /** The session's answer: its CSRF token and end. */
 export interface SessionAnswer {
   csrf_token: string;
@@ -119,6 +126,16 @@ export class ConsoleApi {
     return this.#call<T>('GET', `/admin/v1${path}`);
   }
 
+  /**
+   * GET an operator route, sending `etag` (when not '') in If-None-Match: null when the server answers 304 (the
+   * copy held is current: nothing to parse, nothing to show anew), else the answer and its ETag.
+   */
+  async getIfChanged<T>(path: string, etag: string): Promise<TaggedAnswer<T> | null> {
+    const response = await this.#send('GET', `/admin/v1${path}`, undefined, true, etag);
+    if (response.status === 304) return null;
+    return { value: (await response.json()) as T, etag: response.headers.get('etag') ?? '' };
+  }
+
   /** POST to an operator route. */
   post<T>(path: string, body?: unknown): Promise<T> {
     return this.#call<T>('POST', `/admin/v1${path}`, body);
@@ -140,9 +157,24 @@ export class ConsoleApi {
   }
 
   async #call<T>(method: string, path: string, body?: unknown, watchSession = true): Promise<T> {
+    const response = await this.#send(method, path, body, watchSession, '');
+    if (response.status === 204) return null as T;
+    return (await response.json()) as T;
+  }
+
+  /** Sends a call; resolves to a 2xx or 304 answer, throws ConsoleApiError for any other. */
+  async #send(
+    method: string,
+    path: string,
+    body: unknown,
+    watchSession: boolean,
+    etag: string,
+  ): Promise<Response> {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (method !== 'GET') headers['x-csrf-token'] = this.#csrf;
+    // Set by hand, so the browser hands the 304 over as it is (the console keeps the copy itself).
+    if (etag !== '') headers['if-none-match'] = etag;
     let response: Response;
     try {
       response = await fetch(path, {
@@ -155,13 +187,12 @@ export class ConsoleApi {
     } catch {
       throw new ConsoleApiError(0, 'network', 'The server cannot be reached: is it running?');
     }
-    if (!response.ok) {
+    if (!response.ok && response.status !== 304) {
       const error = await parseError(response);
       if (watchSession && response.status === 401) this.#onSignedOut('ended');
       throw error;
     }
-    if (response.status === 204) return null as T;
-    return (await response.json()) as T;
+    return response;
   }
 }
 

@@ -99,6 +99,8 @@ export class ReportView extends LitElement {
 
   #key = '';
   #fingerprint = '';
+  /** The ETags of the report and the series shown, sent back so that an unchanged one comes as a bodiless 304. */
+  #etags = { report: '', series: '' };
   readonly #poller = new VisiblePoller(this, REPORT_REFRESH_MS, () => void this.#refresh());
 
   constructor() {
@@ -129,6 +131,7 @@ export class ReportView extends LitElement {
     this.daysError = '';
     this.updatedAt = '';
     this.#fingerprint = '';
+    this.#etags = { report: '', series: '' };
     void this.#refresh();
   }
 
@@ -144,22 +147,35 @@ export class ReportView extends LitElement {
       const [campaign, report, series] = await Promise.allSettled([
         // Read once: only its names are shown. A deleted campaign has none but keeps its report.
         this.campaign ?? this.context.api.get<RemoteCampaign>(`${base}/campaigns/${seg(this.campaignId)}`),
-        this.context.api.get<CampaignReport>(`${base}/campaigns/${seg(this.campaignId)}/report`),
-        this.context.api.get<DailySeries>(`${base}/reports/${seg(this.campaignId)}/days`),
+        this.context.api.getIfChanged<CampaignReport>(
+          `${base}/campaigns/${seg(this.campaignId)}/report`,
+          this.#etags.report,
+        ),
+        this.context.api.getIfChanged<DailySeries>(
+          `${base}/reports/${seg(this.campaignId)}/days`,
+          this.#etags.series,
+        ),
       ]);
       if (!current()) return;
       if (campaign.status === 'fulfilled') this.campaign = campaign.value;
       this.checkedAt = clock(new Date());
       if (report.status === 'rejected') throw report.reason;
-      const fingerprint = reportFingerprint(report.value);
-      if (fingerprint !== this.#fingerprint) {
-        this.#fingerprint = fingerprint;
-        this.report = report.value;
-        this.updatedAt = this.checkedAt;
+      // null: 304, the report shown is current (nothing is set, so nothing renders anew).
+      if (report.value !== null) {
+        this.#etags.report = report.value.etag;
+        const fingerprint = reportFingerprint(report.value.value);
+        if (fingerprint !== this.#fingerprint) {
+          this.#fingerprint = fingerprint;
+          this.report = report.value.value;
+          this.updatedAt = this.checkedAt;
+        }
       }
       this.refreshError = '';
       if (series.status === 'fulfilled') {
-        this.series = series.value;
+        if (series.value !== null) {
+          this.#etags.series = series.value.etag;
+          this.series = series.value.value;
+        }
         this.daysError = '';
       } else this.daysError = `The daily series could not be read: ${problem(series.reason)}`;
     } catch (error) {

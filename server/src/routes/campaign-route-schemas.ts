@@ -27,6 +27,9 @@ import {
   errorResponse,
   noContentResponse,
   notModifiedResponse,
+  reportAnswerHeaders,
+  reportConditionalHeaders,
+  reportNotModifiedResponse,
   type RouteSchema,
 } from './shared-schemas.js';
 
@@ -259,12 +262,16 @@ export const campaignRouteSchemas = (family: CampaignRouteFamily): Record<Action
     'report.read': route('report.read', true, {
       summary: "Get a campaign's report",
       description:
-        'Visits, visitors and goals per variation with uplift, p-value and 95 % interval (PROTOCOL.md §14). Deleted campaigns keep their report. Never cached.',
+        'Visits, visitors and goals per variation with uplift, p-value and 95 % interval (PROTOCOL.md §14). Deleted campaigns keep their report. Conditional (ETag, If-None-Match → 304): a refresh that finds nothing new costs no computation, and the copy held keeps its generated_at.',
+      headers: reportConditionalHeaders,
       response: {
-        200: withHeaders(
-          { ...campaignReportSchema, description: 'The report, computed now from the stored rows.' },
-          { 'Cache-Control': { type: 'string', description: '`no-store`' } },
-        ),
+        // The report's own headers win over the family's (its Cache-Control is not the family's no-store).
+        200: {
+          ...campaignReportSchema,
+          description: 'The report, computed now from the stored rows.',
+          headers: { ...family.answerHeaders, ...reportAnswerHeaders },
+        },
+        304: { ...reportNotModifiedResponse, headers: { ...family.answerHeaders, ...reportAnswerHeaders } },
         404: unknownCampaign,
       },
     }),

@@ -1,12 +1,20 @@
 // Schemas of the operator's insight routes (operator-insights.ts), for the OpenAPI document: the live
-// traffic of an environment and the daily series of a campaign report, both read-only and no-store. As in
-// operator-schemas.ts, the routes check their query by hand and the schemas only document
-// (shared-schemas.ts says why).
+// traffic of an environment (no-store) and the daily series of a campaign report (revalidated with its ETag),
+// both read-only. As in operator-schemas.ts, the routes check their query by hand and the schemas only
+// document (shared-schemas.ts says why).
 import type { DailySeries, TrafficAnswer } from 'feature-ts/protocol';
 import { errors } from '../errors.js';
 import { operatorRoute } from './operator-schemas.js';
 import { variationGroupsOf } from './report-schemas.js';
-import { EXAMPLE, errorAnswer, errorResponse, pathParameters } from './shared-schemas.js';
+import {
+  EXAMPLE,
+  errorAnswer,
+  errorResponse,
+  pathParameters,
+  reportAnswerHeaders,
+  reportConditionalHeaders,
+  reportNotModifiedResponse,
+} from './shared-schemas.js';
 
 const NO_STORE = { 'Cache-Control': { type: 'string', description: '`no-store`' } } as const;
 const TIME = { type: 'string', format: 'date-time' } as const;
@@ -235,8 +243,9 @@ export const operatorInsightRoutes = {
   days: operatorRoute({
     summary: "Get a campaign report's daily series",
     description:
-      "Visits and conversions of each variation per UTC day, from the first exposure's day to today (the last 90 days at most), for a chart. Counted as in the report (§14.1, §14.4): a visit on its activation's created day, a conversion on its hit's created day; each series sums to the report's figure while every row is inside the days shown.",
+      "Visits and conversions of each variation per UTC day, from the first exposure's day to today (the last 90 days at most), for a chart. Counted as in the report (§14.1, §14.4): a visit on its activation's created day, a conversion on its hit's created day; each series sums to the report's figure while every row is inside the days shown. Conditional (ETag, If-None-Match → 304), like the report; the ETag also changes at midnight UTC, when the days shown do.",
     params: pathParameters('envId', 'campaignId'),
+    headers: reportConditionalHeaders,
     response: {
       200: {
         title: 'Daily series',
@@ -252,9 +261,10 @@ export const operatorInsightRoutes = {
           variation_groups: variationGroupsOf(VARIATION_SERIES),
         },
         description: 'One number per day in every series.',
-        headers: NO_STORE,
+        headers: reportAnswerHeaders,
         examples: [seriesExample],
       },
+      304: reportNotModifiedResponse,
       404: errorResponse(
         'No environment, or no campaign with this id.',
         errorAnswer(errors.unknownEnvironment('nope')),

@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TrafficAnswer, TrafficEntry } from 'feature-ts/protocol';
 import type { AppContext } from '../app-context.js';
 import { errors } from '../errors.js';
+import { reportEtag, reportVersions, sendReportAnswer } from '../http/report-etag.js';
 import { buildDailySeries } from '../report/daily-series.js';
 import type { EnvironmentRecord, TrafficItem, TrafficPage } from '../store/store.js';
 import { badString } from '../validation/fields.js';
@@ -90,14 +91,19 @@ export const registerOperatorInsightRoutes = (
     return trafficAnswer(await ctx.store.traffic(found.id, query));
   });
 
-  scope.get(`${PREFIX}/reports/:campaignId/days`, doc.days, async (request) => {
+  scope.get(`${PREFIX}/reports/:campaignId/days`, doc.days, async (request, reply) => {
     const found = await environment(request);
     const { campaignId } = request.params as { campaignId: string };
     // Deleted campaigns keep their report, and so their series; only an id never used here is unknown.
-    const known = (await ctx.store.listCampaigns(found.id, { includeDeleted: true })).some(
+    const known = (await ctx.store.listCampaigns(found.id, { includeDeleted: true })).find(
       (c) => c.id === campaignId,
     );
-    if (!known) throw errors.notFound(request.method, `campaign ${campaignId.slice(0, 64)}`);
-    return buildDailySeries(ctx.store, found.id, campaignId, new Date(ctx.now()));
+    if (known === undefined) throw errors.notFound(request.method, `campaign ${campaignId.slice(0, 64)}`);
+    // Conditional (issue 31): the console re-reads the series every few seconds; unchanged, it is a 304.
+    const versions = await reportVersions(ctx.store, found.id, [known]);
+    const now = ctx.now();
+    return sendReportAnswer(request, reply, reportEtag('days', versions, now), () =>
+      buildDailySeries(ctx.store, found.id, campaignId, new Date(now)),
+    );
   });
 };

@@ -25,6 +25,9 @@ import {
   internalErrorResponse,
   pathParameters,
   documented,
+  reportAnswerHeaders,
+  reportConditionalHeaders,
+  reportNotModifiedResponse,
   security,
   type DocumentedRoute,
   type RouteSchema,
@@ -230,8 +233,10 @@ export const operatorRoutes = {
   }),
   reports: operatorRoute({
     summary: "Get an environment's reports",
-    description: 'The report of every campaign (deleted ones included), or of one by id or slug.',
+    description:
+      'The report of every campaign (deleted ones included), or of one by id or slug. Conditional (ETag, If-None-Match → 304): the ETag covers which campaigns are listed and what each report is computed from.',
     params: pathParameters('envId'),
+    headers: reportConditionalHeaders,
     querystring: {
       type: 'object',
       properties: {
@@ -239,15 +244,19 @@ export const operatorRoutes = {
       },
     },
     response: {
-      200: answer(
-        'The reports.',
-        {
-          type: 'object',
-          required: ['reports'],
-          properties: { reports: { type: 'array', items: campaignReportSchema } },
-        },
-        { reports: campaignReportSchema.examples },
-      ),
+      200: {
+        ...answer(
+          'The reports.',
+          {
+            type: 'object',
+            required: ['reports'],
+            properties: { reports: { type: 'array', items: campaignReportSchema } },
+          },
+          { reports: campaignReportSchema.examples },
+        ),
+        headers: reportAnswerHeaders,
+      },
+      304: reportNotModifiedResponse,
       404: errorResponse(
         'No environment, or no campaign with this id or slug.',
         errorAnswer(errors.unknownEnvironment('nope')),

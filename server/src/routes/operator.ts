@@ -9,6 +9,7 @@ import type { AppContext } from '../app-context.js';
 import { AccessInputError, createAccess } from '../auth/create-access.js';
 import { InputError, errors, storeErrors } from '../errors.js';
 import { operatorCheck, type OperatorCheckOptions } from '../auth/operator-auth.js';
+import { isReportAnswer, reportEtag, reportVersions, sendReportAnswer } from '../http/report-etag.js';
 import { rememberEnvironment } from '../http/request-environment.js';
 import { buildCampaignReport } from '../report/build-report.js';
 import { STORABLE_TEXT_RULE, isStorableText } from '../validation/storable-text.js';
@@ -107,7 +108,8 @@ export const registerOperatorRoutes = (
       await authorized(request);
     });
     scope.addHook('onSend', (_request, reply, payload, done) => {
-      void reply.header('cache-control', 'no-store');
+      // Reports are revalidated instead (report-etag.ts): the console asks with If-None-Match.
+      if (!isReportAnswer(reply)) void reply.header('cache-control', 'no-store');
       done(null, payload);
     });
 
@@ -169,7 +171,7 @@ export const registerOperatorRoutes = (
       const count = await storeErrors(() => ctx.store.replaceCampaigns(found.id, campaigns));
       return { envId: found.id, campaigns: count };
     });
-    scope.get(`${PREFIX}/environments/:envId/reports`, doc.reports, async (request) => {
+    scope.get(`${PREFIX}/environments/:envId/reports`, doc.reports, async (request, reply) => {
       const found = await environment(request);
       const wanted = (request.query as Record<string, unknown>).campaign;
       const all = await ctx.store.listCampaigns(found.id, { includeDeleted: true });
@@ -177,10 +179,13 @@ export const registerOperatorRoutes = (
         typeof wanted === 'string' ? all.filter((c) => c.id === wanted || c.body.slug === wanted) : all;
       if (typeof wanted === 'string' && chosen.length === 0)
         throw errors.notFound(request.method, `campaign ${wanted.slice(0, 64)}`);
-      const now = new Date(ctx.now());
-      return {
+      // Conditional (issue 31): the tag covers which campaigns are listed, in order, and each one's version.
+      const versions = await reportVersions(ctx.store, found.id, chosen);
+      const nowMs = ctx.now();
+      const now = new Date(nowMs);
+      return sendReportAnswer(request, reply, reportEtag('reports', versions, nowMs), async () => ({
         reports: await Promise.all(chosen.map((c) => buildCampaignReport(ctx.store, found.id, c.id, now))),
-      };
+      }));
     });
 
     scope.get(`${PREFIX}/accounts/:accountId/accesses`, doc.listAccesses, async (request) => ({

@@ -15,6 +15,7 @@ import { InputError, errors, storeErrors } from '../errors.js';
 import { authorizeCall } from '../http/bearer-auth.js';
 import { environmentOf } from '../http/request-environment.js';
 import { sendConditional } from '../http/conditional.js';
+import { reportEtag, reportVersions, sendReportAnswer } from '../http/report-etag.js';
 import { campaignFromRemote, toRemoteCampaign } from '../remote/campaign-format.js';
 import { campaignCompatibility } from '../remote/compatibility.js';
 import { buildCampaignReport } from '../report/build-report.js';
@@ -207,12 +208,16 @@ export const registerCampaignRoutes = (
   app.get(`${base}/campaigns/:campaignId/report`, guard('report.read'), async (request, reply) => {
     const { envId, campaignId = '' } = paramsOf(request);
     // Deleted campaigns keep their report; only an id never used in the environment is unknown.
-    const known = (await ctx.store.listCampaigns(envId, { includeDeleted: true })).some(
+    const known = (await ctx.store.listCampaigns(envId, { includeDeleted: true })).find(
       (c) => c.id === campaignId,
     );
-    if (!known) throw errors.unknownCampaign(campaignId);
-    const report = await buildCampaignReport(ctx.store, envId, campaignId, new Date(ctx.now()));
-    return reply.header('cache-control', 'no-store').send(report);
+    if (known === undefined) throw errors.unknownCampaign(campaignId);
+    // Conditional (issue 31): an unchanged report is a 304, computed from nothing but its ETag's parts.
+    const versions = await reportVersions(ctx.store, envId, [known]);
+    const now = ctx.now();
+    return sendReportAnswer(request, reply, reportEtag('report', versions, now), () =>
+      buildCampaignReport(ctx.store, envId, campaignId, new Date(now)),
+    );
   });
 };
 

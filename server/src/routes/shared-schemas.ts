@@ -147,6 +147,37 @@ export const notModifiedResponse = {
   headers: conditionalAnswerHeaders,
 } as const;
 
+/** Request headers of a report route's conditional GET (issue 31, report-etag.ts). */
+export const reportConditionalHeaders = {
+  type: 'object',
+  properties: {
+    'if-none-match': {
+      type: 'string',
+      description:
+        'ETags of copies the client holds (a list, weak or strong form, or `*`); a match answers 304 with no body.',
+      examples: ['W/"hM3qW0n1yXkq2f0VxZ7cJ9s8d4L6aPbE"'],
+    },
+  },
+} as const;
+
+/** Response headers of a report route's 200 and 304. */
+export const reportAnswerHeaders = {
+  ETag: {
+    type: 'string',
+    description:
+      "Weak; changes when a row the figures count is stored, when the campaign's stored definition (names, allocations, analysis settings) changes, and for a daily series at midnight UTC. Not when only generated_at would.",
+  },
+  'Cache-Control': { type: 'string', description: '`private, no-cache`: revalidate before each use.' },
+} as const;
+
+/** A report route's 304: no body; the copy the client holds (its generated_at included) is current. */
+export const reportNotModifiedResponse = {
+  description:
+    'Not modified: nothing the answer is computed from has changed since the copy the client holds. No body; the copy keeps its generated_at.',
+  type: 'null',
+  headers: reportAnswerHeaders,
+} as const;
+
 /** A 2xx answer without a body. */
 export const noContentResponse = (description: string) => ({ description, type: 'null' }) as const;
 
