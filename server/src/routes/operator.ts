@@ -16,6 +16,7 @@ import { STORABLE_TEXT_RULE, isStorableText } from '../validation/storable-text.
 import type { AccessRecord, Account, EnvironmentRecord } from '../store/store.js';
 import { validateBucketingCampaigns } from '../validation/bucketing-campaigns.js';
 import { registerOperatorInsightRoutes } from './operator-insights.js';
+import { registerOperatorRollupRoutes } from './operator-rollups.js';
 import { operatorCampaignRoutes, operatorRoutes as doc } from './operator-schemas.js';
 import { registerCampaignRoutes } from './remote.js';
 
@@ -217,6 +218,7 @@ export const registerOperatorRoutes = (
       return accessAnswer(revoked ?? found);
     });
     registerOperatorInsightRoutes(scope, ctx, environment);
+    registerOperatorRollupRoutes(scope, ctx);
     registerCampaignRoutes(scope, ctx, {
       base: `${PREFIX}/environments/:envId`,
       // The key was checked by the scope's hook; what is left is the environment (404 when unknown).
