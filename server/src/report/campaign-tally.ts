@@ -7,6 +7,7 @@ import type { BucketingCampaign } from 'feature-ts/protocol';
 import { InputError } from '../errors.js';
 import type { StoredRollupCell } from '../store/rollups-sql.js';
 import type { Store } from '../store/store.js';
+import { fromMicros } from './attribution.js';
 import { ALL_DAYS } from './rollups/rollup-cells.js';
 
 /** How many rows fell on each UTC day number. */
@@ -134,7 +135,7 @@ export const tallyOfCells = (
     }
     if (cell.day === ALL_DAYS) {
       goal.visitors += cell.converters;
-      goal.revenue += cell.revenue;
+      goal.revenue = fromMicros(cell.revenueMicros);
     } else if (cell.conversions !== 0) {
       goal.conversions += cell.conversions;
       goal.days.set(cell.day, cell.conversions);

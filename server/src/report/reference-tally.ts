@@ -4,7 +4,7 @@
 // reference they are checked against (the property test, `feature-server report --check`). Its cost grows
 // with the campaign's history: it reads every exposure and goal hit.
 import type { ReportConversion, Store } from '../store/store.js';
-import { ATTRIBUTION_SLACK_MS, dayOf } from './attribution.js';
+import { ATTRIBUTION_SLACK_MS, dayOf, fromMicros, toMicros } from './attribution.js';
 import {
   storedCampaign,
   type CampaignTally,
@@ -14,9 +14,11 @@ import {
 } from './campaign-tally.js';
 import { visitCounter } from './visit-window.js';
 
-// While scanning, persons are kept as sets; the tally holds their counts.
-interface ScanGoal extends Omit<GoalTally, 'visitors'> {
+// While scanning, persons are kept as sets and revenue in millionths (attribution.ts); the tally holds their
+// counts and the revenue in currency units.
+interface ScanGoal extends Omit<GoalTally, 'visitors' | 'revenue'> {
   persons: Set<string>;
+  revenueMicros: number;
 }
 interface ScanVariation extends Omit<VariationTally, 'visitors' | 'events' | 'transactions'> {
   persons: Set<string>;
@@ -32,7 +34,7 @@ const countDay = (days: DayCounts, createdMs: number): void => {
 const tallyOf = (map: Map<string, ScanGoal>, goal: string): ScanGoal => {
   let tally = map.get(goal);
   if (tally === undefined) {
-    tally = { conversions: 0, persons: new Set(), revenue: 0, days: new Map() };
+    tally = { conversions: 0, persons: new Set(), revenueMicros: 0, days: new Map() };
     map.set(goal, tally);
   }
   return tally;
@@ -51,9 +53,9 @@ const emptyVariation = (id: string, name: string, reference: boolean): ScanVaria
 
 const countsOf = (goals: Map<string, ScanGoal>): Map<string, GoalTally> =>
   new Map(
-    [...goals].map(([goal, { persons, ...rest }]): [string, GoalTally] => [
+    [...goals].map(([goal, { persons, revenueMicros, ...rest }]): [string, GoalTally] => [
       goal,
-      { ...rest, visitors: persons.size },
+      { ...rest, visitors: persons.size, revenue: fromMicros(revenueMicros) },
     ]),
   );
 
@@ -114,7 +116,7 @@ export const scanCampaign = async (
       tally.conversions++;
       tally.persons.add(hit.person);
       countDay(tally.days, hit.createdMs);
-      if (hit.kind === 'TRANSACTION') tally.revenue += hit.revenue;
+      if (hit.kind === 'TRANSACTION') tally.revenueMicros += toMicros(hit.revenue);
     }
   }
   return {

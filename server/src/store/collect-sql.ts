@@ -14,9 +14,10 @@ const insertedCount = (rows: Array<Record<string, unknown>>): number =>
 
 /**
  * Runs `insert` (rows from unnest of `$5…`, `ON CONFLICT (env_id, hid) DO NOTHING RETURNING hid, seq…`),
- * `pending` (marks rows of `ins` for the report rollups) and records the "anonymous id → first authenticated id" pairs the rows carry (§14.2; the first one seen stays),
- * in one statement: atomic without a transaction, so a batch's rows and identities are durable together in a
- * single round trip. Returns the idempotency id of each row stored (null for a row without one).
+ * `pending` (marks the rows of `ins` for the report rollups) and records the "anonymous id → first
+ * authenticated id" pairs the rows carry (§14.2; the first one seen stays), in one statement: atomic without a
+ * transaction, so a batch's rows, marks and identities are durable together in a single round trip. Returns
+ * the idempotency id of each row stored (null for a row without one).
  */
 const insertWithIdentities = async (
   db: Queryable,
@@ -149,7 +150,7 @@ export const collectQueries = (db: Queryable) => {
        FROM unnest($5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::bigint[], $12::bigint[])
          AS u(h, v, a, c, g, x, t, r)
        ON CONFLICT (env_id, hid) DO NOTHING RETURNING hid, seq`,
-        'INSERT INTO rollup_pending_activations (seq, env_id) SELECT seq, $1 FROM ins',
+        'INSERT INTO rollup_pending_activations (env_id, seq) SELECT $1, seq FROM ins',
         envId,
         [
           rows.map((r) => r.hid),
@@ -178,7 +179,7 @@ export const collectQueries = (db: Queryable) => {
                    $12::bigint[], $13::text[]) AS u(h, y, v, c, g, m, t, r, b)
        ON CONFLICT (env_id, hid) DO NOTHING RETURNING hid, seq, type, goal`,
         // Only goal hits (§14.3) count in a report: page views and screens never need folding.
-        `INSERT INTO rollup_pending_hits (seq, env_id) SELECT seq, $1 FROM ins
+        `INSERT INTO rollup_pending_hits (env_id, seq) SELECT $1, seq FROM ins
          WHERE goal IS NOT NULL AND (type = 'TRANSACTION' OR (type = 'EVENT' AND left(goal, 3) <> 'fs_'))`,
         envId,
         [

@@ -9,6 +9,8 @@ export interface FoldOperations {
   foldRollups(envId: string, limit: number): Promise<number>;
   /** The environments with marks waiting. */
   pendingRollupEnvironments(): Promise<string[]>;
+  /** Whether marks of one environment wait. */
+  hasPendingRollups(envId: string): Promise<boolean>;
 }
 
 /** Options of the folder. */
@@ -82,7 +84,11 @@ export const rollupFolder = (ops: FoldOperations, options: RollupFolderOptions):
       // Folds of its own until none is left: they take turns with the background loop under the
       // environment's fold lock, and each takes what the other has not folded. Under a flood of new rows a
       // fold always finds more; rows stored after the call are not waited for beyond a bounded number of folds.
-      for (let i = 0; i < 64; i++) if ((await ops.foldRollups(envId, options.batch)) === 0) return;
+      // A refresh with nothing new (the common case) costs one cheap check, not a fold's transaction.
+      for (let i = 0; i < 64; i++) {
+        if (!(await ops.hasPendingRollups(envId))) return;
+        if ((await ops.foldRollups(envId, options.batch)) === 0) return;
+      }
     },
     async drain(onProgress) {
       let folded = 0;

@@ -125,7 +125,7 @@ const personRows = async (
        SELECT ${ACTIVATION_PERSON} AS person, a.campaign_id, a.variation_group_id, a.variation_id, a.created_ms, a.seq
        FROM activations a ${ACTIVATION_IDENTITY}
        WHERE a.env_id = $1 AND a.visitor_id = ANY(ARRAY(SELECT id FROM ids))
-         AND NOT EXISTS (SELECT 1 FROM rollup_pending_activations p WHERE p.seq = a.seq)) x
+         AND NOT EXISTS (SELECT 1 FROM rollup_pending_activations p WHERE p.env_id = $1 AND p.seq = a.seq)) x
      WHERE person = ANY($2::text[])`,
     [envId, persons],
   );
@@ -134,7 +134,7 @@ const personRows = async (
        SELECT ${HIT_PERSON} AS person, h.type, h.goal, COALESCE(h.revenue, 0) AS revenue, h.created_ms, h.seq
        FROM hits h ${HIT_IDENTITY}
        WHERE h.env_id = $1 AND (h.customer_id = ANY($2::text[]) OR h.visitor_id = ANY(ARRAY(SELECT id FROM ids)))
-         AND ${GOAL_HIT} AND NOT EXISTS (SELECT 1 FROM rollup_pending_hits p WHERE p.seq = h.seq)) x
+         AND ${GOAL_HIT} AND NOT EXISTS (SELECT 1 FROM rollup_pending_hits p WHERE p.env_id = $1 AND p.seq = h.seq)) x
      WHERE person = ANY($2::text[])`,
     [envId, persons],
   );
@@ -157,7 +157,9 @@ const readLedgers = async (
     'SELECT person, ledger FROM rollup_persons WHERE env_id = $1 AND person = ANY($2::text[])',
     [envId, persons],
   );
-  return new Map(rows.map((row) => [text(row, 'person'), readLedger(jsonOf(row.ledger) as StoredLedger)]));
+  return new Map(
+    rows.map((row) => [text(row, 'person'), readLedger(JSON.parse(text(row, 'ledger')) as StoredLedger)]),
+  );
 };
 
 /** Counts the visits of the batch's activations into `deltas`, updating the window chains they extend. */
@@ -224,7 +226,7 @@ const foldVisits = async (
       `SELECT a.visitor_id, a.campaign_id, a.variation_group_id, a.variation_id, a.created_ms, a.seq FROM activations a
        WHERE a.env_id = $1 AND a.hid IS NULL
          AND (a.visitor_id, a.campaign_id, a.variation_group_id, a.variation_id) IN ${KEYS}
-         AND NOT EXISTS (SELECT 1 FROM rollup_pending_activations p WHERE p.seq = a.seq)`,
+         AND NOT EXISTS (SELECT 1 FROM rollup_pending_activations p WHERE p.env_id = $1 AND p.seq = a.seq)`,
       [
         envId,
         recompute.map((a) => a.visitorId),
@@ -283,17 +285,17 @@ const writeDeltas = async (tx: Queryable, envId: string, deltas: RollupDeltas): 
   if (cells.length === 0) return;
   await tx.query(
     `INSERT INTO campaign_rollups (env_id, campaign_id, variation_group_id, variation_id, goal_kind, goal, day,
-       visits, visitors, conversions, converters, revenue, seen, first_ms, first_seq)
+       visits, visitors, conversions, converters, revenue_micros, seen, first_ms, first_seq)
      SELECT $1, c, g, v, k, n, d, vi, vs, cv, cs, r, s, fm, fs
      FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int[], $8::bigint[], $9::bigint[],
-                 $10::bigint[], $11::bigint[], $12::float8[], $13::bigint[], $14::bigint[], $15::bigint[])
+                 $10::bigint[], $11::bigint[], $12::bigint[], $13::bigint[], $14::bigint[], $15::bigint[])
        AS u(c, g, v, k, n, d, vi, vs, cv, cs, r, s, fm, fs)
      ON CONFLICT (env_id, campaign_id, variation_group_id, variation_id, goal_kind, goal, day) DO UPDATE SET
        visits = campaign_rollups.visits + excluded.visits,
        visitors = campaign_rollups.visitors + excluded.visitors,
        conversions = campaign_rollups.conversions + excluded.conversions,
        converters = campaign_rollups.converters + excluded.converters,
-       revenue = campaign_rollups.revenue + excluded.revenue,
+       revenue_micros = campaign_rollups.revenue_micros + excluded.revenue_micros,
        seen = campaign_rollups.seen + excluded.seen,
        first_ms = CASE WHEN excluded.first_ms IS NOT NULL AND (campaign_rollups.first_ms IS NULL
          OR (excluded.first_ms, excluded.first_seq) < (campaign_rollups.first_ms, campaign_rollups.first_seq))
@@ -313,7 +315,7 @@ const writeDeltas = async (tx: Queryable, envId: string, deltas: RollupDeltas): 
       cells.map((c) => c.visitors),
       cells.map((c) => c.conversions),
       cells.map((c) => c.converters),
-      cells.map((c) => c.revenue),
+      cells.map((c) => c.revenueMicros),
       cells.map((c) => c.seen),
       cells.map((c) => c.firstMs),
       cells.map((c) => c.firstSeq),
@@ -348,7 +350,7 @@ const writeLedgers = async (
   if (kept.length > 0)
     await tx.query(
       `INSERT INTO rollup_persons (env_id, person, ledger)
-       SELECT $1, p, l::jsonb FROM unnest($2::text[], $3::text[]) AS u(p, l)
+       SELECT $1, p, l FROM unnest($2::text[], $3::text[]) AS u(p, l)
        ON CONFLICT (env_id, person) DO UPDATE SET ledger = excluded.ledger`,
       [envId, kept.map(([person]) => person), kept.map(([, ledger]) => JSON.stringify(storedLedger(ledger)))],
     );
@@ -366,7 +368,7 @@ const foldBatch = async (tx: Queryable, envId: string, limit: number): Promise<n
   );
   const activations: BatchActivation[] = (
     await tx.query(
-      `WITH q AS (DELETE FROM rollup_pending_activations WHERE seq = ANY(ARRAY(
+      `WITH q AS (DELETE FROM rollup_pending_activations WHERE env_id = $1 AND seq = ANY(ARRAY(
          SELECT seq FROM rollup_pending_activations WHERE env_id = $1 ORDER BY seq LIMIT $2)) RETURNING seq)
        SELECT ${ACTIVATION_PERSON} AS person, a.hid, a.visitor_id, a.campaign_id, a.variation_group_id,
               a.variation_id, a.created_ms, a.seq
@@ -381,7 +383,7 @@ const foldBatch = async (tx: Queryable, envId: string, limit: number): Promise<n
   }));
   const hits: BatchHit[] = (
     await tx.query(
-      `WITH q AS (DELETE FROM rollup_pending_hits WHERE seq = ANY(ARRAY(
+      `WITH q AS (DELETE FROM rollup_pending_hits WHERE env_id = $1 AND seq = ANY(ARRAY(
          SELECT seq FROM rollup_pending_hits WHERE env_id = $1 ORDER BY seq LIMIT $2)) RETURNING seq)
        SELECT ${HIT_PERSON} AS person, h.type, h.goal, COALESCE(h.revenue, 0) AS revenue, h.created_ms, h.seq
        FROM hits h ${HIT_IDENTITY} WHERE h.seq = ANY(ARRAY(SELECT seq FROM q)) AND ${GOAL_HIT}`,
@@ -457,6 +459,17 @@ export const rollupQueries = (sql: Sql) => {
     foldRollups: (envId: string, limit: number): Promise<number> =>
       sql.transaction((tx) => foldBatch(tx, envId, limit)),
 
+    /** Whether rows of the environment wait to be folded: one cheap check before a fold's transaction. */
+    hasPendingRollups: async (envId: string): Promise<boolean> => {
+      const rows = await sql.query(
+        `SELECT ${PENDING_TABLES.map((table) => `EXISTS (SELECT 1 FROM ${table} p WHERE p.env_id = $1)`).join(
+          ' OR ',
+        )} AS pending`,
+        [envId],
+      );
+      return rows[0]?.pending === true;
+    },
+
     /** The environments with rows not folded yet. */
     pendingRollupEnvironments: async (): Promise<string[]> => {
       const rows = await sql.query(
@@ -484,7 +497,7 @@ export const rollupQueries = (sql: Sql) => {
         ]),
         reads.query(
           `SELECT variation_group_id, variation_id, goal_kind, goal, day, visits, visitors, conversions, converters,
-                revenue, seen, first_ms, first_seq
+                revenue_micros, seen, first_ms, first_seq
          FROM campaign_rollups WHERE env_id = $1 AND campaign_id = $2`,
           [envId, campaignId],
         ),
@@ -501,7 +514,7 @@ export const rollupQueries = (sql: Sql) => {
           visitors: num(row, 'visitors'),
           conversions: num(row, 'conversions'),
           converters: num(row, 'converters'),
-          revenue: num(row, 'revenue'),
+          revenueMicros: num(row, 'revenue_micros'),
           seen: num(row, 'seen'),
           firstMs: row.first_ms === null ? null : num(row, 'first_ms'),
           firstSeq: row.first_seq === null ? null : num(row, 'first_seq'),
@@ -534,10 +547,10 @@ export const rollupQueries = (sql: Sql) => {
           await tx.query(`DELETE FROM ${table}`);
         await tx.query('UPDATE campaign_rollup_revisions SET revision = revision + 1');
         await tx.query(
-          'INSERT INTO rollup_pending_activations (seq, env_id) SELECT seq, env_id FROM activations',
+          'INSERT INTO rollup_pending_activations (env_id, seq) SELECT env_id, seq FROM activations',
         );
         await tx.query(
-          `INSERT INTO rollup_pending_hits (seq, env_id) SELECT h.seq, h.env_id FROM hits h WHERE ${GOAL_HIT}`,
+          `INSERT INTO rollup_pending_hits (env_id, seq) SELECT h.env_id, h.seq FROM hits h WHERE ${GOAL_HIT}`,
         );
         await tx.query(
           'INSERT INTO rollup_pending_links (env_id, anonymous_id) SELECT env_id, anonymous_id FROM identities',

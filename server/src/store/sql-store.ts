@@ -23,10 +23,16 @@ export interface SqlStoreOptions {
 export const createSqlStore = (sql: Sql, kind: Store['kind'], options: SqlStoreOptions = {}): Store => {
   const channel = configChannel(sql.channelPrefix);
   const { storeActivations, storeHits, ...collect } = collectQueries(sql);
-  const { foldRollups, pendingRollupEnvironments, readCampaignRollups, campaignRollupRevision, ...rollups } =
-    rollupQueries(sql);
+  const {
+    foldRollups,
+    pendingRollupEnvironments,
+    hasPendingRollups,
+    readCampaignRollups,
+    campaignRollupRevision,
+    ...rollups
+  } = rollupQueries(sql);
   const folder = rollupFolder(
-    { foldRollups, pendingRollupEnvironments },
+    { foldRollups, pendingRollupEnvironments, hasPendingRollups },
     {
       // The embedded store runs one statement at a time: shorter folds keep hits and decisions from queueing
       // behind one. PostgreSQL folds beside them.

@@ -2,7 +2,7 @@
 // each read) has exactly the figures PROTOCOL.md §14 gives by hand, and equals the report and daily series
 // computed from every stored row (scanCampaign). Rows go in through the store's ingest path in the order
 // written, with reads between them, so that each late row is folded after the rows it corrects.
-// (j) is a known bug, marked todo: revenue moved out of a variation leaves a float residue instead of 0.
+// (j): revenue is summed in millionths, so revenue moved out of a variation leaves exactly 0.
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import type { Store } from '../../../server/src/store/store.js';
@@ -399,55 +399,49 @@ describeOnEveryStoreWith(
       assert.ok(third.revision > second.revision, `${third.revision} > ${second.revision}`);
     });
 
-    void it(
-      '(j) revenue taken out of a variation as its converters move away leaves exactly 0, not a float residue',
-      {
-        todo: 'bug: rollup revenue is a running float sum: 0.1 + 0.2 − 0.2 − 0.1 leaves 2.78e-17 (issue 31)',
-      },
-      async () => {
-        const { store, envId } = await environment('j');
-        await store.insertActivations(envId, [
-          activation({ vid: 'ja', group: 'g1', variation: 'v1', createdMs: T + HOUR, hid: 'e1' }),
-          activation({ vid: 'jb', group: 'g1', variation: 'v1', createdMs: T + HOUR, hid: 'e2' }),
-        ]);
-        await reportFigures(store, envId, 'c1');
-        await store.insertHits(envId, [
-          hit({
-            type: 'TRANSACTION',
-            vid: 'ja',
-            goal: 'purchase',
-            revenue: 0.1,
-            createdMs: T + 2 * HOUR,
-            hid: 'h1',
-          }),
-          hit({
-            type: 'TRANSACTION',
-            vid: 'jb',
-            goal: 'purchase',
-            revenue: 0.2,
-            createdMs: T + 2 * HOUR,
-            hid: 'h2',
-          }),
-        ]);
-        await reportFigures(store, envId, 'c1');
-        // Both persons saw v2 first (late exposures, one fold each): v1 keeps no conversion and no revenue.
-        await store.insertActivations(envId, [
-          activation({ vid: 'jb', group: 'g1', variation: 'v2', createdMs: T, qt: 3 * HOUR, hid: 'e3' }),
-        ]);
-        await reportFigures(store, envId, 'c1');
-        await store.insertActivations(envId, [
-          activation({ vid: 'ja', group: 'g1', variation: 'v2', createdMs: T, qt: 3 * HOUR, hid: 'e4' }),
-        ]);
-        const { report } = await rollupReport(store, envId, 'c1');
-        const v1 = report.variation_groups[0]?.variations.find((v) => v.id === 'v1');
-        assert.deepEqual(v1?.transactions.purchase, {
-          ...v1?.transactions.purchase,
-          conversions: 0,
-          visitors: 0,
-          revenue: 0,
-        });
-        assert.deepEqual(await rollupMismatches(store, envId, 'c1'), []);
-      },
-    );
+    void it('(j) revenue taken out of a variation as its converters move away leaves exactly 0, not a float residue', async () => {
+      const { store, envId } = await environment('j');
+      await store.insertActivations(envId, [
+        activation({ vid: 'ja', group: 'g1', variation: 'v1', createdMs: T + HOUR, hid: 'e1' }),
+        activation({ vid: 'jb', group: 'g1', variation: 'v1', createdMs: T + HOUR, hid: 'e2' }),
+      ]);
+      await reportFigures(store, envId, 'c1');
+      await store.insertHits(envId, [
+        hit({
+          type: 'TRANSACTION',
+          vid: 'ja',
+          goal: 'purchase',
+          revenue: 0.1,
+          createdMs: T + 2 * HOUR,
+          hid: 'h1',
+        }),
+        hit({
+          type: 'TRANSACTION',
+          vid: 'jb',
+          goal: 'purchase',
+          revenue: 0.2,
+          createdMs: T + 2 * HOUR,
+          hid: 'h2',
+        }),
+      ]);
+      await reportFigures(store, envId, 'c1');
+      // Both persons saw v2 first (late exposures, one fold each): v1 keeps no conversion and no revenue.
+      await store.insertActivations(envId, [
+        activation({ vid: 'jb', group: 'g1', variation: 'v2', createdMs: T, qt: 3 * HOUR, hid: 'e3' }),
+      ]);
+      await reportFigures(store, envId, 'c1');
+      await store.insertActivations(envId, [
+        activation({ vid: 'ja', group: 'g1', variation: 'v2', createdMs: T, qt: 3 * HOUR, hid: 'e4' }),
+      ]);
+      const { report } = await rollupReport(store, envId, 'c1');
+      const v1 = report.variation_groups[0]?.variations.find((v) => v.id === 'v1');
+      assert.deepEqual(v1?.transactions.purchase, {
+        ...v1?.transactions.purchase,
+        conversions: 0,
+        visitors: 0,
+        revenue: 0,
+      });
+      assert.deepEqual(await rollupMismatches(store, envId, 'c1'), []);
+    });
   },
 );

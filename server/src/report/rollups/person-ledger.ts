@@ -3,7 +3,7 @@
 // its exposure) is corrected exactly: the person's old contribution is taken out of the rollups and the one
 // computed again from their stored rows put in (`ledgerOf`). The common case, a goal hit of a person whose
 // exposures are already folded, is one step on the ledger (`addGoalHit`) with the same result.
-import { dayOf, isAttributed } from '../attribution.js';
+import { dayOf, isAttributed, toMicros } from '../attribution.js';
 import { ALL_DAYS, variationCell, type RollupDeltas, type RollupGoalKind } from './rollup-cells.js';
 
 /** A person's activation, as a fold reads it. */
@@ -41,7 +41,8 @@ export interface LedgerGoal {
   variationId: string;
   kind: Exclude<RollupGoalKind, ''>;
   goal: string;
-  revenue: number;
+  /** Revenue in millionths (attribution.ts). */
+  revenueMicros: number;
   /** Conversions per UTC day of the hit's created time. */
   days: Record<string, number>;
 }
@@ -107,7 +108,7 @@ export const addGoalHit = (ledger: PersonLedger, hit: PersonGoalHit, deltas?: Ro
         variationId: exposure.variationId,
         kind: hit.kind,
         goal: hit.goal,
-        revenue: 0,
+        revenueMicros: 0,
         days: {},
       };
       ledger.goals.push(goal);
@@ -116,8 +117,8 @@ export const addGoalHit = (ledger: PersonLedger, hit: PersonGoalHit, deltas?: Ro
     goal.days[day] = (goal.days[day] ?? 0) + 1;
     deltas?.add({ ...cell, day: Number(day) }, 'conversions', 1);
     if (hit.kind === 'transaction') {
-      goal.revenue += hit.revenue;
-      deltas?.add(cell, 'revenue', hit.revenue);
+      goal.revenueMicros += toMicros(hit.revenue);
+      deltas?.add(cell, 'revenueMicros', toMicros(hit.revenue));
     }
   }
   for (const campaignId of new Set(ledger.exposures.map((e) => e.campaignId))) {
@@ -174,7 +175,7 @@ export const addLedger = (deltas: RollupDeltas, ledger: PersonLedger, sign: 1 | 
       goal: g.goal,
     };
     deltas.add(cell, 'converters', sign);
-    deltas.add(cell, 'revenue', sign * g.revenue);
+    deltas.add(cell, 'revenueMicros', sign * g.revenueMicros);
     for (const [day, count] of Object.entries(g.days))
       deltas.add({ ...cell, day: Number(day) }, 'conversions', sign * count);
   }
@@ -210,7 +211,15 @@ export interface StoredLedger {
 /** A ledger in its stored form. */
 export const storedLedger = (ledger: PersonLedger): StoredLedger => ({
   e: ledger.exposures.map((x) => [x.campaignId, x.groupId, x.variationId, x.createdMs, x.seq]),
-  g: ledger.goals.map((x) => [x.campaignId, x.groupId, x.variationId, x.kind, x.goal, x.revenue, x.days]),
+  g: ledger.goals.map((x) => [
+    x.campaignId,
+    x.groupId,
+    x.variationId,
+    x.kind,
+    x.goal,
+    x.revenueMicros,
+    x.days,
+  ]),
   s: ledger.seen.map((x) => [x.campaignId, x.kind, x.goal]),
   h: ledger.goalHits ? 1 : 0,
 });
@@ -227,13 +236,13 @@ export const readLedger = (stored: StoredLedger): PersonLedger => ({
     createdMs,
     seq,
   })),
-  goals: stored.g.map(([campaignId, groupId, variationId, kind, goal, revenue, days]) => ({
+  goals: stored.g.map(([campaignId, groupId, variationId, kind, goal, revenueMicros, days]) => ({
     campaignId,
     groupId,
     variationId,
     kind: goalKind(kind),
     goal,
-    revenue,
+    revenueMicros,
     days: { ...days },
   })),
   seen: stored.s.map(([campaignId, kind, goal]) => ({ campaignId, kind: goalKind(kind), goal })),

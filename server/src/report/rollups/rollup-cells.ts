@@ -29,7 +29,8 @@ export interface RollupFigures {
   visitors: number;
   conversions: number;
   converters: number;
-  revenue: number;
+  /** Revenue in millionths (attribution.ts: exact sums). */
+  revenueMicros: number;
   seen: number;
   /** The earliest activation's created time and seq (variation cells, day -1), else null. */
   firstMs: number | null;
@@ -40,14 +41,14 @@ export interface RollupFigures {
 export type RollupCell = RollupCellKey & RollupFigures;
 
 /** A figure a delta adds to. */
-export type AdditiveFigure = 'visits' | 'visitors' | 'conversions' | 'converters' | 'revenue' | 'seen';
+export type AdditiveFigure = 'visits' | 'visitors' | 'conversions' | 'converters' | 'revenueMicros' | 'seen';
 
 const ADDITIVE: readonly AdditiveFigure[] = [
   'visits',
   'visitors',
   'conversions',
   'converters',
-  'revenue',
+  'revenueMicros',
   'seen',
 ];
 
@@ -73,7 +74,7 @@ export class RollupDeltas {
         visitors: 0,
         conversions: 0,
         converters: 0,
-        revenue: 0,
+        revenueMicros: 0,
         seen: 0,
         firstMs: null,
         firstSeq: null,
