@@ -12,6 +12,8 @@ import { InputError } from './errors.js';
 import { newLocalOperatorKey, removeLocalOperator, writeLocalOperator } from './local-operator.js';
 import { createLogger } from './logger.js';
 import { prepareDataDir, type DataDirRepair } from './store/data-dir-modes.js';
+import { foldAll } from './report/rollups/fold-all.js';
+import { progressLine } from './report/rollups/rollup-progress.js';
 import { openPgliteStore } from './store/pglite.js';
 import { openPostgresStore } from './store/postgres.js';
 import type { Store } from './store/store.js';
@@ -31,6 +33,7 @@ export const openStore = (config: ServerConfig, events: StoreOpenEvents = {}): P
   if (config.databaseUrl !== null)
     return openPostgresStore({
       connectionString: config.databaseUrl,
+      ...(config.databaseReplicaUrl === null ? {} : { replicaConnectionString: config.databaseReplicaUrl }),
       ...(events.onWarning === undefined ? {} : { onWarning: events.onWarning }),
     });
   // Before the first-run notice: another user's folder is refused, not announced as being created.
@@ -112,6 +115,9 @@ export const serve = async (
     },
   });
   try {
+    // An upgrade marks every stored row for the report rollups (migration 9): they are folded before the
+    // server answers, with a line every few seconds saying how far (a few stored rows: no line at all).
+    await foldAll(store, { onProgress: (progress) => log.info(progressLine(progress)) });
     // fastify logs one line an address it listens on; that line also names the store, so it is the only one.
     const storeName = store.kind === 'pglite' ? 'embedded PGlite store' : 'PostgreSQL store';
     await app.listen({

@@ -13,6 +13,7 @@ void describe('server configuration', () => {
         port: 8080,
         host: '127.0.0.1',
         databaseUrl: null,
+        databaseReplicaUrl: null,
         dataDir: './.feature-data',
         logLevel: 'info',
         assignmentRetentionDays: 90,
@@ -34,7 +35,17 @@ void describe('server configuration', () => {
     assert.equal(config.maxTokenLifetimeSeconds, 900);
   });
 
+  void it('reads a read replica for reports beside the primary', () => {
+    const config = readServerConfig({
+      DATABASE_URL: 'postgres://primary/db',
+      DATABASE_REPLICA_URL: 'postgres://replica/db',
+    });
+    assert.equal(config.databaseUrl, 'postgres://primary/db');
+    assert.equal(config.databaseReplicaUrl, 'postgres://replica/db');
+  });
+
   const refused: Array<[Record<string, string>, RegExp]> = [
+    [{ DATABASE_REPLICA_URL: 'postgres://replica/db' }, /DATABASE_REPLICA_URL is set without DATABASE_URL/],
     [{ TRUST_PROXY: 'true' }, /TRUST_PROXY holds "true", which is not an address or a CIDR block/],
     [{ TRUST_PROXY: '1' }, /TRUST_PROXY holds "1"/],
     [{ TRUST_PROXY: '10.0.0.0/33' }, /TRUST_PROXY holds "10.0.0.0\/33"/],

@@ -33,6 +33,11 @@ export interface PostgresOptions {
    * server logs it as a warning; the store opens all the same.
    */
   onWarning?: (warning: string) => void;
+  /**
+   * A read replica for report reads (DATABASE_REPLICA_URL); without one, report reads get a small pool of
+   * their own on the primary, so they never wait for a connection behind hits and decisions (issue 31).
+   */
+  replicaConnectionString?: string;
   /** The schedule that analyzes the store's tables while the server's autovacuum is off (tests shorten it). */
   analyzeSchedule?: AnalyzeScheduleOptions;
 }
@@ -51,8 +56,15 @@ export const openPostgresStore = async (options: PostgresOptions): Promise<Store
     ...(schema === undefined ? {} : { options: `-c search_path=${quoteIdent(schema)}` }),
   };
   const pool = new pg.Pool(config);
+  // Two connections are plenty: a report reads a few rows per variation, goal and day.
+  const reportPool = new pg.Pool({
+    ...config,
+    connectionString: options.replicaConnectionString ?? options.connectionString,
+    max: 2,
+  });
   // An idle client's error (the server restarting) must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);
+  reportPool.on('error', () => undefined);
   if (schema !== undefined) await pool.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}`);
 
   const listener = new PgListener(
@@ -64,6 +76,7 @@ export const openPostgresStore = async (options: PostgresOptions): Promise<Store
   );
   const sql: Sql = {
     ...asQueryable(pool),
+    reportReads: asQueryable(reportPool),
     channelPrefix: `feature_${schema ?? 'public'}`,
     exec: async (text) => {
       await pool.query(text);
@@ -87,6 +100,7 @@ export const openPostgresStore = async (options: PostgresOptions): Promise<Store
       await schedule?.stop();
       await listener.close();
       await pool.end();
+      await reportPool.end();
     },
   };
   let schedule: AnalyzeSchedule | null = null;
@@ -101,6 +115,7 @@ export const openPostgresStore = async (options: PostgresOptions): Promise<Store
     }
   } catch (error) {
     await pool.end();
+    await reportPool.end();
     throw error;
   }
   return createSqlStore(sql, 'postgres');
