@@ -112,23 +112,30 @@ const groupBy = <T>(items: readonly T[], key: (item: T) => string): Map<string, 
   return groups;
 };
 
-/** Every folded activation and goal hit of these persons (a person's rows: their ids and linked anonymous ids). */
+/**
+ * Every folded goal hit of these persons, and the folded activations of those of them in `withExposures` (a
+ * person's rows: their ids and the anonymous ids linked to them).
+ */
 const personRows = async (
   tx: Queryable,
   envId: string,
   persons: readonly string[],
+  withExposures: readonly string[],
 ): Promise<{ exposures: Map<string, PersonExposure[]>; hits: Map<string, PersonGoalHit[]> }> => {
   const ids = `ids AS (SELECT unnest($2::text[]) AS id UNION SELECT i.anonymous_id FROM identities i
     WHERE i.env_id = $1 AND i.person_id = ANY($2::text[]) AND ${FOLDED_IDENTITY('i')})`;
-  const activations = await tx.query(
-    `WITH ${ids} SELECT * FROM (
+  const activations =
+    withExposures.length === 0
+      ? []
+      : await tx.query(
+          `WITH ${ids} SELECT * FROM (
        SELECT ${ACTIVATION_PERSON} AS person, a.campaign_id, a.variation_group_id, a.variation_id, a.created_ms, a.seq
        FROM activations a ${ACTIVATION_IDENTITY}
        WHERE a.env_id = $1 AND a.visitor_id = ANY(ARRAY(SELECT id FROM ids))
          AND NOT EXISTS (SELECT 1 FROM rollup_pending_activations p WHERE p.env_id = $1 AND p.seq = a.seq)) x
      WHERE person = ANY($2::text[])`,
-    [envId, persons],
-  );
+          [envId, withExposures],
+        );
   const hits = await tx.query(
     `WITH ${ids} SELECT * FROM (
        SELECT ${HIT_PERSON} AS person, h.type, h.goal, COALESCE(h.revenue, 0) AS revenue, h.created_ms, h.seq
@@ -410,22 +417,17 @@ const foldBatch = async (tx: Queryable, envId: string, limit: number): Promise<n
   const deltas = new RollupDeltas();
   const changed = new Set<string>();
   if (recompute.size > 0) {
-    // A person with no ledger has no folded row that counts (person-ledger.ts), and a link's persons are read
-    // whole: only they, and persons with a ledger, are read back; the others' rows are this batch's.
-    const reread = new Set(
+    // A person with no ledger has no folded activation (person-ledger.ts): a first exposure reads back only
+    // the person's goal hits (sent before it); a link's persons, and persons with a ledger, are read whole.
+    const whole = new Set(
       [...recompute].filter((person) => linkedPersons.has(person) || ledgers.has(person)),
     );
-    const rows =
-      reread.size === 0
-        ? { exposures: new Map<string, PersonExposure[]>(), hits: new Map<string, PersonGoalHit[]>() }
-        : await personRows(tx, envId, [...reread]);
+    const rows = await personRows(tx, envId, [...recompute], [...whole]);
     const batchExposures = groupBy(activations, (a) => a.person);
-    const batchHits = groupBy(hits, (h) => h.person);
     for (const person of recompute) {
       const before = ledgers.get(person);
-      const after = reread.has(person)
-        ? ledgerOf(rows.exposures.get(person) ?? [], rows.hits.get(person) ?? [])
-        : ledgerOf(batchExposures.get(person) ?? [], batchHits.get(person) ?? []);
+      const exposures = whole.has(person) ? rows.exposures.get(person) : batchExposures.get(person);
+      const after = ledgerOf(exposures ?? [], rows.hits.get(person) ?? []);
       if (before !== undefined) addLedger(deltas, before, -1);
       addLedger(deltas, after, 1);
       ledgers.set(person, after);
@@ -435,13 +437,11 @@ const foldBatch = async (tx: Queryable, envId: string, limit: number): Promise<n
   const sortedHits = [...hits].sort((a, b) => a.createdMs - b.createdMs || a.seq - b.seq);
   for (const hit of sortedHits) {
     if (recompute.has(hit.person)) continue;
-    // A person never exposed adds nothing yet, but keeps a ledger that says they have goal hits: their first
-    // exposure reads them back.
-    const ledger = ledgers.get(hit.person) ?? emptyLedger();
-    const hadGoalHits = ledger.goalHits;
+    // A person never exposed adds nothing yet: their first exposure reads this hit back.
+    const ledger = ledgers.get(hit.person);
+    if (ledger === undefined) continue;
     addGoalHit(ledger, hit, deltas);
-    ledgers.set(hit.person, ledger);
-    if (ledger.exposures.length > 0 || !hadGoalHits) changed.add(hit.person);
+    changed.add(hit.person);
   }
   await foldVisits(tx, envId, activations, deltas);
   await writeLedgers(tx, envId, ledgers, changed);

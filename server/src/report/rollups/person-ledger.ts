@@ -59,20 +59,16 @@ export interface PersonLedger {
   exposures: LedgerExposure[];
   goals: LedgerGoal[];
   seen: LedgerSeen[];
-  /**
-   * Whether the person has folded goal hits. A ledger is kept while it has exposures or goal hits, and only
-   * then, so a person with no ledger has no folded row that counts: their first exposure is computed from the
-   * batch alone, without reading their history back.
-   */
-  goalHits: boolean;
 }
 
-/** The ledger of a person with no folded row. */
-export const emptyLedger = (): PersonLedger => ({ exposures: [], goals: [], seen: [], goalHits: false });
+/**
+ * The ledger of a person with no folded activation. A ledger is kept while it has exposures, and only then,
+ * so a person with no ledger has no folded activation: their first exposure reads back only their goal hits.
+ */
+export const emptyLedger = (): PersonLedger => ({ exposures: [], goals: [], seen: [] });
 
-/** Whether the ledger adds nothing and stands for no folded row (its row can go). */
-export const isEmptyLedger = (ledger: PersonLedger): boolean =>
-  ledger.exposures.length === 0 && !ledger.goalHits;
+/** Whether the ledger adds nothing (its row can go). */
+export const isEmptyLedger = (ledger: PersonLedger): boolean => ledger.exposures.length === 0;
 
 const before = (a: { createdMs: number; seq: number }, b: { createdMs: number; seq: number }): boolean =>
   a.createdMs < b.createdMs || (a.createdMs === b.createdMs && a.seq < b.seq);
@@ -85,7 +81,6 @@ const byCreated = (a: { createdMs: number; seq: number }, b: { createdMs: number
  * exposed before it (§14.4), and the goal as seen in each campaign of the person. Adds the same to `deltas`.
  */
 export const addGoalHit = (ledger: PersonLedger, hit: PersonGoalHit, deltas?: RollupDeltas): void => {
-  ledger.goalHits = true;
   const day = String(dayOf(hit.createdMs));
   for (const exposure of ledger.exposures) {
     if (!isAttributed(exposure.createdMs, hit.createdMs)) continue;
@@ -204,8 +199,6 @@ export interface StoredLedger {
   e: StoredExposure[];
   g: StoredGoal[];
   s: StoredSeen[];
-  /** 1: the person has folded goal hits. */
-  h: 0 | 1;
 }
 
 /** A ledger in its stored form. */
@@ -221,7 +214,6 @@ export const storedLedger = (ledger: PersonLedger): StoredLedger => ({
     x.days,
   ]),
   s: ledger.seen.map((x) => [x.campaignId, x.kind, x.goal]),
-  h: ledger.goalHits ? 1 : 0,
 });
 
 const goalKind = (kind: string): Exclude<RollupGoalKind, ''> =>
@@ -246,5 +238,4 @@ export const readLedger = (stored: StoredLedger): PersonLedger => ({
     days: { ...days },
   })),
   seen: stored.s.map(([campaignId, kind, goal]) => ({ campaignId, kind: goalKind(kind), goal })),
-  goalHits: stored.h === 1,
 });
