@@ -49,7 +49,9 @@ export const rollupFolder = (ops: FoldOperations, options: RollupFolderOptions):
     if (current !== undefined) return current;
     const loop = (async () => {
       try {
-        while (!closed && (await ops.foldRollups(envId, options.batch)) > 0);
+        // A fold that took less than a full batch of each kind left nothing: no empty fold to confirm it
+        // (each costs a transaction, a few milliseconds of the embedded store's only thread).
+        while (!closed && (await ops.foldRollups(envId, options.batch)) >= options.batch);
       } catch (error) {
         options.onError(error);
       } finally {
@@ -87,7 +89,7 @@ export const rollupFolder = (ops: FoldOperations, options: RollupFolderOptions):
       // A refresh with nothing new (the common case) costs one cheap check, not a fold's transaction.
       for (let i = 0; i < 64; i++) {
         if (!(await ops.hasPendingRollups(envId))) return;
-        if ((await ops.foldRollups(envId, options.batch)) === 0) return;
+        if ((await ops.foldRollups(envId, options.batch)) < options.batch) return;
       }
     },
     async drain(onProgress) {
