@@ -459,6 +459,17 @@ export const rollupQueries = (sql: Sql) => {
     foldRollups: (envId: string, limit: number): Promise<number> =>
       sql.transaction((tx) => foldBatch(tx, envId, limit)),
 
+    /**
+     * Vacuums and analyzes the rollup tables after a large fold (a backfill, a rebuild): a million folded
+     * rows leave a million dead pending marks, which every "anything pending?" check would step over until
+     * autovacuum came (never, where it is off), and a planner that still thinks the rollup tables empty.
+     */
+    tidyRollups: async (): Promise<void> => {
+      await sql.query(
+        `VACUUM (ANALYZE) ${[...PENDING_TABLES, 'rollup_persons', 'rollup_visit_windows', 'campaign_rollups'].join(', ')}`,
+      );
+    },
+
     /** Whether rows of the environment wait to be folded: one cheap check before a fold's transaction. */
     hasPendingRollups: async (envId: string): Promise<boolean> => {
       const rows = await sql.query(

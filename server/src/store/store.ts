@@ -339,6 +339,8 @@ export interface Store {
   campaignRollupRevision(envId: string, campaignId: string): Promise<number>;
   /** Folds every waiting row of every environment; `onProgress` hears the count folded so far. */
   drainRollups(onProgress?: (folded: number) => void): Promise<number>;
+  /** Vacuums and analyzes the rollup tables (after a backfill or a rebuild). */
+  tidyRollups(): Promise<void>;
   /** How many stored rows wait to be folded into the rollups. */
   pendingRollupCount(): Promise<number>;
   /** Forgets the rollups and marks every stored row to be folded again (report --rebuild); returns how many. */
