@@ -51,16 +51,21 @@ export interface E2eServer {
   close(): Promise<void>;
 }
 
-/** Wraps `store` so that every hit and activation written through it is also recorded. */
+/**
+ * Wraps `store` so that every hit and activation written through it is also recorded, once the store has
+ * them: a test that waits for a recorded row may then read it from the store.
+ */
 const recording = (store: Store, received: Received): Store => ({
   ...store,
-  insertHits: (envId, rows) => {
+  insertHits: async (envId, rows) => {
+    const stored = await store.insertHits(envId, rows);
     for (const row of rows) received.hits.push({ envId, row });
-    return store.insertHits(envId, rows);
+    return stored;
   },
-  insertActivations: (envId, rows) => {
+  insertActivations: async (envId, rows) => {
+    const stored = await store.insertActivations(envId, rows);
     for (const row of rows) received.activations.push({ envId, row });
-    return store.insertActivations(envId, rows);
+    return stored;
   },
 });
 
