@@ -41,7 +41,11 @@ export const startServerProcess = async (
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const printed = await new Promise<Record<string, unknown>>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start: ${stderr}`)), 30_000);
+    const timer = setTimeout(() => {
+      // A server that never said where it listens is stopped, or it would keep the test file running.
+      child.kill('SIGKILL');
+      reject(new Error(`server did not start within 60 s: ${stderr}`));
+    }, 60_000);
     child.stdout?.on('data', (chunk: Buffer) => {
       stdout += chunk.toString();
       const line = stdout.split('\n')[0] ?? '';
