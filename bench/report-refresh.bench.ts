@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import type { BucketingCampaign } from '../src/protocol/index.js';
+import { checkoutCampaign } from './fixtures/checkout-campaign.js';
 import { median, type Bench, type BenchRow } from './harness.js';
 
 const KEY = 'operator-key-for-the-report-refresh-bench';
@@ -22,36 +22,7 @@ const MEASURED = 1_000;
 const GOAL_MS = 5;
 const DEFAULT_URL = 'postgres://postgres@127.0.0.1:5432/test';
 
-const campaign = {
-  id: 'c1',
-  name: 'Checkout',
-  type: 'ab',
-  analysis: { primary_goal: { type: 'event', name: 'add_to_cart' } },
-  variationGroups: [
-    {
-      id: 'vg1',
-      name: 'Everyone',
-      targeting: {
-        targetingGroups: [{ targetings: [{ key: 'fs_all_users', operator: 'EQUALS', value: '' }] }],
-      },
-      variations: [
-        {
-          id: 'v1',
-          name: 'Original',
-          reference: true,
-          allocation: 50,
-          modifications: { type: 'FLAG', value: {} },
-        },
-        {
-          id: 'v2',
-          name: 'Green',
-          allocation: 50,
-          modifications: { type: 'FLAG', value: { color: 'green' } },
-        },
-      ],
-    },
-  ],
-} as BucketingCampaign;
+const campaign = checkoutCampaign;
 
 /** Child side: the app over a fresh store holding the campaign's rows, folded; prints its port and env id. */
 const runChild = async (): Promise<void> => {

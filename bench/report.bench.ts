@@ -3,7 +3,7 @@
 // 10 % converting, on the embedded store; the report (buildCampaignReport) against the counting it is built
 // from (tallyCampaign: the same queries and tallies, which is what the report was before the change but for
 // §14.5's few arithmetic operations per goal), alternated over rounds in one process.
-import type { BucketingCampaign } from '../src/protocol/index.js';
+import { checkoutCampaign } from './fixtures/checkout-campaign.js';
 import { buildCampaignReport } from '../server/src/report/build-report.js';
 import { tallyCampaign } from '../server/src/report/campaign-tally.js';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -16,36 +16,7 @@ import { median, perRoundRatios, type Bench } from './harness.js';
 const VISITORS = 100_000;
 const ROUNDS = 5;
 
-const campaign = {
-  id: 'c1',
-  name: 'Checkout',
-  type: 'ab',
-  analysis: { primary_goal: { type: 'event', name: 'add_to_cart' } },
-  variationGroups: [
-    {
-      id: 'vg1',
-      name: 'Everyone',
-      targeting: {
-        targetingGroups: [{ targetings: [{ key: 'fs_all_users', operator: 'EQUALS', value: '' }] }],
-      },
-      variations: [
-        {
-          id: 'v1',
-          name: 'Original',
-          reference: true,
-          allocation: 50,
-          modifications: { type: 'FLAG', value: {} },
-        },
-        {
-          id: 'v2',
-          name: 'Green',
-          allocation: 50,
-          modifications: { type: 'FLAG', value: { color: 'green' } },
-        },
-      ],
-    },
-  ],
-} as BucketingCampaign;
+const campaign = checkoutCampaign;
 
 const timeMs = async (work: () => Promise<unknown>): Promise<number> => {
   const started = process.hrtime.bigint();
