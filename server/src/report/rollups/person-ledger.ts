@@ -45,6 +45,11 @@ export interface LedgerGoal {
   revenueMicros: number;
   /** Conversions per UTC day of the hit's created time. */
   days: Record<string, number>;
+  /**
+   * Revenue in millionths per UTC day (transactions only; sums to revenueMicros), so that the part of days
+   * before a retention horizon can be kept apart from the rest (final-days.ts).
+   */
+  revenueDays: Record<string, number>;
 }
 
 /** A goal the person sent, in a campaign they were exposed to (shown for every variation). */
@@ -84,10 +89,12 @@ export const addGoalHit = (ledger: PersonLedger, hit: PersonGoalHit, deltas?: Ro
   const day = String(dayOf(hit.createdMs));
   for (const exposure of ledger.exposures) {
     if (!isAttributed(exposure.createdMs, hit.createdMs)) continue;
+    // By variation too: after a retention horizon, a group's goal may sit in two variations (final-days.ts).
     let goal = ledger.goals.find(
       (g) =>
         g.campaignId === exposure.campaignId &&
         g.groupId === exposure.groupId &&
+        g.variationId === exposure.variationId &&
         g.kind === hit.kind &&
         g.goal === hit.goal,
     );
@@ -105,6 +112,7 @@ export const addGoalHit = (ledger: PersonLedger, hit: PersonGoalHit, deltas?: Ro
         goal: hit.goal,
         revenueMicros: 0,
         days: {},
+        revenueDays: {},
       };
       ledger.goals.push(goal);
       deltas?.add(cell, 'converters', 1);
@@ -113,6 +121,7 @@ export const addGoalHit = (ledger: PersonLedger, hit: PersonGoalHit, deltas?: Ro
     deltas?.add({ ...cell, day: Number(day) }, 'conversions', 1);
     if (hit.kind === 'transaction') {
       goal.revenueMicros += toMicros(hit.revenue);
+      goal.revenueDays[day] = (goal.revenueDays[day] ?? 0) + toMicros(hit.revenue);
       deltas?.add(cell, 'revenueMicros', toMicros(hit.revenue));
     }
   }
@@ -191,7 +200,10 @@ export const addLedger = (deltas: RollupDeltas, ledger: PersonLedger, sign: 1 | 
 
 // Stored compactly (a person's row is written on each of their folds): arrays in a fixed order.
 type StoredExposure = [string, string, string, number, number];
-type StoredGoal = [string, string, string, string, string, number, Record<string, number>];
+// The revenue per day came with migration 010: a ledger stored before it has seven elements.
+type StoredGoal =
+  | [string, string, string, string, string, number, Record<string, number>]
+  | [string, string, string, string, string, number, Record<string, number>, Record<string, number>];
 type StoredSeen = [string, string, string];
 
 /** The stored (jsonb) form of a ledger. */
@@ -204,20 +216,36 @@ export interface StoredLedger {
 /** A ledger in its stored form. */
 export const storedLedger = (ledger: PersonLedger): StoredLedger => ({
   e: ledger.exposures.map((x) => [x.campaignId, x.groupId, x.variationId, x.createdMs, x.seq]),
-  g: ledger.goals.map((x) => [
-    x.campaignId,
-    x.groupId,
-    x.variationId,
-    x.kind,
-    x.goal,
-    x.revenueMicros,
-    x.days,
-  ]),
+  // Events carry no revenue: their goals stay seven elements long (a ledger is written on each fold).
+  g: ledger.goals.map((x): StoredGoal => {
+    const goal = [x.campaignId, x.groupId, x.variationId, x.kind, x.goal, x.revenueMicros, x.days] as const;
+    return x.kind === 'transaction' ? [...goal, x.revenueDays] : [...goal];
+  }),
   s: ledger.seen.map((x) => [x.campaignId, x.kind, x.goal]),
 });
 
 const goalKind = (kind: string): Exclude<RollupGoalKind, ''> =>
   kind === 'transaction' ? 'transaction' : 'event';
+
+/**
+ * The revenue per day of a ledger stored before it was kept (migration 010): spread over the days in
+ * proportion to their conversions, in whole millionths that sum to the total. Exact when the transactions
+ * were all of one amount, or all on one side of a retention horizon; an estimate otherwise.
+ */
+const spreadRevenue = (revenueMicros: number, days: Record<string, number>): Record<string, number> => {
+  const entries = Object.entries(days);
+  const conversions = entries.reduce((sum, [, count]) => sum + count, 0);
+  const spread: Record<string, number> = {};
+  if (revenueMicros === 0 || conversions === 0) return spread;
+  let given = 0;
+  entries.forEach(([day, count], i) => {
+    const share =
+      i === entries.length - 1 ? revenueMicros - given : Math.round((revenueMicros * count) / conversions);
+    given += share;
+    if (share !== 0) spread[day] = share;
+  });
+  return spread;
+};
 
 /** A ledger read back from its stored form (written by storedLedger only). */
 export const readLedger = (stored: StoredLedger): PersonLedger => ({
@@ -228,7 +256,7 @@ export const readLedger = (stored: StoredLedger): PersonLedger => ({
     createdMs,
     seq,
   })),
-  goals: stored.g.map(([campaignId, groupId, variationId, kind, goal, revenueMicros, days]) => ({
+  goals: stored.g.map(([campaignId, groupId, variationId, kind, goal, revenueMicros, days, revenueDays]) => ({
     campaignId,
     groupId,
     variationId,
@@ -236,6 +264,7 @@ export const readLedger = (stored: StoredLedger): PersonLedger => ({
     goal,
     revenueMicros,
     days: { ...days },
+    revenueDays: revenueDays === undefined ? spreadRevenue(revenueMicros, days) : { ...revenueDays },
   })),
   seen: stored.s.map(([campaignId, kind, goal]) => ({ campaignId, kind: goalKind(kind), goal })),
 });
