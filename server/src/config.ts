@@ -16,6 +16,11 @@ export interface ServerConfig {
   dataDir: string;
   logLevel: string;
   assignmentRetentionDays: number;
+  /**
+   * FEATURE_RETENTION_DAYS: activations and hits are kept at least this many days, then dropped by whole UTC
+   * months (the report rollups keep their counts); null: kept forever.
+   */
+  retentionDays: number | null;
   /** FEATURE_OPERATOR_KEY: turns the operator routes on (§13.8); null: only the local credential, if any. */
   operatorKey: string | null;
   /** TRUST_PROXY: proxies whose X-Forwarded-For is believed (addresses or CIDRs, comma-separated). */
@@ -38,6 +43,17 @@ const integer = (
   if (!Number.isInteger(n) || n < min || n > max) {
     throw new InputError(`${name}=${value} is invalid: set it to an integer from ${min} to ${max}.`);
   }
+  return n;
+};
+
+/** FEATURE_RETENTION_DAYS: unset or empty keeps every row; else a positive whole number of days. */
+const retentionDays = (value: string | undefined): number | null => {
+  if (value === undefined || value.trim() === '') return null;
+  const n = Number(value);
+  if (!/^\s*\d+\s*$/.test(value) || !Number.isSafeInteger(n) || n < 1)
+    throw new InputError(
+      `FEATURE_RETENTION_DAYS=${value} is invalid: set it to a whole number of days of at least 1 (e.g. 400 keeps a bit over a year of activations and hits; reports keep their counts), or unset it to keep every row.`,
+    );
   return n;
 };
 
@@ -101,6 +117,7 @@ export const readServerConfig = (env: NodeJS.ProcessEnv = process.env): ServerCo
       1,
       36500,
     ),
+    retentionDays: retentionDays(env.FEATURE_RETENTION_DAYS),
     operatorKey: operatorKey(env.FEATURE_OPERATOR_KEY),
     trustProxy: trustProxy(env.TRUST_PROXY),
     maxTokenLifetimeSeconds:

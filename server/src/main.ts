@@ -16,6 +16,7 @@ import { foldAll } from './report/rollups/fold-all.js';
 import { progressLine } from './report/rollups/rollup-progress.js';
 import { openPgliteStore } from './store/pglite.js';
 import { openPostgresStore } from './store/postgres.js';
+import { startStorageUpkeep, type StorageUpkeep } from './store/storage-upkeep.js';
 import type { Store } from './store/store.js';
 
 /** What openStore tells its caller about the embedded folder while it opens it. */
@@ -114,10 +115,17 @@ export const serve = async (
       ...(demo === undefined ? {} : { demo }),
     },
   });
+  let upkeep: StorageUpkeep | null = null;
   try {
     // An upgrade marks every stored row for the report rollups (migration 9): they are folded before the
     // server answers, with a line every few seconds saying how far (a few stored rows: no line at all).
     await foldAll(store, { onProgress: (progress) => log.info(progressLine(progress)) });
+    // This month's partitions and the next two's exist before the first row arrives; FEATURE_RETENTION_DAYS
+    // drops whole old months (issue 31). Then daily.
+    upkeep = await startStorageUpkeep(store, {
+      retentionDays: config.retentionDays,
+      log: { info: (line) => log.info(line), warn: (line) => log.warn(line) },
+    });
     // fastify logs one line an address it listens on; that line also names the store, so it is the only one.
     const storeName = store.kind === 'pglite' ? 'embedded PGlite store' : 'PostgreSQL store';
     await app.listen({
@@ -127,6 +135,7 @@ export const serve = async (
     });
   } catch (error) {
     // The store is the caller's, but nothing else will close it: a folder left locked would stop the next run.
+    await upkeep?.stop();
     await app.close();
     await store.close();
     throw listenError(error, config);
@@ -148,6 +157,7 @@ export const serve = async (
   const close = (): Promise<void> => {
     closing ??= (async () => {
       if (localKey !== null) removeLocalOperator(config.dataDir);
+      await upkeep.stop();
       await app.close();
       await store.close();
     })();

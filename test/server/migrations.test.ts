@@ -54,9 +54,13 @@ void describe('migrations in the compiled server', () => {
         { version: 7, name: '007-console-session-keys' },
         { version: 8, name: '008-campaign-bytes' },
         { version: 9, name: '009-report-rollups' },
+        { version: 10, name: '010-time-partitions' },
       ]);
       const tables = await sql.query(
-        "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name",
+        // The month partitions of activations and hits (migration 10) depend on the date: listed apart.
+        `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'
+           AND table_name NOT IN (SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid)
+         ORDER BY table_name`,
       );
       assert.deepEqual(
         tables.map((t) => t.table_name),
@@ -69,11 +73,13 @@ void describe('migrations in the compiled server', () => {
           'campaign_rollup_revisions',
           'campaign_rollups',
           'campaigns',
+          'collected_ids',
           'console_sessions',
           'console_sign_in_links',
           'environments',
           'hits',
           'identities',
+          'rollup_horizon',
           'rollup_pending_activations',
           'rollup_pending_hits',
           'rollup_pending_links',
@@ -85,6 +91,23 @@ void describe('migrations in the compiled server', () => {
           'variation_groups',
           'variations',
         ],
+      );
+      // A new database: a DEFAULT partition, and this UTC month's and the next two's (migration 10).
+      const partitions = await sql.query(
+        `SELECT p.relname AS parent, c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+         JOIN pg_class p ON p.oid = i.inhparent WHERE c.relkind = 'r' ORDER BY 1, 2`,
+      );
+      const today = new Date();
+      const months = [0, 1, 2].map((i) => {
+        const month = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() + i, 1));
+        return `${month.getUTCFullYear()}_${String(month.getUTCMonth() + 1).padStart(2, '0')}`;
+      });
+      assert.deepEqual(
+        partitions.map((p) => `${String(p.parent)}/${String(p.name)}`),
+        ['activations', 'hits'].flatMap((table) => [
+          ...months.map((month) => `${table}/${table}_${month}`),
+          `${table}/${table}_default`,
+        ]),
       );
     } finally {
       await sql.close();

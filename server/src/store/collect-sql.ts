@@ -1,5 +1,5 @@
 // Writes of the hot paths over the shared SQL: assignments (write-behind batches), activations and hits
-// (one statement per batch, idempotent on (env, hid); group-commit.ts gathers concurrent requests into one
+// (one statement per batch, idempotent on (env, hid) through collected_ids; group-commit.ts gathers concurrent requests into one
 // batch), identities (§14.2) and usage counts (§12). Rows go in as arrays through unnest(), so a batch of any
 // size is one round trip.
 import { num, text, textOrNull, type Queryable } from './sql.js';
@@ -12,24 +12,30 @@ const ASSIGNMENT_CHUNK = 100;
 const insertedCount = (rows: Array<Record<string, unknown>>): number =>
   rows[0] === undefined ? 0 : num(rows[0], 'n');
 
+/** Which rows of `input` are stored: those without an idempotency id, and the first of each id claimed. */
+const CLAIMED = 'h IS NULL OR (n = 1 AND h IN (SELECT hid FROM claimed))';
+
 /**
- * Runs `insert` (rows from unnest of `$5…`, `ON CONFLICT (env_id, hid) DO NOTHING RETURNING hid, seq…`),
- * `pending` (marks the rows of `ins` for the report rollups) and records the "anonymous id → first
- * authenticated id" pairs the rows carry (§14.2; the first one seen stays), in one statement: atomic without a
- * transaction, so a batch's rows, marks and identities are durable together in a single round trip. Returns
- * the idempotency id of each row stored (null for a row without one).
+ * In one statement: reads the rows from `input` (an unnest of `$5…` with ordinality `o`, columns `h` for the
+ * idempotency id and `r` for the received time), claims their idempotency ids in collected_ids (`kind`: 'a'
+ * or 'h'; an id already there is a retry), runs `insert` (which stores the rows of `input` that are CLAIMED,
+ * `RETURNING hid, seq…`) and `pending` (marks the rows of `ins` for the report rollups), and records the
+ * "anonymous id → first authenticated id" pairs the rows carry (§14.2; the first one seen stays): atomic
+ * without a transaction, so a batch's ids, rows, marks and identities are durable together in a single round
+ * trip. Returns the idempotency id of each row stored (null for a row without one).
  */
 const insertWithIdentities = async (
   db: Queryable,
-  insert: string,
-  pending: string,
+  parts: { input: string; kind: 'a' | 'h'; insert: string; pending: string },
   envId: string,
   columns: readonly unknown[][],
   pairs: ReadonlyArray<[anonymousId: string, personId: string]>,
   now: number,
 ): Promise<Array<string | null>> => {
   // The rows and identities stored are marked pending for the report rollups in the same statement
-  // (migration 009): a row is never durable without its mark, so no fold can miss it.
+  // (migration 009): a row is never durable without its mark, so no fold can miss it. Ids are claimed outside
+  // the partitioned tables (migration 010): a retry's later received time may fall in another month's
+  // partition. n numbers the rows of one id in the batch: the first one is the one stored, as it always was.
   const rows = await db.query(
     `WITH identity AS (
        INSERT INTO identities (env_id, anonymous_id, person_id, first_seen_ms)
@@ -38,8 +44,12 @@ const insertWithIdentities = async (
        ON CONFLICT (env_id, anonymous_id) DO NOTHING RETURNING anonymous_id),
      link AS (INSERT INTO rollup_pending_links (env_id, anonymous_id) SELECT $1, anonymous_id FROM identity
        ON CONFLICT DO NOTHING),
-     ins AS (${insert}),
-     pending AS (${pending})
+     input AS (SELECT u.*, row_number() OVER (PARTITION BY u.h ORDER BY u.o) AS n FROM ${parts.input}),
+     claimed AS (INSERT INTO collected_ids (env_id, kind, hid, received_ms)
+       SELECT $1, '${parts.kind}', h, r FROM input WHERE h IS NOT NULL AND n = 1
+       ON CONFLICT (env_id, kind, hid) DO NOTHING RETURNING hid),
+     ins AS (${parts.insert}),
+     pending AS (${parts.pending})
      SELECT hid FROM ins`,
     [envId, pairs.map((p) => p[0]), pairs.map((p) => p[1]), now, ...columns],
   );
@@ -144,13 +154,16 @@ export const collectQueries = (db: Queryable) => {
       if (rows.length === 0) return [];
       return insertWithIdentities(
         db,
-        `INSERT INTO activations (env_id, hid, visitor_id, anonymous_id, campaign_id, variation_group_id,
-         variation_id, created_ms, received_ms)
-       SELECT $1, h, v, a, c, g, x, t, r
-       FROM unnest($5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::bigint[], $12::bigint[])
-         AS u(h, v, a, c, g, x, t, r)
-       ON CONFLICT (env_id, hid) DO NOTHING RETURNING hid, seq`,
-        'INSERT INTO rollup_pending_activations (env_id, seq) SELECT $1, seq FROM ins',
+        {
+          input: `unnest($5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::bigint[],
+                         $12::bigint[]) WITH ORDINALITY AS u(h, v, a, c, g, x, t, r, o)`,
+          kind: 'a',
+          insert: `INSERT INTO activations (env_id, hid, visitor_id, anonymous_id, campaign_id, variation_group_id,
+             variation_id, created_ms, received_ms)
+           SELECT $1, h, v, a, c, g, x, t, r FROM input WHERE ${CLAIMED} ORDER BY o
+           RETURNING hid, seq`,
+          pending: 'INSERT INTO rollup_pending_activations (env_id, seq) SELECT $1, seq FROM ins',
+        },
         envId,
         [
           rows.map((r) => r.hid),
@@ -173,14 +186,18 @@ export const collectQueries = (db: Queryable) => {
       if (rows.length === 0) return [];
       return insertWithIdentities(
         db,
-        `INSERT INTO hits (env_id, hid, type, visitor_id, customer_id, goal, revenue, created_ms, received_ms, body)
-       SELECT $1, h, y, v, c, g, m, t, r, b::jsonb
-       FROM unnest($5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::float8[], $11::bigint[],
-                   $12::bigint[], $13::text[]) AS u(h, y, v, c, g, m, t, r, b)
-       ON CONFLICT (env_id, hid) DO NOTHING RETURNING hid, seq, type, goal`,
-        // Only goal hits (§14.3) count in a report: page views and screens never need folding.
-        `INSERT INTO rollup_pending_hits (env_id, seq) SELECT $1, seq FROM ins
-         WHERE goal IS NOT NULL AND (type = 'TRANSACTION' OR (type = 'EVENT' AND left(goal, 3) <> 'fs_'))`,
+        {
+          input: `unnest($5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::float8[], $11::bigint[],
+                         $12::bigint[], $13::text[]) WITH ORDINALITY AS u(h, y, v, c, g, m, t, r, b, o)`,
+          kind: 'h',
+          insert: `INSERT INTO hits (env_id, hid, type, visitor_id, customer_id, goal, revenue, created_ms,
+             received_ms, body)
+           SELECT $1, h, y, v, c, g, m, t, r, b::jsonb FROM input WHERE ${CLAIMED} ORDER BY o
+           RETURNING hid, seq, type, goal`,
+          // Only goal hits (§14.3) count in a report: page views and screens never need folding.
+          pending: `INSERT INTO rollup_pending_hits (env_id, seq) SELECT $1, seq FROM ins
+             WHERE goal IS NOT NULL AND (type = 'TRANSACTION' OR (type = 'EVENT' AND left(goal, 3) <> 'fs_'))`,
+        },
         envId,
         [
           rows.map((r) => r.hid),

@@ -33,6 +33,7 @@ export const migrate = async (sql: Sql): Promise<void> => {
       if (done.length > 0 && num(done[0] ?? {}, 'version') === migration.version) return;
       applied += 1;
       for (const statement of splitStatements(migration.sql)) await tx.query(statement);
+      await migration.run?.(tx, Date.now());
       await tx.query('INSERT INTO schema_migrations (version, name, applied_ms) VALUES ($1, $2, $3)', [
         migration.version,
         migration.name,

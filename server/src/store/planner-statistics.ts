@@ -26,6 +26,7 @@ export const STORE_TABLES: readonly string[] = [
   'campaigns',
   'variation_groups',
   'variations',
+  'collected_ids',
   'rollup_pending_activations',
   'rollup_pending_hits',
   'rollup_pending_links',
@@ -129,11 +130,16 @@ export const tablesDueForAnalyze = async (
 ): Promise<string[]> => {
   const rows = thresholds.rows ?? DEFAULT_ROWS;
   const scaleFactor = thresholds.scaleFactor ?? DEFAULT_SCALE_FACTOR;
-  // reltuples is -1 for a table never analyzed nor vacuumed: counted as empty.
+  // reltuples is -1 for a table never analyzed nor vacuumed: counted as empty. A partitioned table
+  // (activations and hits, migration 10) counts no changes itself: its partitions' are summed, and an ANALYZE
+  // of it analyzes them too.
   const due = await sql.query(
-    `SELECT s.relname FROM pg_stat_user_tables s JOIN pg_class c ON c.oid = s.relid
-      WHERE s.schemaname = current_schema() AND s.relname = ANY($1::text[])
-        AND s.n_mod_since_analyze >= $2 + $3 * greatest(c.reltuples, 0)`,
+    `SELECT coalesce(p.relname, c.relname) AS relname
+       FROM pg_stat_user_tables s JOIN pg_class c ON c.oid = s.relid
+       LEFT JOIN pg_inherits i ON i.inhrelid = c.oid LEFT JOIN pg_class p ON p.oid = i.inhparent
+      WHERE s.schemaname = current_schema() AND c.relkind = 'r' AND coalesce(p.relname, c.relname) = ANY($1::text[])
+      GROUP BY 1
+     HAVING sum(s.n_mod_since_analyze) >= $2 + $3 * sum(greatest(c.reltuples, 0))`,
     [tables, rows, scaleFactor],
   );
   const names = new Set(due.map((row) => String(row.relname)));

@@ -16,7 +16,6 @@ import {
   emptyLedger,
   isEmptyLedger,
   keepsLedger,
-  ledgerOf,
   readLedger,
   storedLedger,
   type PersonExposure,
@@ -33,14 +32,15 @@ import {
 } from '../report/rollups/rollup-cells.js';
 import {
   extendWindows,
-  windowsOf,
   type VisitWindows,
   type WindowActivation,
 } from '../report/rollups/visit-ledger.js';
+import { ledgerAfterHorizon, windowsAfterHorizon } from '../report/rollups/final-days.js';
+import { readRollupHorizon, rebuildAfterRetentionError } from './rollup-horizon.js';
 import { num, text, textOrNull, type Queryable, type Row, type Sql } from './sql.js';
 
 // Arbitrary constant shared by every instance: the first key of the per-environment fold lock.
-const FOLD_LOCK = 7_200_131;
+export const FOLD_LOCK = 7_200_131;
 
 const FOLDED_IDENTITY = (alias: string): string =>
   `NOT EXISTS (SELECT 1 FROM rollup_pending_links l WHERE l.env_id = ${alias}.env_id AND l.anonymous_id = ${alias}.anonymous_id)`;
@@ -175,6 +175,7 @@ const foldVisits = async (
   envId: string,
   activations: readonly BatchActivation[],
   deltas: RollupDeltas,
+  horizonMs: () => Promise<number>,
 ): Promise<void> => {
   for (const a of activations) {
     const cell = variationCell(a.campaignId, a.groupId, a.variationId, ALL_DAYS);
@@ -252,11 +253,14 @@ const foldVisits = async (
     );
     for (const a of recompute) {
       const key = windowKey(a);
-      const chain = windowsOf(
+      // Days before a retention horizon keep their visits: their rows may be gone (final-days.ts).
+      const chain = windowsAfterHorizon(
+        stored.get(key) ?? null,
         (byKey.get(key) ?? []).map((row): WindowActivation => ({
           createdMs: num(row, 'created_ms'),
           seq: num(row, 'seq'),
         })),
+        await horizonMs(),
       );
       const before = stored.get(key)?.days ?? {};
       const after = chain?.days ?? {};
@@ -405,6 +409,9 @@ const foldBatch = async (tx: Queryable, envId: string, limit: number): Promise<n
     linkedPersons.add(text(row, 'anonymous_id'));
     linkedPersons.add(text(row, 'person_id'));
   }
+  // The retention horizon, read only by a fold that computes a person or a window again (most never do).
+  let horizon: Promise<number> | undefined;
+  const horizonMs = (): Promise<number> => (horizon ??= readRollupHorizon(tx));
   const recompute = new Set(linkedPersons);
   const touched = [
     ...new Set([...recompute, ...activations.map((a) => a.person), ...hits.map((h) => h.person)]),
@@ -427,7 +434,8 @@ const foldBatch = async (tx: Queryable, envId: string, limit: number): Promise<n
     for (const person of recompute) {
       const before = ledgers.get(person);
       const exposures = whole.has(person) ? rows.exposures.get(person) : batchExposures.get(person);
-      const after = ledgerOf(exposures ?? [], rows.hits.get(person) ?? []);
+      // Days before a retention horizon keep the old ledger's part: their rows may be gone (final-days.ts).
+      const after = ledgerAfterHorizon(before, exposures ?? [], rows.hits.get(person) ?? [], await horizonMs());
       if (before !== undefined) addLedger(deltas, before, -1);
       addLedger(deltas, after, 1);
       ledgers.set(person, after);
@@ -443,7 +451,7 @@ const foldBatch = async (tx: Queryable, envId: string, limit: number): Promise<n
     addGoalHit(ledger, hit, deltas);
     changed.add(hit.person);
   }
-  await foldVisits(tx, envId, activations, deltas);
+  await foldVisits(tx, envId, activations, deltas, horizonMs);
   await writeLedgers(tx, envId, ledgers, changed);
   await writeDeltas(tx, envId, deltas);
   return folded;
@@ -554,6 +562,9 @@ export const rollupQueries = (sql: Sql) => {
           'SELECT pg_advisory_xact_lock($1, hashtext(id)) FROM (SELECT id FROM environments ORDER BY id) e',
           [FOLD_LOCK],
         );
+        // Rows before a retention horizon are gone, and their counts live only in the rollups (migration 010).
+        const horizon = await readRollupHorizon(tx);
+        if (horizon > 0) throw rebuildAfterRetentionError(horizon);
         for (const table of ['campaign_rollups', 'rollup_persons', 'rollup_visit_windows', ...PENDING_TABLES])
           await tx.query(`DELETE FROM ${table}`);
         await tx.query('UPDATE campaign_rollup_revisions SET revision = revision + 1');

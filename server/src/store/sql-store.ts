@@ -7,10 +7,13 @@ import { consoleSessionQueries } from './console-sessions-sql.js';
 import { configChannel, environmentQueries } from './environments-sql.js';
 import { groupCommit } from './group-commit.js';
 import { reportQueries } from './report-sql.js';
+import { applyRetention } from './retention-sql.js';
+import { readRollupHorizon } from './rollup-horizon.js';
 import { rollupFolder } from './rollup-folder.js';
 import { rollupQueries } from './rollups-sql.js';
 import type { Sql } from './sql.js';
 import type { Store } from './store.js';
+import { keepMonthPartitions } from './time-partitions.js';
 import { trafficQueries } from './traffic-sql.js';
 
 /** Options of the store. */
@@ -81,6 +84,14 @@ export const createSqlStore = (sql: Sql, kind: Store['kind'], options: SqlStoreO
     },
     drainRollups: (onProgress) => folder.drain(onProgress),
     ...trafficQueries(sql),
+    keepPartitions: (nowMs) => keepMonthPartitions(sql, nowMs),
+    // Settled, not drained: under steady traffic a drain might never end. Rows of the months to drop are old:
+    // a month whose rows are still pending after this waits for the next day's run.
+    applyRetention: (horizonMs) =>
+      applyRetention(sql, horizonMs, async () => {
+        for (const envId of await pendingRollupEnvironments()) await folder.settle(envId);
+      }),
+    retentionHorizon: () => readRollupHorizon(sql),
     onConfigurationChange: (listener, onInterruption) => sql.listen(channel, listener, onInterruption),
     close: async () => {
       await folder.close();

@@ -2,6 +2,7 @@
 // SQL (PGlite embedded, PostgreSQL through pg). Routes and the CLI only see this interface.
 import type { AccountSettings, Action, AssignmentHistory, BucketingCampaign } from 'feature-ts/protocol';
 import type { ListenInterruption } from './sql.js';
+import type { RetentionOutcome } from './retention-sql.js';
 import type { CampaignRollups } from './rollups-sql.js';
 
 /** An account (PROTOCOL.md §13.1). */
@@ -345,6 +346,18 @@ export interface Store {
   pendingRollupCount(): Promise<number>;
   /** Forgets the rollups and marks every stored row to be folded again (report --rebuild); returns how many. */
   resetRollups(): Promise<number>;
+  /**
+   * Creates the month partitions of activations and hits for the UTC month of `nowMs` and the next two, if
+   * missing (issue 31, time-partitions.ts); returns the names created.
+   */
+  keepPartitions(nowMs: number): Promise<string[]>;
+  /**
+   * Folds what is pending, then drops the whole months of activations and hits received before `horizonMs` (a
+   * UTC month start) and records it as the horizon (FEATURE_RETENTION_DAYS, retention-sql.ts).
+   */
+  applyRetention(horizonMs: number): Promise<RetentionOutcome>;
+  /** The retention horizon: activations and hits received before it may be gone (0: nothing dropped). */
+  retentionHorizon(): Promise<number>;
   /** The environment's newest activations and hits past a cursor, merged newest first (operator routes). */
   traffic(envId: string, query: TrafficQuery): Promise<TrafficPage>;
   close(): Promise<void>;

@@ -43,11 +43,14 @@ const atMigration7WithHits = (db: RawDatabase): Promise<void> =>
     ].join(';\n'),
   );
 
-/** pg_class.reltuples of the store's tables in the current schema: -1 until a table is first analyzed. */
+/**
+ * pg_class.reltuples of the store's tables in the current schema (partitioned ones too, migration 10): -1
+ * until a table is first analyzed.
+ */
 const reltuples = async (db: RawDatabase): Promise<Map<string, number>> => {
   const rows = await db.query(
     `SELECT relname, reltuples FROM pg_class
-      WHERE relnamespace = current_schema()::regnamespace AND relkind = 'r'`,
+      WHERE relnamespace = current_schema()::regnamespace AND relkind IN ('r', 'p')`,
   );
   return new Map(rows.map((row) => [String(row.relname), Number(row.reltuples)]));
 };

@@ -1,5 +1,5 @@
 // The migrations in the order they apply. A new one is a module `NNN-name.ts` exporting its SQL as a string
-// (so the build carries it) and a line here; an applied migration is never edited.
+// (so the build carries it), and optionally a `run` step, and a line here; an applied migration is never edited.
 import { initialMigration } from './001-initial.js';
 import { accessesMigration } from './002-accesses.js';
 import { trafficIndexMigration } from './003-traffic-index.js';
@@ -9,12 +9,19 @@ import { assignmentIdCodesMigration } from './006-assignment-id-codes.js';
 import { consoleSessionKeysMigration } from './007-console-session-keys.js';
 import { campaignBytesMigration } from './008-campaign-bytes.js';
 import { reportRollupsMigration } from './009-report-rollups.js';
+import { timePartitionsMigration } from './010-time-partitions.js';
+import type { Queryable } from '../sql.js';
 
-/** One migration: statements separated by `;` (none inside strings or bodies), `--` comments allowed. */
+/**
+ * One migration: statements separated by `;` (none inside strings or bodies), `--` comments allowed; then,
+ * for what plain SQL cannot say without procedural code (e.g. one partition per month the data spans), `run`
+ * in the same transaction, given the time it runs at.
+ */
 export interface Migration {
   readonly version: number;
   readonly name: string;
   readonly sql: string;
+  readonly run?: (tx: Queryable, nowMs: number) => Promise<void>;
 }
 
 /** Every migration, by ascending version. */
@@ -28,4 +35,5 @@ export const MIGRATIONS: readonly Migration[] = [
   consoleSessionKeysMigration,
   campaignBytesMigration,
   reportRollupsMigration,
+  timePartitionsMigration,
 ];
