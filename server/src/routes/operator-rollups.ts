@@ -5,8 +5,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../app-context.js';
 import { rebuildRollups } from '../report/rollups/fold-all.js';
+import { errors } from '../errors.js';
 import { progressLine } from '../report/rollups/rollup-progress.js';
+import { rebuildAfterRetentionError } from '../store/rollup-horizon.js';
 import { operatorRoute } from './operator-schemas.js';
+import { errorAnswer, errorResponse } from './shared-schemas.js';
 
 const PATH = '/admin/v1/reports/rebuild';
 
@@ -50,7 +53,13 @@ const doc = {
     summary: 'Rebuild the report rollups',
     description:
       'Forgets the report rollups of every environment and folds every stored activation, goal hit and identity link again (issue 31): for recovery after a suspected defect, or to check the rollups. Answers 202 at once; GET this path for progress. Reports stay readable meanwhile, and each one read waits for its own environment to be folded. Starting while a rebuild runs answers its state without starting another.',
-    response: { 202: { ...stateSchema, description: 'The rebuild, started.', examples: [example] } },
+    response: {
+      202: { ...stateSchema, description: 'The rebuild, started.', examples: [example] },
+      409: errorResponse(
+        'FEATURE_RETENTION_DAYS has dropped old months: a rebuild from the stored rows would lose their counts.',
+        errorAnswer(errors.conflict(rebuildAfterRetentionError(Date.UTC(2026, 9, 1)).message)),
+      ),
+    },
   }),
   state: operatorRoute({
     summary: 'How far the rebuild of the report rollups is',
@@ -84,6 +93,10 @@ export const registerOperatorRollupRoutes = (scope: FastifyInstance, ctx: AppCon
   });
 
   scope.post(PATH, doc.start, async (_request, reply) => {
+    // Refused here rather than in the background: the CLI then says why, not that a rebuild failed.
+    const horizon = await ctx.store.retentionHorizon();
+    if (rebuild.state !== 'running' && horizon > 0)
+      throw errors.conflict(rebuildAfterRetentionError(horizon).message);
     if (rebuild.state !== 'running') {
       Object.assign(rebuild, {
         state: 'running',

@@ -21,7 +21,7 @@ import {
   rollupReport,
   type ReportPair,
 } from '../report/rollups-support.js';
-import { storeKinds } from '../support.js';
+import { startApp, storeKinds } from '../support.js';
 import {
   openBareDatabase,
   openStoreWithSql,
@@ -175,6 +175,21 @@ for (const kind of storeKinds()) {
           ) && /restore a backup taken before the drop/.test(error.message),
       );
       assert.deepEqual(sortedCells((await store.campaignRollups(envId, 'c1')).cells), cellsBefore);
+      // Through a running server (the CLI's way on the embedded store): refused at once, with the same reason.
+      const key = 'retention-test-operator-key-0123456789';
+      const server = await startApp(store, { operatorKeys: [key] });
+      try {
+        const answer = await fetch(`${server.url}/admin/v1/reports/rebuild`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}` },
+        });
+        assert.equal(answer.status, 409);
+        const body = (await answer.json()) as { code: string; message: string };
+        assert.equal(body.code, 'conflict');
+        assert.match(body.message, /cannot be rebuilt: FEATURE_RETENTION_DAYS dropped/);
+      } finally {
+        await server.close();
+      }
     });
 
     void it('counts a late identity link only from the horizon on', async () => {
