@@ -268,6 +268,7 @@ export const openPgliteThread = async (
       await connection.call({ op: 'commit', tx });
       return result;
     },
+    foldRollups: async (envId, limit) => (await call({ op: 'fold', envId, limit })) as number,
     listen: async (channel, onPayload, onInterruption) => {
       const listener = nextId++;
       const entry: Listener = { channel, onPayload, onInterruption, active: false };

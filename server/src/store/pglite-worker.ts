@@ -4,6 +4,8 @@
 // only posts them. Started by pglite-thread.ts with `workerData: { dataDir }`, never imported for its code.
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, types, type Transaction } from '@electric-sql/pglite';
+import { foldBatch } from './rollups-sql.js';
+import type { Row } from './sql.js';
 
 /** What the main thread asks of the worker; each is answered by one `reply` with the same request id. */
 export type WorkerRequest =
@@ -16,6 +18,8 @@ export type WorkerRequest =
   // Forwards the channel's notifications as `notification` messages tagged with `listener`.
   | { op: 'listen'; channel: string; listener: number }
   | { op: 'unlisten'; listener: number }
+  // Runs one report-rollup fold in a transaction of its own here (Sql.foldRollups); answers how many marks it folded.
+  | { op: 'fold'; envId: string; limit: number }
   // Closes PGlite; the main thread then ends the worker.
   | { op: 'close' };
 
@@ -128,6 +132,17 @@ const serve = (db: PGlite, port: NonNullable<typeof parentPort>): void => {
       case 'exec':
         await db.exec(request.text);
         return undefined;
+      case 'fold': {
+        const { envId, limit } = request;
+        // Back to back on this thread: the transaction holds the store only for the fold's own work.
+        return db.transaction((tx) =>
+          foldBatch(
+            { query: async (text, params = []) => (await tx.query<Row>(text, [...params])).rows },
+            envId,
+            limit,
+          ),
+        );
+      }
       case 'begin':
         return begin(request.tx);
       case 'commit':

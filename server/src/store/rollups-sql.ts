@@ -30,11 +30,7 @@ import {
   type RollupCell,
   type RollupGoalKind,
 } from '../report/rollups/rollup-cells.js';
-import {
-  extendWindows,
-  type VisitWindows,
-  type WindowActivation,
-} from '../report/rollups/visit-ledger.js';
+import { extendWindows, type VisitWindows, type WindowActivation } from '../report/rollups/visit-ledger.js';
 import { ledgerAfterHorizon, windowsAfterHorizon } from '../report/rollups/final-days.js';
 import { readRollupHorizon, rebuildAfterRetentionError } from './rollup-horizon.js';
 import { num, text, textOrNull, type Queryable, type Row, type Sql } from './sql.js';
@@ -367,8 +363,11 @@ const writeLedgers = async (
     );
 };
 
-/** Folds up to `limit` pending marks of each kind of one environment; returns how many marks it folded. */
-const foldBatch = async (tx: Queryable, envId: string, limit: number): Promise<number> => {
+/**
+ * Folds up to `limit` pending marks of each kind of one environment, in the transaction `tx`; returns how many
+ * marks it folded. Runs on the server's thread, or on the embedded store's own (pglite-worker.ts).
+ */
+export const foldBatch = async (tx: Queryable, envId: string, limit: number): Promise<number> => {
   await tx.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [FOLD_LOCK, envId]);
   const linked = await tx.query(
     `WITH q AS (DELETE FROM rollup_pending_links WHERE env_id = $1 AND anonymous_id = ANY(ARRAY(
@@ -435,7 +434,12 @@ const foldBatch = async (tx: Queryable, envId: string, limit: number): Promise<n
       const before = ledgers.get(person);
       const exposures = whole.has(person) ? rows.exposures.get(person) : batchExposures.get(person);
       // Days before a retention horizon keep the old ledger's part: their rows may be gone (final-days.ts).
-      const after = ledgerAfterHorizon(before, exposures ?? [], rows.hits.get(person) ?? [], await horizonMs());
+      const after = ledgerAfterHorizon(
+        before,
+        exposures ?? [],
+        rows.hits.get(person) ?? [],
+        await horizonMs(),
+      );
       if (before !== undefined) addLedger(deltas, before, -1);
       addLedger(deltas, after, 1);
       ledgers.set(person, after);
@@ -465,7 +469,7 @@ export const rollupQueries = (sql: Sql) => {
   return {
     /** Folds up to `limit` pending marks of each kind of one environment; returns how many it folded (0: none left). */
     foldRollups: (envId: string, limit: number): Promise<number> =>
-      sql.transaction((tx) => foldBatch(tx, envId, limit)),
+      sql.foldRollups?.(envId, limit) ?? sql.transaction((tx) => foldBatch(tx, envId, limit)),
 
     /**
      * Vacuums and analyzes the rollup tables after a large fold (a backfill, a rebuild): a million folded

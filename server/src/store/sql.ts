@@ -40,6 +40,13 @@ export interface Sql extends Queryable {
    * hits and decisions; absent: this connection.
    */
   readonly reportReads?: Queryable;
+  /**
+   * Runs one report-rollup fold (rollups-sql.ts `foldBatch`) where the database runs, when that is another
+   * thread: the embedded store's single connection is held for a transaction's whole life, and a fold driven
+   * from this thread would hold it across every event-loop turn between its statements, a turn that under load
+   * waits behind every request in the queue. Absent: the fold runs here in `transaction`.
+   */
+  readonly foldRollups?: (envId: string, limit: number) => Promise<number>;
   /** A name that distinguishes this database's notifications from another schema's on the same server. */
   readonly channelPrefix: string;
   /** Closes the connection(s). */
