@@ -17,6 +17,7 @@ void describe('server configuration', () => {
         dataDir: './.feature-data',
         logLevel: 'info',
         assignmentRetentionDays: 90,
+        retentionDays: null,
         operatorKey: null,
         trustProxy: null,
         maxTokenLifetimeSeconds: null,
