@@ -363,28 +363,63 @@ const writeLedgers = async (
     );
 };
 
+/** How a fold takes its environment's fold lock. */
+export interface FoldOptions {
+  /**
+   * False: when another fold holds the lock (another instance's), fold nothing and answer 0 rather than
+   * wait: that fold, or the next, takes these rows too, and a waiting fold would hold a connection idle and
+   * then fold what is left in a second, smaller batch. True for reads that must include every row (settle).
+   */
+  wait: boolean;
+}
+
 /**
  * Folds up to `limit` pending marks of each kind of one environment, in the transaction `tx`; returns how many
  * marks it folded. Runs on the server's thread, or on the embedded store's own (pglite-worker.ts).
  */
-export const foldBatch = async (tx: Queryable, envId: string, limit: number): Promise<number> => {
-  await tx.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [FOLD_LOCK, envId]);
-  const linked = await tx.query(
-    `WITH q AS (DELETE FROM rollup_pending_links WHERE env_id = $1 AND anonymous_id = ANY(ARRAY(
+export const foldBatch = async (
+  tx: Queryable,
+  envId: string,
+  limit: number,
+  options: FoldOptions = { wait: true },
+): Promise<number> => {
+  if (options.wait) await tx.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [FOLD_LOCK, envId]);
+  else {
+    const [lock] = await tx.query('SELECT pg_try_advisory_xact_lock($1, hashtext($2)) AS taken', [
+      FOLD_LOCK,
+      envId,
+    ]);
+    if (lock?.taken !== true) return 0;
+  }
+  // A statement that reads activations or hits is planned over every month partition, a millisecond or more
+  // on the embedded store even when it finds nothing: kinds with nothing waiting are not asked for.
+  const [waiting] = await tx.query(
+    `SELECT EXISTS (SELECT 1 FROM rollup_pending_links p WHERE p.env_id = $1) AS links,
+       EXISTS (SELECT 1 FROM rollup_pending_activations p WHERE p.env_id = $1) AS activations,
+       EXISTS (SELECT 1 FROM rollup_pending_hits p WHERE p.env_id = $1) AS hits`,
+    [envId],
+  );
+  const none = (): Promise<Row[]> => Promise.resolve([]);
+  const linked = await (waiting?.links !== true
+    ? none()
+    : tx.query(
+        `WITH q AS (DELETE FROM rollup_pending_links WHERE env_id = $1 AND anonymous_id = ANY(ARRAY(
        SELECT anonymous_id FROM rollup_pending_links WHERE env_id = $1 LIMIT $2)) RETURNING anonymous_id)
      SELECT i.anonymous_id, i.person_id FROM identities i
      WHERE i.env_id = $1 AND i.anonymous_id = ANY(ARRAY(SELECT anonymous_id FROM q))`,
-    [envId, limit],
-  );
+        [envId, limit],
+      ));
   const activations: BatchActivation[] = (
-    await tx.query(
-      `WITH q AS (DELETE FROM rollup_pending_activations WHERE env_id = $1 AND seq = ANY(ARRAY(
+    await (waiting?.activations !== true
+      ? none()
+      : tx.query(
+          `WITH q AS (DELETE FROM rollup_pending_activations WHERE env_id = $1 AND seq = ANY(ARRAY(
          SELECT seq FROM rollup_pending_activations WHERE env_id = $1 ORDER BY seq LIMIT $2)) RETURNING seq)
        SELECT ${ACTIVATION_PERSON} AS person, a.hid, a.visitor_id, a.campaign_id, a.variation_group_id,
               a.variation_id, a.created_ms, a.seq
        FROM activations a ${ACTIVATION_IDENTITY} WHERE a.seq = ANY(ARRAY(SELECT seq FROM q))`,
-      [envId, limit],
-    )
+          [envId, limit],
+        ))
   ).map((row) => ({
     ...exposureOf(row),
     person: text(row, 'person'),
@@ -392,13 +427,15 @@ export const foldBatch = async (tx: Queryable, envId: string, limit: number): Pr
     visitorId: text(row, 'visitor_id'),
   }));
   const hits: BatchHit[] = (
-    await tx.query(
-      `WITH q AS (DELETE FROM rollup_pending_hits WHERE env_id = $1 AND seq = ANY(ARRAY(
+    await (waiting?.hits !== true
+      ? none()
+      : tx.query(
+          `WITH q AS (DELETE FROM rollup_pending_hits WHERE env_id = $1 AND seq = ANY(ARRAY(
          SELECT seq FROM rollup_pending_hits WHERE env_id = $1 ORDER BY seq LIMIT $2)) RETURNING seq)
        SELECT ${HIT_PERSON} AS person, h.type, h.goal, COALESCE(h.revenue, 0) AS revenue, h.created_ms, h.seq
        FROM hits h ${HIT_IDENTITY} WHERE h.seq = ANY(ARRAY(SELECT seq FROM q)) AND ${GOAL_HIT}`,
-      [envId, limit],
-    )
+          [envId, limit],
+        ))
   ).map((row) => ({ ...goalHitOf(row), person: text(row, 'person') }));
   const folded = linked.length + activations.length + hits.length;
   if (folded === 0) return 0;
@@ -468,8 +505,9 @@ export const rollupQueries = (sql: Sql) => {
   const reads = sql.reportReads ?? sql;
   return {
     /** Folds up to `limit` pending marks of each kind of one environment; returns how many it folded (0: none left). */
-    foldRollups: (envId: string, limit: number): Promise<number> =>
-      sql.foldRollups?.(envId, limit) ?? sql.transaction((tx) => foldBatch(tx, envId, limit)),
+    foldRollups: (envId: string, limit: number, options: FoldOptions): Promise<number> =>
+      sql.foldRollups?.(envId, limit, options) ??
+      sql.transaction((tx) => foldBatch(tx, envId, limit, options)),
 
     /**
      * Vacuums and analyzes the rollup tables after a large fold (a backfill, a rebuild): a million folded
