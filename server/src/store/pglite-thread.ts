@@ -268,7 +268,8 @@ export const openPgliteThread = async (
       await connection.call({ op: 'commit', tx });
       return result;
     },
-    foldRollups: async (envId, limit) => (await call({ op: 'fold', envId, limit })) as number,
+    foldRollups: async (envId, limit, options) =>
+      (await call({ op: 'fold', envId, limit, wait: options.wait })) as number,
     listen: async (channel, onPayload, onInterruption) => {
       const listener = nextId++;
       const entry: Listener = { channel, onPayload, onInterruption, active: false };

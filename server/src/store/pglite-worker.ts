@@ -19,7 +19,7 @@ export type WorkerRequest =
   | { op: 'listen'; channel: string; listener: number }
   | { op: 'unlisten'; listener: number }
   // Runs one report-rollup fold in a transaction of its own here (Sql.foldRollups); answers how many marks it folded.
-  | { op: 'fold'; envId: string; limit: number }
+  | { op: 'fold'; envId: string; limit: number; wait: boolean }
   // Closes PGlite; the main thread then ends the worker.
   | { op: 'close' };
 
@@ -133,13 +133,14 @@ const serve = (db: PGlite, port: NonNullable<typeof parentPort>): void => {
         await db.exec(request.text);
         return undefined;
       case 'fold': {
-        const { envId, limit } = request;
+        const { envId, limit, wait } = request;
         // Back to back on this thread: the transaction holds the store only for the fold's own work.
         return db.transaction((tx) =>
           foldBatch(
             { query: async (text, params = []) => (await tx.query<Row>(text, [...params])).rows },
             envId,
             limit,
+            { wait },
           ),
         );
       }

@@ -5,8 +5,11 @@
 
 /** What the folder drives. */
 export interface FoldOperations {
-  /** Folds up to `limit` marks of each kind of one environment; resolves to how many it folded. */
-  foldRollups(envId: string, limit: number): Promise<number>;
+  /**
+   * Folds up to `limit` marks of each kind of one environment; resolves to how many it folded. Without
+   * `wait`, a fold running elsewhere for the environment (another instance's) makes it fold nothing: 0.
+   */
+  foldRollups(envId: string, limit: number, options: { wait: boolean }): Promise<number>;
   /** The environments with marks waiting. */
   pendingRollupEnvironments(): Promise<string[]>;
   /** Whether marks of one environment wait. */
@@ -51,7 +54,9 @@ export const rollupFolder = (ops: FoldOperations, options: RollupFolderOptions):
       try {
         // A fold that took less than a full batch of each kind left nothing: no empty fold to confirm it
         // (each costs a transaction, a few milliseconds of the embedded store's only thread).
-        while (!closed && (await ops.foldRollups(envId, options.batch)) >= options.batch);
+        // A fold another instance is running takes these rows too (or its next one does, or the sweep's):
+        // this loop does not queue behind it.
+        while (!closed && (await ops.foldRollups(envId, options.batch, { wait: false })) >= options.batch);
       } catch (error) {
         options.onError(error);
       } finally {
@@ -89,7 +94,7 @@ export const rollupFolder = (ops: FoldOperations, options: RollupFolderOptions):
       // A refresh with nothing new (the common case) costs one cheap check, not a fold's transaction.
       for (let i = 0; i < 64; i++) {
         if (!(await ops.hasPendingRollups(envId))) return;
-        if ((await ops.foldRollups(envId, options.batch)) < options.batch) return;
+        if ((await ops.foldRollups(envId, options.batch, { wait: true })) < options.batch) return;
       }
     },
     async drain(onProgress) {
@@ -99,9 +104,9 @@ export const rollupFolder = (ops: FoldOperations, options: RollupFolderOptions):
         if (envIds.length === 0) return folded;
         for (const envId of envIds)
           for (
-            let n = await ops.foldRollups(envId, options.batch);
+            let n = await ops.foldRollups(envId, options.batch, { wait: true });
             n > 0;
-            n = await ops.foldRollups(envId, options.batch)
+            n = await ops.foldRollups(envId, options.batch, { wait: true })
           ) {
             folded += n;
             onProgress?.(folded);

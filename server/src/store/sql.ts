@@ -46,7 +46,7 @@ export interface Sql extends Queryable {
    * from this thread would hold it across every event-loop turn between its statements, a turn that under load
    * waits behind every request in the queue. Absent: the fold runs here in `transaction`.
    */
-  readonly foldRollups?: (envId: string, limit: number) => Promise<number>;
+  readonly foldRollups?: (envId: string, limit: number, options: { wait: boolean }) => Promise<number>;
   /** A name that distinguishes this database's notifications from another schema's on the same server. */
   readonly channelPrefix: string;
   /** Closes the connection(s). */
