@@ -17,6 +17,7 @@ import { openPostgresStore } from '../../server/src/store/postgres.js';
 import type { Sql } from '../../server/src/store/sql.js';
 import type { Store } from '../../server/src/store/store.js';
 import type { AccountSettings, BucketingCampaign } from '../../src/protocol/index.js';
+import { freshDataDir } from './template-data-dir.js';
 
 /** One store backend for a test file. */
 export interface StoreKind {
@@ -33,8 +34,22 @@ export interface StoreKind {
 
 /** The stores to run against. */
 export const storeKinds = (): StoreKind[] => {
+  // PGlite on a copy of a migrated folder rather than in memory: a new in-memory database runs initdb and
+  // every migration each time (template-data-dir.ts), which was most of what a suite on it cost.
+  const dirs: string[] = [];
   const kinds: StoreKind[] = [
-    { name: 'pglite', open: () => openPgliteStore(null), cleanup: () => Promise.resolve() },
+    {
+      name: 'pglite',
+      open: async () => {
+        const dir = await freshDataDir('feature-store-');
+        dirs.push(dir);
+        return openPgliteStore(dir);
+      },
+      cleanup: () => {
+        for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+        return Promise.resolve();
+      },
+    },
   ];
   const url = process.env.DATABASE_URL;
   if (url !== undefined && url !== '') {
@@ -60,7 +75,10 @@ export const storeKinds = (): StoreKind[] => {
  * as a hand edit would: PGlite in a folder of its own, PostgreSQL in the run's schema (created here).
  */
 export interface RawDatabase {
-  /** Runs statements directly (PGlite: only while no store is open on the folder). */
+  /**
+   * Runs statements directly (PGlite: only while no store is open on the folder; its connection stays open
+   * until `openStore` or `remove`).
+   */
   exec(text: string): Promise<void>;
   /** Runs one query directly and returns its rows (PGlite: as exec). */
   query(text: string): Promise<Array<Record<string, unknown>>>;
@@ -74,19 +92,33 @@ export interface RawDatabase {
 export const rawDatabase = async (kind: StoreKind, prefix: string): Promise<RawDatabase> => {
   if (kind.postgres === undefined) {
     const dir = mkdtempSync(join(tmpdir(), prefix));
-    const withThread = async <T>(work: (thread: Sql) => Promise<T>): Promise<T> => {
-      const thread = await openPgliteThread(dir);
-      try {
-        return await work(thread);
-      } finally {
-        await thread.close();
-      }
+    // One thread kept open from the first statement until a store opens the folder (opening one costs about
+    // 1.7 s: a thread per statement made a hand-written old schema cost half a minute).
+    let thread: Promise<Sql> | undefined;
+    const closeThread = async (): Promise<void> => {
+      const open = thread;
+      thread = undefined;
+      // A thread that failed to open has nothing to close (the statement that opened it said why).
+      await open?.then(
+        (opened) => opened.close(),
+        () => undefined,
+      );
+    };
+    const withThread = async <T>(work: (open: Sql) => Promise<T>): Promise<T> => {
+      thread ??= openPgliteThread(dir);
+      return work(await thread);
     };
     return {
-      exec: (text) => withThread((thread) => thread.exec(text)),
-      query: (text) => withThread((thread) => thread.query(text)),
-      openStore: () => openPgliteStore(dir),
-      remove: () => Promise.resolve(rmSync(dir, { recursive: true, force: true })),
+      exec: (text) => withThread((open) => open.exec(text)),
+      query: (text) => withThread((open) => open.query(text)),
+      openStore: async () => {
+        await closeThread();
+        return openPgliteStore(dir);
+      },
+      remove: async () => {
+        await closeThread();
+        rmSync(dir, { recursive: true, force: true });
+      },
     };
   }
   const { url, schema } = kind.postgres;
