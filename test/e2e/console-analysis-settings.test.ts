@@ -8,7 +8,7 @@ import { rmSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { BucketingCampaign, RemoteCampaign } from '../../src/protocol/index.js';
-import { openPgliteStore } from '../../server/src/store/pglite.js';
+import { openFreshPgliteStore } from '../server/template-data-dir.js';
 import type { Store } from '../../server/src/store/store.js';
 import { post, seedEnvironment, startApp, type Running } from '../server/support.js';
 import { axeViolations } from '../support/axe.js';
@@ -55,7 +55,7 @@ let envId = '';
 
 before(async () => {
   consoleDir = buildConsole();
-  store = await openPgliteStore(null);
+  store = await openFreshPgliteStore();
   envId = (await seedEnvironment(store, [campaign])).envId;
   server = await startApp(store, {
     operatorKeys: [KEY],

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { openPgliteStore } from '../../server/src/store/pglite.js';
+import { openFreshPgliteStore } from '../server/template-data-dir.js';
 import type { Store } from '../../server/src/store/store.js';
 import { startApp, type Running } from '../server/support.js';
 import { axeViolations } from '../support/axe.js';
@@ -22,7 +22,7 @@ let browser: Browser | undefined;
 
 before(async () => {
   consoleDir = buildConsole();
-  store = await openPgliteStore(null);
+  store = await openFreshPgliteStore();
   await store.createAccount('Shop');
   server = await startApp(store, {
     operatorKeys: [KEY],

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import type { Browser, Page, Response } from 'playwright-core';
-import { openPgliteStore } from '../../server/src/store/pglite.js';
+import { openFreshPgliteStore } from '../server/template-data-dir.js';
 import type { Store } from '../../server/src/store/store.js';
 import {
   checkoutCampaign,
@@ -35,7 +35,7 @@ const activate = async (vid: string, vaid: string): Promise<void> => {
 
 before(async () => {
   consoleDir = buildConsole();
-  store = await openPgliteStore(null);
+  store = await openFreshPgliteStore();
   envId = (await seedEnvironment(store, [checkoutCampaign()])).envId;
   server = await startApp(store, {
     operatorKeys: [KEY],

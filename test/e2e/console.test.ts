@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { openPgliteStore } from '../../server/src/store/pglite.js';
+import { openFreshPgliteStore } from '../server/template-data-dir.js';
 import type { Store } from '../../server/src/store/store.js';
 import { startApp, type Running } from '../server/support.js';
 import { axeViolations } from '../support/axe.js';
@@ -33,7 +33,7 @@ let browser: Browser | undefined;
 before(async () => {
   sdkDir = buildSdkBundles();
   consoleDir = buildConsole();
-  store = await openPgliteStore(null);
+  store = await openFreshPgliteStore();
   server = await startApp(store, { operatorKeys: [KEY], static: { demoDir: work, sdkDir, consoleDir } });
   browser = await launchChromium();
   if (SHOTS !== undefined) mkdirSync(SHOTS, { recursive: true });

@@ -12,7 +12,7 @@ import type { Browser } from 'playwright-core';
 import type { BucketingCampaign } from '../../src/protocol/index.js';
 import { demoCampaigns } from '../../server/src/demo-seed.js';
 import { buildCampaignReport } from '../../server/src/report/build-report.js';
-import { openPgliteStore } from '../../server/src/store/pglite.js';
+import { openFreshPgliteStore } from '../server/template-data-dir.js';
 import type { Store } from '../../server/src/store/store.js';
 import { seedEnvironment, startApp, type Running } from '../server/support.js';
 import { launchChromium } from '../support/chromium.js';
@@ -59,7 +59,7 @@ let browser: Browser | undefined;
 
 before(async () => {
   sdkDir = buildSdkBundles();
-  store = await openPgliteStore(null);
+  store = await openFreshPgliteStore();
   server = await startApp(store, { static: { demoDir: work, sdkDir } });
   browser = await launchChromium();
 });

@@ -18,7 +18,7 @@ import {
 } from '@flagship.io/js-sdk';
 import { environmentCompatibility } from '../../server/src/remote/compatibility.js';
 import { buildCampaignReport } from '../../server/src/report/build-report.js';
-import { openPgliteStore } from '../../server/src/store/pglite.js';
+import { openFreshPgliteStore } from '../server/template-data-dir.js';
 import type { Store } from '../../server/src/store/store.js';
 import { campaignsFile, VECTORS } from './sdk-server-campaigns.js';
 import { startE2eServer, type E2eServer } from './sdk-server-support.js';
@@ -61,7 +61,7 @@ void describe("the platform's JS SDK in bucketing mode, hosts mapped to our serv
   const fileRequests = () => hosts.seen.filter((s) => s.path === `/${env.envId}/bucketing.json`);
 
   before(async () => {
-    store = await openPgliteStore(null);
+    store = await openFreshPgliteStore();
     server = await startE2eServer(store);
     env = await server.seed(campaignsFile(), { enabledXPC: true });
     hosts = mapPlatformHosts(server.running.url);

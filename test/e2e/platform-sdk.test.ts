@@ -16,7 +16,7 @@ import {
   type Visitor,
 } from '@flagship.io/js-sdk';
 import { buildCampaignReport } from '../../server/src/report/build-report.js';
-import { openPgliteStore } from '../../server/src/store/pglite.js';
+import { openFreshPgliteStore } from '../server/template-data-dir.js';
 import type { Store } from '../../server/src/store/store.js';
 import { campaignsFile, VECTORS } from './sdk-server-campaigns.js';
 import { startE2eServer, type E2eServer } from './sdk-server-support.js';
@@ -56,7 +56,7 @@ void describe("the platform's JS SDK in decision-API mode, hosts mapped to our s
     until(() => check() || clientErrors(hosts.seen).length > 0, 10_000, what);
 
   before(async () => {
-    store = await openPgliteStore(null);
+    store = await openFreshPgliteStore();
     server = await startE2eServer(store);
     env = await server.seed(campaignsFile(), { enabledXPC: true });
     hosts = mapPlatformHosts(server.running.url);

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import type { BucketingCampaign } from '../../src/protocol/index.js';
-import { openPgliteStore } from '../../server/src/store/pglite.js';
+import { openFreshPgliteStore } from '../server/template-data-dir.js';
 import type { Store } from '../../server/src/store/store.js';
 import { post, seedEnvironment, startApp, type Running } from '../server/support.js';
 import { axeViolations } from '../support/axe.js';
@@ -59,7 +59,7 @@ let envId = '';
 
 before(async () => {
   consoleDir = buildConsole();
-  store = await openPgliteStore(null);
+  store = await openFreshPgliteStore();
   envId = (await seedEnvironment(store, [campaign])).envId;
   server = await startApp(store, {
     operatorKeys: [KEY],

@@ -10,7 +10,7 @@ import { Writable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { createLogger } from '../../server/src/logger.js';
 import { CONSOLE_CSP } from '../../server/src/routes/console.js';
-import { openPgliteStore } from '../../server/src/store/pglite.js';
+import { openFreshPgliteStore } from './template-data-dir.js';
 import type { Store } from '../../server/src/store/store.js';
 import { consoleCalls } from '../support/console-calls.js';
 import { describeOnEveryStoreWith, startApp, type Running } from './support.js';
@@ -36,7 +36,7 @@ writeFileSync(
 );
 
 before(async () => {
-  store = await openPgliteStore(null);
+  store = await openFreshPgliteStore();
   const stream = new Writable({
     write(chunk: Buffer, _encoding, done) {
       logLines.push(chunk.toString());

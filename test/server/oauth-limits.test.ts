@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { TokenRateLimits } from '../../server/src/auth/rate-limits.js';
 import { createAccess } from '../../server/src/auth/create-access.js';
-import { openPgliteStore } from '../../server/src/store/pglite.js';
+import { openFreshPgliteStore } from './template-data-dir.js';
 import type { Store } from '../../server/src/store/store.js';
 import { checkoutCampaign, seedEnvironment, startApp, type Running } from './support.js';
 
@@ -20,7 +20,7 @@ let otherSecret = '';
 let clock = 1_800_000_000_000;
 
 before(async () => {
-  store = await openPgliteStore(null);
+  store = await openFreshPgliteStore();
   accountId = (await seedEnvironment(store, [checkoutCampaign()])).accountId;
   const one = await createAccess(store, { accountId, name: 'one', actions: ['campaign.list'] });
   const two = await createAccess(store, { accountId, name: 'two', actions: ['campaign.list'] });

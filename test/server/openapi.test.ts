@@ -13,7 +13,7 @@ import addFormats from 'ajv-formats';
 import type { FastifyInstance } from 'fastify';
 import { ACTIONS } from '../../src/protocol/index.js';
 import { EXAMPLE } from '../../server/src/routes/shared-schemas.js';
-import { openPgliteStore } from '../../server/src/store/pglite.js';
+import { openFreshPgliteStore } from './template-data-dir.js';
 import type { Store } from '../../server/src/store/store.js';
 import { launchChromium } from '../support/chromium.js';
 import { startApp, type Running } from './support.js';
@@ -81,7 +81,7 @@ const collectRoutes = (message: unknown): void => {
 };
 
 before(async () => {
-  store = await openPgliteStore(null);
+  store = await openFreshPgliteStore();
   subscribe('fastify.initialization', collectRoutes);
   try {
     // Static folders that do not exist: the routes are registered all the same, and answer 404.

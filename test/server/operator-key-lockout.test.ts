@@ -6,7 +6,7 @@
 // than the failure floor, and take the address from X-Forwarded-For only behind a TRUST_PROXY proxy.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { openPgliteStore } from '../../server/src/store/pglite.js';
+import { openFreshPgliteStore } from './template-data-dir.js';
 import type { Store } from '../../server/src/store/store.js';
 import { startApp, type Running } from './support.js';
 
@@ -18,7 +18,7 @@ let clock = START;
 const running: Running[] = [];
 
 before(async () => {
-  store = await openPgliteStore(null);
+  store = await openFreshPgliteStore();
 });
 after(async () => {
   for (const app of running) await app.close();

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { BucketingFile } from '../../src/protocol/index.js';
-import { openPgliteStore } from '../../server/src/store/pglite.js';
+import { openFreshPgliteStore } from './template-data-dir.js';
 import type { Store } from '../../server/src/store/store.js';
 import { checkoutCampaign, startApp, type Running } from './support.js';
 
@@ -15,7 +15,7 @@ let server: Running;
 let closed: Running;
 
 before(async () => {
-  store = await openPgliteStore(null);
+  store = await openFreshPgliteStore();
   server = await startApp(store, { operatorKeys: [KEY] });
   closed = await startApp(store);
 });

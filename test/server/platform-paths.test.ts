@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { platformUrl } from '../../server/src/http/platform-paths.js';
-import { openPgliteStore } from '../../server/src/store/pglite.js';
+import { openFreshPgliteStore } from './template-data-dir.js';
 import type { Store } from '../../server/src/store/store.js';
 import {
   checkoutCampaign,
@@ -106,7 +106,7 @@ void describe("the platform SDKs' hosts pointed at the server", () => {
   let demoDir: string;
 
   before(async () => {
-    store = await openPgliteStore(null);
+    store = await openFreshPgliteStore();
     demoDir = mkdtempSync(join(tmpdir(), 'platform-paths-'));
     writeFileSync(join(demoDir, 'index.html'), '<!doctype html><title>demo</title>');
     server = await startApp(store, { static: { demoDir, sdkDir: join(demoDir, 'sdk') } });

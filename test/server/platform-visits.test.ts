@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import type { CampaignReport } from '../../src/protocol/index.js';
 import { buildCampaignReport } from '../../server/src/report/build-report.js';
 import { VISIT_WINDOW_MS, visitCounter } from '../../server/src/report/visit-window.js';
-import { openPgliteStore } from '../../server/src/store/pglite.js';
+import { openFreshPgliteStore } from './template-data-dir.js';
 import type { Store } from '../../server/src/store/store.js';
 import { checkoutCampaign, post, seedEnvironment, startApp, type Running } from './support.js';
 
@@ -55,7 +55,7 @@ void describe('visits in the campaign report, from activations without hid', () 
   let now = T0;
 
   before(async () => {
-    store = await openPgliteStore(null);
+    store = await openFreshPgliteStore();
     server = await startApp(store, { now: () => now });
   });
   after(async () => {

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createAccess } from '../../server/src/auth/create-access.js';
-import { openPgliteStore } from '../../server/src/store/pglite.js';
+import { openFreshPgliteStore } from './template-data-dir.js';
 import type { Store } from '../../server/src/store/store.js';
 import { checkoutCampaign, seedEnvironment, startApp, type Running } from './support.js';
 
@@ -18,7 +18,7 @@ let envId = '';
 let token = '';
 
 before(async () => {
-  store = await openPgliteStore(null);
+  store = await openFreshPgliteStore();
   const seeded = await seedEnvironment(store, [checkoutCampaign()]);
   accountId = seeded.accountId;
   envId = seeded.envId;

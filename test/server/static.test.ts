@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { openPgliteStore } from '../../server/src/store/pglite.js';
+import { openFreshPgliteStore } from './template-data-dir.js';
 import type { Store } from '../../server/src/store/store.js';
 import { startApp, type Running } from './support.js';
 
@@ -25,7 +25,7 @@ void describe('framework demo route', () => {
     writeFileSync(join(demoDir, 'index.html'), PAGE);
     writeFileSync(join(demoDir, 'assets', 'app.js'), SCRIPT);
     writeFileSync(join(root, 'secret.txt'), 'outside the folder');
-    store = await openPgliteStore(null);
+    store = await openFreshPgliteStore();
     const base = { demoDir: join(root, 'demo'), sdkDir: join(root, 'sdk') };
     withDemo = await startApp(store, { static: { ...base, frameworkDemoDir: demoDir } });
     withoutDemo = await startApp(store, { static: base });
@@ -89,7 +89,7 @@ void describe('SDK bundles route (/sdk/)', () => {
     mkdirSync(join(root, 'sdk', 'elements'), { recursive: true });
     writeFileSync(join(root, 'sdk', 'elements.js'), bundle);
     writeFileSync(join(root, 'sdk', 'elements', 'start.js'), 'export {};');
-    store = await openPgliteStore(null);
+    store = await openFreshPgliteStore();
     server = await startApp(store, { static: { demoDir: join(root, 'demo'), sdkDir: join(root, 'sdk') } });
   });
   after(async () => {
