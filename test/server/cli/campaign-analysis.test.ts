@@ -13,6 +13,7 @@ import type { AnalysisSettings, BucketingFile, RemoteCampaign } from '../../../s
 import { openPgliteStore } from '../../../server/src/store/pglite.js';
 import { startServerProcess } from '../cli-support.js';
 import { checkoutCampaign, premiumToggle, seedEnvironment } from '../support.js';
+import { copyTemplateDataDir } from '../template-data-dir.js';
 import { cliJson, type CliJson } from './cli-json.js';
 
 const DEFAULTS: AnalysisSettings = {
@@ -24,8 +25,12 @@ const DEFAULTS: AnalysisSettings = {
 
 const PURCHASE = { type: 'transaction', name: 'Purchase' } as const;
 
-/** Two environments in a fresh embedded folder, the first with c1 (no settings) and c2; the store is closed. */
+/**
+ * Two environments in a fresh embedded folder (a copy of a migrated one: what is tested is the commands, not
+ * the folder's creation), the first with c1 (no settings) and c2; the store is closed.
+ */
 const seedFolder = async (dataDir: string): Promise<{ envId: string; otherEnvId: string }> => {
+  await copyTemplateDataDir(dataDir);
   const store = await openPgliteStore(dataDir);
   const { envId } = await seedEnvironment(store, [checkoutCampaign(), premiumToggle()]);
   const { envId: otherEnvId } = await seedEnvironment(store, []);

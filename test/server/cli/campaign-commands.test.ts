@@ -13,6 +13,7 @@ import type { BucketingFile, RemoteCampaign } from '../../../src/protocol/index.
 import { openPgliteStore } from '../../../server/src/store/pglite.js';
 import { startServerProcess } from '../cli-support.js';
 import { checkoutCampaign, premiumToggle, seedEnvironment } from '../support.js';
+import { copyTemplateDataDir } from '../template-data-dir.js';
 import { cliJson, type CliJson } from './cli-json.js';
 
 /** A new campaign in the remote control API's form, without ids (the store makes them). */
@@ -62,8 +63,12 @@ const writeFiles = (dir: string) => {
   };
 };
 
-/** An environment with c1 (slug checkout) and c2 in a fresh embedded folder; the store is closed again. */
+/**
+ * An environment with c1 (slug checkout) and c2 in a fresh embedded folder (a copy of a migrated one: what is
+ * tested is the commands, not the folder's creation); the store is closed again.
+ */
 const seedFolder = async (dataDir: string): Promise<string> => {
+  await copyTemplateDataDir(dataDir);
   const store = await openPgliteStore(dataDir);
   const { envId } = await seedEnvironment(store, [checkoutCampaign(), premiumToggle()]);
   await store.close();

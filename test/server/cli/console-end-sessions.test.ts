@@ -15,6 +15,7 @@ import { openPgliteStore } from '../../../server/src/store/pglite.js';
 import { openPostgresStore } from '../../../server/src/store/postgres.js';
 import type { Store } from '../../../server/src/store/store.js';
 import { runCliCommand, startServerProcess } from '../cli-support.js';
+import { copyTemplateDataDir } from '../template-data-dir.js';
 import { cliJson } from './cli-json.js';
 
 const KEY = 'operator-key-for-the-end-sessions-command-0123';
@@ -34,6 +35,8 @@ void describe('feature-server console end-sessions', () => {
   after(() => rmSync(dir, { recursive: true, force: true }));
 
   void it('ends every session on the embedded store, and through the server that holds it', async () => {
+    // A copy of a migrated folder: what is tested is ending sessions, not the folder's creation.
+    await copyTemplateDataDir(dataDir);
     let store = await openPgliteStore(dataDir);
     const seeded = await seed(store);
     await store.close();

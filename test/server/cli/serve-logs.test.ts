@@ -5,8 +5,9 @@ import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import { runCliCommand, spawnCli } from '../cli-support.js';
+import { copyTemplateDataDir } from '../template-data-dir.js';
 
 /** Starts `serve` on port 0 and resolves with the first two lines it printed on stdout, then stops it. */
 const firstLines = async (env: Record<string, string>): Promise<string[]> => {
@@ -38,6 +39,8 @@ void describe('feature-server serve: log format', () => {
   const dir = mkdtempSync(join(tmpdir(), 'feature-logs-'));
   const env = { FEATURE_DATA_DIR: join(dir, 'data') };
   after(() => rmSync(dir, { recursive: true, force: true }));
+  // A copy of a migrated folder: what is tested is the log format, not the folder's creation (cli.test.ts).
+  before(() => copyTemplateDataDir(env.FEATURE_DATA_DIR));
 
   void it('logs JSON lines when stdout is not a terminal', async () => {
     const [log = '', printed = ''] = await firstLines({ ...env, LOG_FORMAT: '' });

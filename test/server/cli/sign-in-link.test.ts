@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { runCliCommand, runServerProcess } from '../cli-support.js';
+import { copyTemplateDataDir } from '../template-data-dir.js';
 
 const OPERATOR_KEY = `operator-${randomBytes(24).toString('base64url')}`;
 
@@ -42,6 +43,8 @@ if (databaseUrl !== undefined && databaseUrl !== '') {
 }
 
 before(async () => {
+  // A copy of a migrated folder: what is tested is what a server writes, not the folder's creation (cli.test.ts).
+  await copyTemplateDataDir(embedded.env.FEATURE_DATA_DIR ?? '');
   if (stores.length === 1 || databaseUrl === undefined) return;
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();

@@ -12,6 +12,7 @@ import { storeOperations } from '../../../server/src/cli/store-operations.js';
 import { readServerConfig } from '../../../server/src/config.js';
 import { openPgliteStore } from '../../../server/src/store/pglite.js';
 import { checkoutCampaign, seedEnvironment } from '../support.js';
+import { copyTemplateDataDir } from '../template-data-dir.js';
 
 const refusedWith = (code: string) => (error: unknown) => error instanceof CliError && error.code === code;
 
@@ -20,6 +21,8 @@ void describe('CLI store operations', () => {
   let ops: Operations;
   let seeded: { envId: string; apiKey: string; accountId: string };
   before(async () => {
+    // A copy of a migrated folder: what is tested is the operations, not the folder's creation.
+    await copyTemplateDataDir(join(dir, 'data'));
     const store = await openPgliteStore(join(dir, 'data'));
     seeded = await seedEnvironment(store, [checkoutCampaign()]);
     ops = storeOperations(store, { kind: 'embedded', dataDir: join(dir, 'data') });

@@ -6,10 +6,11 @@ import { once } from 'node:events';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import type { CampaignReport } from '../../../src/protocol/index.js';
 import { startServerProcess } from '../cli-support.js';
 import { checkoutCampaign, post, premiumToggle } from '../support.js';
+import { copyTemplateDataDir } from '../template-data-dir.js';
 import { cliJson } from './cli-json.js';
 
 interface AccessAnswer {
@@ -28,6 +29,8 @@ void describe('feature-server commands through a running server (embedded store)
   const dataDir = join(dir, 'data');
   const env = { FEATURE_DATA_DIR: dataDir };
   after(() => rmSync(dir, { recursive: true, force: true }));
+  // A copy of a migrated folder: what is tested is commands through the server, not the folder's creation.
+  before(() => copyTemplateDataDir(dataDir));
 
   void it('runs every kind of command through the server that holds the folder', async () => {
     const server = await startServerProcess(env);
