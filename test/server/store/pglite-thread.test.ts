@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { openPgliteThread } from '../../../server/src/store/pglite-thread.js';
 import type { Sql } from '../../../server/src/store/sql.js';
+import { freshDataDir } from '../template-data-dir.js';
 
 // One in-memory database for the tests that do not close it: PGlite costs seconds to open.
 let sql: Sql;
@@ -147,7 +148,8 @@ void test('an open that fails rejects with what PGlite said', async () => {
 });
 
 void test('a data folder reopened after close keeps its data', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'feature-pglite-thread-'));
+  // A copy of a migrated folder: what is tested is reopening one, not creating it (initdb costs seconds).
+  const dir = await freshDataDir('feature-pglite-thread-');
   try {
     const first = await openPgliteThread(dir);
     await first.exec("CREATE TABLE kept (name text); INSERT INTO kept VALUES ('still here')");
@@ -163,8 +165,11 @@ void test('a data folder reopened after close keeps its data', async () => {
   }
 });
 
-void test('after close, every call rejects with a clear message and close can be repeated', async () => {
-  const own = await openPgliteThread(null);
+void test('after close, every call rejects with a clear message and close can be repeated', async (t) => {
+  // On a copied folder, not in memory: a new in-memory database runs initdb, seconds for a test about closing.
+  const dir = await freshDataDir('feature-pglite-thread-closed-');
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const own = await openPgliteThread(dir);
   const interruptions: string[] = [];
   await own.listen(
     'feature_closed',
