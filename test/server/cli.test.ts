@@ -12,6 +12,7 @@ import { readDemoCredentials } from '../../server/src/demo-credentials.js';
 import { lockDataDir } from '../../server/src/store/data-dir-lock.js';
 import { runCliCommand, startServerProcess } from './cli-support.js';
 import { checkoutCampaign, post, premiumToggle } from './support.js';
+import { copyTemplateDataDir } from './template-data-dir.js';
 
 void describe('feature-server CLI (embedded store)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'feature-cli-'));
@@ -89,6 +90,8 @@ void describe('feature-server CLI (embedded store)', () => {
 
   void it('`start` twice prints the same demo key, and it works on the decision route', async () => {
     const startDir = { FEATURE_DATA_DIR: join(dir, 'start-data') };
+    // A copy of a migrated folder: the first test covers creating one; this one is about the demo's key.
+    await copyTemplateDataDir(startDir.FEATURE_DATA_DIR);
     const keys: string[] = [];
     for (let run = 0; run < 2; run++) {
       const server = await startServerProcess(startDir, ['start', '--json']);
