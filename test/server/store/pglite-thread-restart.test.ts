@@ -1,9 +1,7 @@
 // The embedded store's worker dying: on a data folder it is restarted on the same folder (committed rows kept,
 // calls made meanwhile answered, listeners told lost then resumed); in memory the store stops for good.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { test } from 'node:test';
 import type { Worker } from 'node:worker_threads';
 import {
@@ -12,6 +10,7 @@ import {
   type PgliteThreadOptions,
 } from '../../../server/src/store/pglite-thread.js';
 import type { Sql } from '../../../server/src/store/sql.js';
+import { freshDataDir } from '../template-data-dir.js';
 
 const stopped = /the embedded store's worker stopped: the store was closed$/;
 
@@ -44,9 +43,12 @@ const openKillable = async (
   return { sql, workers, kill };
 };
 
-/** Runs `body` with a fresh data folder, removed after. */
+/**
+ * Runs `body` with a fresh data folder, removed after: a copy of a migrated one, since what is restarted is
+ * opening a folder that holds a database, not creating one (initdb on each folder cost most of this file).
+ */
 const withDataDir = async (body: (dir: string) => Promise<void>): Promise<void> => {
-  const dir = mkdtempSync(join(tmpdir(), 'feature-pglite-restart-'));
+  const dir = await freshDataDir('feature-pglite-restart-');
   try {
     await body(dir);
   } finally {
