@@ -68,13 +68,13 @@ export const writeVersion8Database = async (dir: string, visitors: number): Prom
     INSERT INTO activations (env_id, hid, visitor_id, anonymous_id, campaign_id, variation_group_id, variation_id,
       created_ms, received_ms)
     SELECT '${env.envId}', CASE WHEN i % 3 = 0 THEN NULL ELSE 'a-' || i END, 'visitor-' || (i % ${visitors}), NULL,
-      'c1', 'vg1', CASE WHEN i % 2 = 0 THEN 'v1' ELSE 'v2' END, ${START} + i * 60000, ${START} + i * 60000
+      'c1', 'vg1', CASE WHEN i % 2 = 0 THEN 'v1' ELSE 'v2' END, ${START} + i::bigint * 60000, ${START} + i::bigint * 60000
     FROM generate_series(0, ${visitors * 2 - 1}) AS i;
     INSERT INTO hits (env_id, hid, type, visitor_id, customer_id, goal, revenue, created_ms, received_ms, body)
     SELECT '${env.envId}', 'h-' || i, CASE WHEN i % 4 = 0 THEN 'TRANSACTION' ELSE 'EVENT' END, 'visitor-' || i,
       CASE WHEN i % 5 = 0 THEN 'user-' || (i % 97) ELSE NULL END,
       CASE WHEN i % 4 = 0 THEN 'Purchase' ELSE 'add_to_cart' END, CASE WHEN i % 4 = 0 THEN 12.5 ELSE NULL END,
-      ${START} + i * 60000 + 30000, ${START} + i * 60000 + 30000, '{}'::jsonb
+      ${START} + i::bigint * 60000 + 30000, ${START} + i::bigint * 60000 + 30000, '{}'::jsonb
     FROM generate_series(0, ${visitors - 1}, 10) AS i;
     INSERT INTO identities (env_id, anonymous_id, person_id, first_seen_ms)
     SELECT '${env.envId}', 'visitor-' || i, 'user-' || (i % 97), 0
