@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { checkoutCampaign } from './fixtures/checkout-campaign.js';
 import { median, type Bench, type BenchRow } from './harness.js';
 
 /** The last commit before issue 31: the server whose ingestion the rollups are compared with. */
@@ -23,40 +24,6 @@ const ROOT = new URL('../', import.meta.url).pathname;
 const OPERATOR_KEY = 'bench-operator-key-0123456789abcdef';
 const ENTRY =
   "import { runCli } from './server/src/cli.ts'; const code = await runCli(process.argv.slice(1)); if (code !== 0) process.exit(code);";
-
-const CAMPAIGNS = {
-  campaigns: [
-    {
-      id: 'c1',
-      name: 'Checkout',
-      type: 'ab',
-      variationGroups: [
-        {
-          id: 'vg1',
-          name: 'Everyone',
-          targeting: {
-            targetingGroups: [{ targetings: [{ operator: 'EQUALS', key: 'fs_all_users', value: '' }] }],
-          },
-          variations: [
-            {
-              id: 'v1',
-              name: 'Original',
-              reference: true,
-              allocation: 50,
-              modifications: { type: 'FLAG', value: {} },
-            },
-            {
-              id: 'v2',
-              name: 'Green',
-              allocation: 50,
-              modifications: { type: 'FLAG', value: { color: 'green' } },
-            },
-          ],
-        },
-      ],
-    },
-  ],
-};
 
 type Store = { kind: 'pglite' } | { kind: 'postgres'; url: string };
 
@@ -87,7 +54,7 @@ const startServer = async (
   );
   const envId = String(created.envId);
   const file = join(mkdtempSync(join(tmpdir(), 'ingest-file-')), 'campaigns.json');
-  execFileSync('sh', ['-c', `cat > ${file}`], { input: JSON.stringify(CAMPAIGNS) });
+  execFileSync('sh', ['-c', `cat > ${file}`], { input: JSON.stringify({ campaigns: [checkoutCampaign] }) });
   cli(root, ['import', file, '--env', envId], storeEnv);
   const child = spawn(
     process.execPath,
