@@ -62,16 +62,16 @@ export const loadSql = (envId: string, batch: string, count: number, nowMs: numb
       SELECT '${envId}', '${batch}-a-' || i, '${batch}-v-' || (i % ${visitors}), NULL, 'c1', 'vg1',
         CASE WHEN (i % ${visitors}) % 2 = 0 THEN 'v1' ELSE 'v2' END, ${at('i')}, ${at('i')}
       FROM generate_series(0, ${count - 1}) AS i
-      RETURNING seq, env_id)
-    INSERT INTO rollup_pending_activations (seq, env_id) SELECT seq, env_id FROM rows;
+      RETURNING seq, env_id, received_ms)
+    INSERT INTO rollup_pending_activations (seq, env_id, received_ms) SELECT seq, env_id, received_ms FROM rows;
     WITH rows AS (
       INSERT INTO hits (env_id, hid, type, visitor_id, customer_id, goal, revenue, created_ms, received_ms, body)
       SELECT '${envId}', '${batch}-e-' || k, 'EVENT', '${batch}-v-' || k, NULL, 'add_to_cart', NULL,
         ${at('k')} + 1000, ${at('k')} + 1000, '{"t":"EVENT","ec":"Action Tracking","ea":"add_to_cart"}'::jsonb
       FROM generate_series(0, ${visitors - 1}) AS k
       WHERE ${converts}
-      RETURNING seq, env_id)
-    INSERT INTO rollup_pending_hits (seq, env_id) SELECT seq, env_id FROM rows;
+      RETURNING seq, env_id, received_ms)
+    INSERT INTO rollup_pending_hits (seq, env_id, received_ms) SELECT seq, env_id, received_ms FROM rows;
     WITH rows AS (
       INSERT INTO hits (env_id, hid, type, visitor_id, customer_id, goal, revenue, created_ms, received_ms, body)
       SELECT '${envId}', '${batch}-t-' || k, 'TRANSACTION', '${batch}-v-' || k, NULL, 'purchase',
@@ -79,8 +79,8 @@ export const loadSql = (envId: string, batch: string, count: number, nowMs: numb
         '{"t":"TRANSACTION","ta":"purchase","tid":"t"}'::jsonb
       FROM generate_series(0, ${visitors - 1}) AS k
       WHERE ${converts} AND k % 3 = 0
-      RETURNING seq, env_id)
-    INSERT INTO rollup_pending_hits (seq, env_id) SELECT seq, env_id FROM rows;
+      RETURNING seq, env_id, received_ms)
+    INSERT INTO rollup_pending_hits (seq, env_id, received_ms) SELECT seq, env_id, received_ms FROM rows;
     ANALYZE activations;
     ANALYZE hits;
     ANALYZE rollup_pending_activations;

@@ -55,6 +55,7 @@ void describe('migrations in the compiled server', () => {
         { version: 8, name: '008-campaign-bytes' },
         { version: 9, name: '009-report-rollups' },
         { version: 10, name: '010-time-partitions' },
+        { version: 11, name: '011-pending-received' },
       ]);
       const tables = await sql.query(
         // The month partitions of activations and hits (migration 10) depend on the date: listed apart.

@@ -161,8 +161,9 @@ export const collectQueries = (db: Queryable) => {
           insert: `INSERT INTO activations (env_id, hid, visitor_id, anonymous_id, campaign_id, variation_group_id,
              variation_id, created_ms, received_ms)
            SELECT $1, h, v, a, c, g, x, t, r FROM input WHERE ${CLAIMED} ORDER BY o
-           RETURNING hid, seq`,
-          pending: 'INSERT INTO rollup_pending_activations (env_id, seq) SELECT $1, seq FROM ins',
+           RETURNING hid, seq, received_ms`,
+          pending:
+            'INSERT INTO rollup_pending_activations (env_id, seq, received_ms) SELECT $1, seq, received_ms FROM ins',
         },
         envId,
         [
@@ -193,9 +194,9 @@ export const collectQueries = (db: Queryable) => {
           insert: `INSERT INTO hits (env_id, hid, type, visitor_id, customer_id, goal, revenue, created_ms,
              received_ms, body)
            SELECT $1, h, y, v, c, g, m, t, r, b::jsonb FROM input WHERE ${CLAIMED} ORDER BY o
-           RETURNING hid, seq, type, goal`,
+           RETURNING hid, seq, received_ms, type, goal`,
           // Only goal hits (§14.3) count in a report: page views and screens never need folding.
-          pending: `INSERT INTO rollup_pending_hits (env_id, seq) SELECT $1, seq FROM ins
+          pending: `INSERT INTO rollup_pending_hits (env_id, seq, received_ms) SELECT $1, seq, received_ms FROM ins
              WHERE goal IS NOT NULL AND (type = 'TRANSACTION' OR (type = 'EVENT' AND left(goal, 3) <> 'fs_'))`,
         },
         envId,

@@ -7,7 +7,7 @@ import { MIGRATIONS } from '../../../server/src/store/migrations/index.js';
 import { openPgliteThread } from '../../../server/src/store/pglite-thread.js';
 import { checkoutCampaign } from '../support.js';
 
-/** When the rows were received: November 2026, one exposure a minute. */
+/** When the rows were received: from November 2026, one exposure a minute unless told otherwise. */
 export const VERSION_8_START = Date.UTC(2026, 10, 1);
 
 /** Statements of a migration (as migrate.ts splits them). */
@@ -25,9 +25,14 @@ export const version8Marks = (visitors: number): number => visitors * 2 + visito
 
 /**
  * Writes a version-8 database into `dir` (an empty folder) with one environment, the A/B test of
- * checkoutCampaign(), and `visitors` × 2 activations (a multiple of 50). Resolves to the environment's id.
+ * checkoutCampaign(), and `visitors` × 2 activations (a multiple of 50), one every `spacingMs` (a minute by
+ * default; longer spreads few rows over many month partitions). Resolves to the environment's id.
  */
-export const writeVersion8Database = async (dir: string, visitors: number): Promise<{ envId: string }> => {
+export const writeVersion8Database = async (
+  dir: string,
+  visitors: number,
+  spacingMs = 60_000,
+): Promise<{ envId: string }> => {
   const START = VERSION_8_START;
   // The schema as version 8 left it.
   const thread = await openPgliteThread(dir);
@@ -68,13 +73,13 @@ export const writeVersion8Database = async (dir: string, visitors: number): Prom
     INSERT INTO activations (env_id, hid, visitor_id, anonymous_id, campaign_id, variation_group_id, variation_id,
       created_ms, received_ms)
     SELECT '${env.envId}', CASE WHEN i % 3 = 0 THEN NULL ELSE 'a-' || i END, 'visitor-' || (i % ${visitors}), NULL,
-      'c1', 'vg1', CASE WHEN i % 2 = 0 THEN 'v1' ELSE 'v2' END, ${START} + i::bigint * 60000, ${START} + i::bigint * 60000
+      'c1', 'vg1', CASE WHEN i % 2 = 0 THEN 'v1' ELSE 'v2' END, ${START} + i::bigint * ${spacingMs}, ${START} + i::bigint * ${spacingMs}
     FROM generate_series(0, ${visitors * 2 - 1}) AS i;
     INSERT INTO hits (env_id, hid, type, visitor_id, customer_id, goal, revenue, created_ms, received_ms, body)
     SELECT '${env.envId}', 'h-' || i, CASE WHEN i % 4 = 0 THEN 'TRANSACTION' ELSE 'EVENT' END, 'visitor-' || i,
       CASE WHEN i % 5 = 0 THEN 'user-' || (i % 97) ELSE NULL END,
       CASE WHEN i % 4 = 0 THEN 'Purchase' ELSE 'add_to_cart' END, CASE WHEN i % 4 = 0 THEN 12.5 ELSE NULL END,
-      ${START} + i::bigint * 60000 + 30000, ${START} + i::bigint * 60000 + 30000, '{}'::jsonb
+      ${START} + i::bigint * ${spacingMs} + ${spacingMs / 2}, ${START} + i::bigint * ${spacingMs} + ${spacingMs / 2}, '{}'::jsonb
     FROM generate_series(0, ${visitors - 1}, 10) AS i;
     INSERT INTO identities (env_id, anonymous_id, person_id, first_seen_ms)
     SELECT '${env.envId}', 'visitor-' || i, 'user-' || (i % 97), 0

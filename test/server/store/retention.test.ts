@@ -250,9 +250,10 @@ for (const kind of storeKinds()) {
            VALUES ('env', NULL, 'v', 'c1', 'g1', 'v1', ${at(8, 5)}, ${at(8, 5)}),
                   ('env', NULL, 'v', 'c1', 'g1', 'v1', ${at(9, 5)}, ${at(9, 5)}) RETURNING seq`,
         );
-        await db.sql.query(`INSERT INTO rollup_pending_activations (env_id, seq) VALUES ('env', $1)`, [
-          rows[1]?.seq,
-        ]);
+        await db.sql.query(
+          `INSERT INTO rollup_pending_activations (env_id, seq, received_ms) VALUES ('env', $1, ${at(9, 5)})`,
+          [rows[1]?.seq],
+        );
         const outcome = await applyRetention(db.sql, H, () => Promise.resolve());
         assert.deepEqual(
           outcome.dropped.map((p) => [p.name, p.rows]),

@@ -10,6 +10,7 @@ import { consoleSessionKeysMigration } from './007-console-session-keys.js';
 import { campaignBytesMigration } from './008-campaign-bytes.js';
 import { reportRollupsMigration } from './009-report-rollups.js';
 import { timePartitionsMigration } from './010-time-partitions.js';
+import { pendingReceivedMigration } from './011-pending-received.js';
 import type { Queryable } from '../sql.js';
 
 /**
@@ -36,4 +37,5 @@ export const MIGRATIONS: readonly Migration[] = [
   campaignBytesMigration,
   reportRollupsMigration,
   timePartitionsMigration,
+  pendingReceivedMigration,
 ];
