@@ -27,6 +27,8 @@ export interface StoreOpenEvents {
   onModesRepaired?: (repair: DataDirRepair) => void;
   /** PostgreSQL found something to fix at open, e.g. autovacuum off (a server logs it as a warning). */
   onWarning?: (warning: string) => void;
+  /** An upgrade's migrations say which runs and how far a long one is (the CLI says it on stderr). */
+  onMigrationProgress?: (line: string) => void;
 }
 
 /** Opens the store the configuration names: PostgreSQL with DATABASE_URL, else the embedded folder. */
@@ -36,15 +38,18 @@ export const openStore = (config: ServerConfig, events: StoreOpenEvents = {}): P
       connectionString: config.databaseUrl,
       ...(config.databaseReplicaUrl === null ? {} : { replicaConnectionString: config.databaseReplicaUrl }),
       ...(events.onWarning === undefined ? {} : { onWarning: events.onWarning }),
+      ...(events.onMigrationProgress === undefined
+        ? {}
+        : { onMigrationProgress: events.onMigrationProgress }),
     });
   // Before the first-run notice: another user's folder is refused, not announced as being created.
   prepareDataDir(config.dataDir);
   // PG_VERSION is the last thing an initialised PostgreSQL data folder lacks.
   if (!existsSync(join(config.dataDir, 'PG_VERSION'))) events.onFirstRun?.(config.dataDir);
-  return openPgliteStore(
-    config.dataDir,
-    events.onModesRepaired === undefined ? {} : { onModesRepaired: events.onModesRepaired },
-  );
+  return openPgliteStore(config.dataDir, {
+    ...(events.onModesRepaired === undefined ? {} : { onModesRepaired: events.onModesRepaired }),
+    ...(events.onMigrationProgress === undefined ? {} : { onMigrationProgress: events.onMigrationProgress }),
+  });
 };
 
 /** What to do when the server cannot listen where the configuration says. */

@@ -2,6 +2,7 @@
 // schema_migrations. An advisory lock makes concurrent starts on one PostgreSQL database take turns.
 import { MIGRATIONS, type Migration } from './migrations/index.js';
 import { analyzeTables } from './planner-statistics.js';
+import { rowsProgressLine } from './progress-line.js';
 import { num, type Sql } from './sql.js';
 
 // Arbitrary constant shared by every instance: the key of the migration advisory lock.
@@ -18,11 +19,31 @@ export const listMigrations = (): readonly Migration[] => {
   return MIGRATIONS;
 };
 
+/** Options of migrate. */
+export interface MigrateOptions {
+  /**
+   * Hears the lines of an upgrade (a database that already held migrations): which migration runs, how far a
+   * long one is, every `everyMs`, and how long it took. A new database's migrations are not said: they are
+   * quick, and the first-run notice already says the database is being created.
+   */
+  onProgress?: (line: string) => void;
+  /** How often a long step's line is said (default 2 s). */
+  everyMs?: number;
+  /** The clock (tests pin it). */
+  now?: () => number;
+}
+
 /** Applies every pending migration, then, when at least one was applied here, analyzes the store's tables. */
-export const migrate = async (sql: Sql): Promise<void> => {
+export const migrate = async (sql: Sql, options: MigrateOptions = {}): Promise<void> => {
   await sql.exec(
     'CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_ms bigint NOT NULL)',
   );
+  const now = options.now ?? Date.now;
+  const everyMs = options.everyMs ?? 2_000;
+  // An upgrade moves or marks every stored row (migrations 9-11 on a million rows take minutes): an operator
+  // watching the start sees each step and, for a long one, how far it is and what is left.
+  const [held] = await sql.query('SELECT count(*) AS n FROM schema_migrations');
+  const say = held !== undefined && num(held, 'n') > 0 ? options.onProgress : undefined;
   let applied = 0;
   for (const migration of listMigrations()) {
     await sql.transaction(async (tx) => {
@@ -32,8 +53,18 @@ export const migrate = async (sql: Sql): Promise<void> => {
       ]);
       if (done.length > 0 && num(done[0] ?? {}, 'version') === migration.version) return;
       applied += 1;
+      const subject = `Upgrading the database, migration ${migration.name}`;
+      const started = now();
+      let saidAt = started;
+      say?.(`${subject}…`);
       for (const statement of splitStatements(migration.sql)) await tx.query(statement);
-      await migration.run?.(tx, Date.now());
+      await migration.run?.(tx, Date.now(), (rows, total) => {
+        if (say === undefined || now() - saidAt < everyMs) return;
+        saidAt = now();
+        say(rowsProgressLine(subject, 'done', { done: rows, total, elapsedMs: saidAt - started }));
+      });
+      const tookMs = now() - started;
+      if (tookMs >= everyMs) say?.(`${subject}: done in ${Math.round(tookMs / 1000)} s`);
       await tx.query('INSERT INTO schema_migrations (version, name, applied_ms) VALUES ($1, $2, $3)', [
         migration.version,
         migration.name,

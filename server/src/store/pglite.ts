@@ -23,6 +23,8 @@ export interface PgliteStoreOptions {
    * a check a minute by default; tests shorten it and hear each run).
    */
   analyzeSchedule?: AnalyzeScheduleOptions;
+  /** Hears the lines of an upgrade's migrations (migrate.ts): the server and the CLI say them. */
+  onMigrationProgress?: (line: string) => void;
 }
 
 /**
@@ -74,7 +76,10 @@ export const openPgliteStore = async (
     },
   };
   try {
-    await migrate(sql);
+    await migrate(
+      sql,
+      options.onMigrationProgress === undefined ? {} : { onProgress: options.onMigrationProgress },
+    );
     restrict();
   } catch (error) {
     await sql.close();

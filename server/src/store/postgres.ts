@@ -40,6 +40,8 @@ export interface PostgresOptions {
   replicaConnectionString?: string;
   /** The schedule that analyzes the store's tables while the server's autovacuum is off (tests shorten it). */
   analyzeSchedule?: AnalyzeScheduleOptions;
+  /** Hears the lines of an upgrade's migrations (migrate.ts): the server and the CLI say them. */
+  onMigrationProgress?: (line: string) => void;
 }
 
 const quoteIdent = (name: string): string => {
@@ -105,7 +107,10 @@ export const openPostgresStore = async (options: PostgresOptions): Promise<Store
   };
   let schedule: AnalyzeSchedule | null = null;
   try {
-    await migrate(sql);
+    await migrate(
+      sql,
+      options.onMigrationProgress === undefined ? {} : { onProgress: options.onMigrationProgress },
+    );
     const warning = await checkAutovacuum(sql);
     if (warning !== null) {
       options.onWarning?.(warning);

@@ -13,6 +13,7 @@
 //   at a quiet time (docs/scaling.md).
 import { addMonths, createMonthPartition, monthStart, PARTITIONED_TABLES } from '../time-partitions.js';
 import { num, type Queryable } from '../sql.js';
+import type { MigrationProgress } from './migration-progress.js';
 
 const COLUMNS = {
   activations: `seq bigint NOT NULL DEFAULT nextval('activations_seq_seq'),
@@ -60,11 +61,21 @@ const INDEXES = {
   ],
 } as const;
 
+/** Rows moved per statement: a progress line can follow each, and a statement stays a few seconds long. */
+const MOVE_CHUNK = 50_000;
+
 /**
  * Moves the rows into month partitions: one per month they were received in, and the current month and the
  * next two (the daily upkeep keeps that going). The partitions are created while the DEFAULT one is empty.
+ * Rows move in chunks in seq order (through the old table's primary key), each chunk said to `progress`.
  */
-const moveRows = async (tx: Queryable, nowMs: number): Promise<void> => {
+const moveRows = async (tx: Queryable, nowMs: number, progress: MigrationProgress): Promise<void> => {
+  let total = 0;
+  for (const table of PARTITIONED_TABLES) {
+    const [rows] = await tx.query(`SELECT count(*) AS n FROM ${table}_unpartitioned`);
+    total += rows === undefined ? 0 : num(rows, 'n');
+  }
+  let done = 0;
   for (const table of PARTITIONED_TABLES) {
     const [range] = await tx.query(
       `SELECT min(received_ms) AS lo, max(received_ms) AS hi FROM ${table}_unpartitioned`,
@@ -76,9 +87,19 @@ const moveRows = async (tx: Queryable, nowMs: number): Promise<void> => {
       for (let start = monthStart(num(range, 'lo')); start <= num(range, 'hi'); start = addMonths(start, 1))
         starts.add(start);
     for (const start of [...starts].sort((a, b) => a - b)) await createMonthPartition(tx, table, start);
-    await tx.query(
-      `INSERT INTO ${table} (${NAMES[table]}) SELECT ${NAMES[table]} FROM ${table}_unpartitioned ORDER BY seq`,
-    );
+    for (let after = -1; ;) {
+      const [chunk] = await tx.query(
+        `WITH moved AS (INSERT INTO ${table} (${NAMES[table]}) SELECT ${NAMES[table]} FROM ${table}_unpartitioned
+           WHERE seq > $1 ORDER BY seq LIMIT ${MOVE_CHUNK} RETURNING seq)
+         SELECT count(*) AS n, max(seq) AS last FROM moved`,
+        [after],
+      );
+      const moved = chunk === undefined ? 0 : num(chunk, 'n');
+      if (moved === 0) break;
+      done += moved;
+      progress(done, total);
+      after = num(chunk ?? {}, 'last');
+    }
     // The sequence belongs to the new table, or dropping the old one would drop it.
     await tx.query(`ALTER SEQUENCE ${table}_seq_seq OWNED BY ${table}.seq`);
     await tx.query(`DROP TABLE ${table}_unpartitioned`);

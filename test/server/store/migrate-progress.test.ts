@@ -1,0 +1,79 @@
+// Issue 31: an upgrade says what it does. A database written by version 8 gets migrations 9-11, which mark,
+// move and re-mark every stored row: minutes on a million rows. Each migration is said as it starts, the row
+// move of migration 10 says how far it is (rows done of all, with what is left), and each step says how long
+// it took. A new database says nothing (the first-run notice covers it).
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { migrate } from '../../../server/src/store/migrate.js';
+import { openPgliteThread } from '../../../server/src/store/pglite-thread.js';
+import { num } from '../../../server/src/store/sql.js';
+import { writeVersion8Database } from '../report/version-8-database.js';
+
+const VISITORS = 100;
+
+void describe('migrate: the lines of an upgrade', () => {
+  const dirs: string[] = [];
+  const folder = (): string => {
+    const dir = mkdtempSync(join(tmpdir(), 'feature-migrate-progress-'));
+    dirs.push(dir);
+    return dir;
+  };
+  after(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
+  void it('says each migration of an upgrade, how far the row move is, and how long each took', async () => {
+    const dir = folder();
+    await writeVersion8Database(dir, VISITORS);
+    const sql = await openPgliteThread(dir);
+    try {
+      const lines: string[] = [];
+      let clock = 0;
+      // Every reading of the pinned clock moves it by a second: with a line every second, each step is said.
+      await migrate(sql, {
+        onProgress: (line) => lines.push(line),
+        everyMs: 1_000,
+        now: () => (clock += 1_000),
+      });
+      const rows = VISITORS * 2 + VISITORS / 10;
+      const stored = await sql.query(
+        'SELECT (SELECT count(*) FROM activations) + (SELECT count(*) FROM hits) AS n',
+      );
+      assert.equal(num(stored[0] ?? {}, 'n'), rows, 'every row moved');
+      for (const name of ['009-report-rollups', '010-time-partitions', '011-pending-received'])
+        assert.ok(
+          lines.includes(`Upgrading the database, migration ${name}…`),
+          `${name} is said (${lines.join(' | ')})`,
+        );
+      const moves = lines.filter((line) =>
+        line.startsWith('Upgrading the database, migration 010-time-partitions: '),
+      );
+      assert.ok(
+        moves.some((line) => line.includes(` of ${rows.toLocaleString('en-US')} rows done (`)),
+        `the move says rows done of all (${moves.join(' | ')})`,
+      );
+      assert.ok(
+        moves.some((line) => / rows done \(\d+ %\), about \d+ s left$/.test(line)),
+        `a line before the end says what is left (${moves.join(' | ')})`,
+      );
+      assert.match(
+        lines.at(-1) ?? '',
+        /^Upgrading the database, migration 011-pending-received: done in \d+ s$/,
+      );
+    } finally {
+      await sql.close();
+    }
+  });
+
+  void it('says nothing while it creates a new database', async () => {
+    const sql = await openPgliteThread(folder());
+    try {
+      const lines: string[] = [];
+      await migrate(sql, { onProgress: (line) => lines.push(line), everyMs: 0 });
+      assert.deepEqual(lines, []);
+    } finally {
+      await sql.close();
+    }
+  });
+});
