@@ -26,7 +26,9 @@ export const bench: Bench = async () => {
     process.stderr.write(`bench: writing a version-8 database of ${VISITORS * 2} exposures…\n`);
     const { envId } = await writeVersion8Database(dir, VISITORS);
     const opened = performance.now();
-    const store = await openPgliteStore(dir);
+    const store = await openPgliteStore(dir, {
+      onMigrationProgress: (line) => process.stderr.write(`bench: ${line}\n`),
+    });
     const migratedMs = performance.now() - opened;
     try {
       const lines: string[] = [];
