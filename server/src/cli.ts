@@ -12,7 +12,7 @@ import { consoleCommand } from './cli/commands-console.js';
 import { endSessionsCommand } from './cli/commands-console-sessions.js';
 import { importCommand, panicCommand, reportCommand } from './cli/commands-campaigns.js';
 import { demoCommand, serveCommand, startCommand } from './cli/commands-server.js';
-import { createContext, type CommandContext } from './cli/context.js';
+import { createContext, processIo, type CliIo, type CommandContext } from './cli/context.js';
 import { USAGE } from './cli/usage.js';
 import { readServerConfig } from './config.js';
 import { InputError } from './errors.js';
@@ -33,8 +33,11 @@ const COMMANDS: Record<string, (context: CommandContext) => Promise<void>> = {
     context.args.words[1] === 'end-sessions' ? endSessionsCommand(context) : consoleCommand(context),
 };
 
-/** Runs the CLI; resolves to the exit code (the server commands keep the process alive). */
-export const runCli = async (argv: readonly string[]): Promise<number> => {
+/**
+ * Runs the CLI; resolves to the exit code (the server commands keep the process alive). It writes to and reads
+ * the environment of `io`, the process's own unless given (tests run one-shot commands in their process).
+ */
+export const runCli = async (argv: readonly string[], io: CliIo = processIo()): Promise<number> => {
   let json = argv.includes('--json');
   let context: CommandContext | null = null;
   try {
@@ -42,7 +45,7 @@ export const runCli = async (argv: readonly string[]): Promise<number> => {
     json = args.flags.has('json');
     const [command = 'help'] = args.words;
     if (args.flags.has('help') || command === 'help') {
-      process.stdout.write(`${json ? JSON.stringify({ usage: USAGE }) : USAGE}\n`);
+      io.stdout.write(`${json ? JSON.stringify({ usage: USAGE }) : USAGE}\n`);
       return 0;
     }
     const run = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
@@ -50,19 +53,19 @@ export const runCli = async (argv: readonly string[]): Promise<number> => {
       throw new InputError(
         `Unknown command "${args.words.join(' ')}": \`feature-server --help\` lists them.`,
       );
-    context = createContext(args, readServerConfig());
+    context = createContext(args, readServerConfig(io.env), io);
     await run(context);
     return 0;
   } catch (error) {
     const failure = describeFailure(error);
     const detail =
       !failure.known && error instanceof Error ? (error.stack ?? failure.message) : failure.message;
-    process.stderr.write(`feature-server: ${failure.known ? failure.message : detail}\n`);
+    io.stderr.write(`feature-server: ${failure.known ? failure.message : detail}\n`);
     if (json) {
       const store = context?.storeUsed ?? null;
       const { code, message, details } = failure;
       const answer = { error: { code, message, ...(details === undefined ? {} : { details }) } };
-      process.stdout.write(`${JSON.stringify(store === null ? answer : { ...answer, store })}\n`);
+      io.stdout.write(`${JSON.stringify(store === null ? answer : { ...answer, store })}\n`);
     }
     return failure.known ? 2 : 1;
   }

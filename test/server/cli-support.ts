@@ -1,6 +1,8 @@
-// Runs the `feature-server` CLI from source in a child process (tsx), as the bin script runs the built one.
+// Runs the `feature-server` CLI from source: in a child process (tsx), as the bin script runs the built one,
+// or, for one-shot commands whose test is not about the process, in the test's own process.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { runCli } from '../../server/src/cli.js';
 
 const ENTRY =
   "import { runCli } from './server/src/cli.ts'; const code = await runCli(process.argv.slice(1)); if (code !== 0) process.exit(code);";
@@ -9,12 +11,39 @@ const ENTRY =
 export const spawnCli = (args: string[], env: Record<string, string>): ChildProcess =>
   spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', ENTRY, '--', ...args], {
     cwd: new URL('../../', import.meta.url).pathname,
-    // These tests use the embedded store: a DATABASE_URL inherited from the test run would win over it.
-    env: { ...process.env, DATABASE_URL: '', LOG_LEVEL: 'error', ...env },
+    env: cliEnv(env),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
 
-/** Runs a CLI command to its end; returns exit code, stdout and stderr. */
+/** The environment a command runs with: the test run's, without its DATABASE_URL, then `env`. */
+const cliEnv = (env: Record<string, string>): NodeJS.ProcessEnv =>
+  // These tests use the embedded store: a DATABASE_URL inherited from the test run would win over it.
+  ({ ...process.env, DATABASE_URL: '', LOG_LEVEL: 'error', ...env });
+
+/**
+ * Runs a one-shot CLI command in this process (runCli with buffers for stdout and stderr, and the environment
+ * a child would get, stdout not a terminal); returns exit code, stdout and stderr like runCliCommand. A child
+ * per command costs seconds of node and tsx startup (16-20 s against 5 s in process under a test run's
+ * load). Tests of the process itself use runCliCommand: the binary's exit code, and a folder held by another
+ * process (a lock this process holds would be its own). Not for serve or start, which log on this process's
+ * file descriptors and stop on its signals.
+ */
+export const runCliInProcess = async (
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number; stdout: string; stderr: string }> => {
+  let stdout = '';
+  let stderr = '';
+  const code = await runCli(args, {
+    stdout: { write: (text: string) => (stdout += text) },
+    stderr: { write: (text: string) => (stderr += text) },
+    env: cliEnv(env),
+    stdoutIsTerminal: false,
+  });
+  return { code, stdout, stderr };
+};
+
+/** Runs a CLI command to its end in a child process; returns exit code, stdout and stderr. */
 export const runCliCommand = async (
   args: string[],
   env: Record<string, string>,

@@ -1,5 +1,7 @@
 // The `feature-server` CLI (§13.9): --json output, errors on stderr with a non-zero exit, the embedded
-// folder's single-process lock, and a demo API key that stays the same across runs.
+// folder's single-process lock, and a demo API key that stays the same across runs. One-shot commands run in
+// this process (runCliInProcess, seconds cheaper each); the binary's own exit code, a busy port and another
+// process's hold on the folder are tested on child processes.
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
@@ -10,7 +12,7 @@ import { after, describe, it } from 'node:test';
 import type { Decision } from '../../src/protocol/index.js';
 import { readDemoCredentials } from '../../server/src/demo-credentials.js';
 import { lockDataDir } from '../../server/src/store/data-dir-lock.js';
-import { runCliCommand, startServerProcess } from './cli-support.js';
+import { runCliCommand, runCliInProcess, startServerProcess } from './cli-support.js';
 import { checkoutCampaign, post, premiumToggle } from './support.js';
 import { copyTemplateDataDir } from './template-data-dir.js';
 
@@ -20,7 +22,7 @@ void describe('feature-server CLI (embedded store)', () => {
   after(() => rmSync(dir, { recursive: true, force: true }));
 
   void it('creates an account and an environment, imports campaigns and reports', async () => {
-    const account = await runCliCommand(['account', 'create', '--name', 'Shop', '--json'], env);
+    const account = await runCliInProcess(['account', 'create', '--name', 'Shop', '--json'], env);
     assert.equal(account.code, 0, account.stderr);
     // The first command creates the folder and says why it takes seconds, on stderr: stdout stays JSON.
     assert.match(
@@ -29,7 +31,7 @@ void describe('feature-server CLI (embedded store)', () => {
     );
     const { accountId } = JSON.parse(account.stdout) as { accountId: string };
     assert.match(accountId, /^[a-z2-7]{20}$/);
-    const created = await runCliCommand(
+    const created = await runCliInProcess(
       ['env', 'create', '--account', accountId, '--name', 'prod', '--xpc', '--json'],
       env,
     );
@@ -38,21 +40,21 @@ void describe('feature-server CLI (embedded store)', () => {
     assert.equal(created.stderr, '', 'the folder exists now: nothing to announce');
     const file = join(dir, 'campaigns.json');
     writeFileSync(file, JSON.stringify({ panic: false, campaigns: [checkoutCampaign(), premiumToggle()] }));
-    const imported = await runCliCommand(['import', file, '--env', envId, '--json'], env);
+    const imported = await runCliInProcess(['import', file, '--env', envId, '--json'], env);
     // Every --json object names the store the command used (§13.9): here the folder, opened directly.
     assert.deepEqual(JSON.parse(imported.stdout), {
       envId,
       campaigns: 2,
       store: { kind: 'embedded', dataDir: env.FEATURE_DATA_DIR },
     });
-    const report = await runCliCommand(['report', '--env', envId, '--campaign', 'c1', '--json'], env);
+    const report = await runCliInProcess(['report', '--env', envId, '--campaign', 'c1', '--json'], env);
     const body = JSON.parse(report.stdout) as {
       campaign_id: string;
       variation_groups: Array<{ variations: unknown[] }>;
     };
     assert.equal(body.campaign_id, 'c1');
     assert.equal(body.variation_groups[0]?.variations.length, 2);
-    const table = await runCliCommand(['report', '--env', envId], env);
+    const table = await runCliInProcess(['report', '--env', envId], env);
     assert.match(table.stdout, /^c1: sequential \(valid however often you look\)/);
     assert.match(table.stdout, /^campaign\s+group\s+variation\s+visits/m);
     assert.match(table.stdout, /Original \(ref\)/);
@@ -60,7 +62,7 @@ void describe('feature-server CLI (embedded store)', () => {
 
   void it('seeds the demo once and keeps its key across runs, in a file only its owner reads', async () => {
     const demo = async (): Promise<{ envId: string; apiKey: string; stderr: string }> => {
-      const run = await runCliCommand(['demo', '--json'], env);
+      const run = await runCliInProcess(['demo', '--json'], env);
       assert.equal(run.code, 0, run.stderr);
       return { ...(JSON.parse(run.stdout) as { envId: string; apiKey: string }), stderr: run.stderr };
     };
@@ -81,7 +83,7 @@ void describe('feature-server CLI (embedded store)', () => {
       /demo-credentials\.json was missing or did not match, so the demo API key was rotated/,
     );
     assert.equal(readDemoCredentials(file)?.apiKey, third.apiKey);
-    const human = await runCliCommand(['demo'], env);
+    const human = await runCliInProcess(['demo'], env);
     assert.match(
       human.stdout,
       new RegExp(`^Demo already there: environment ${first.envId}, API key ${third.apiKey}\n$`),
@@ -115,6 +117,7 @@ void describe('feature-server CLI (embedded store)', () => {
   });
 
   void it('says what to change on bad input, on stderr, with a non-zero exit', async () => {
+    // In a child process: the exit code is the binary's, the one a shell sees.
     const missing = await runCliCommand(['env', 'create', '--name', 'x', '--json'], env);
     assert.notEqual(missing.code, 0);
     // With --json the error is also the one JSON object on stdout.
@@ -144,7 +147,7 @@ void describe('feature-server CLI (embedded store)', () => {
         ],
       }),
     );
-    const invalid = await runCliCommand(['import', bad, '--env', 'whatever'], env);
+    const invalid = await runCliInProcess(['import', bad, '--env', 'whatever'], env);
     assert.notEqual(invalid.code, 0);
     assert.match(invalid.stderr, /campaigns\[0\]\.variationGroups\[0\]\.variations\[0\]\.allocation/);
     const good = join(dir, 'good.json');
@@ -153,14 +156,14 @@ void describe('feature-server CLI (embedded store)', () => {
       ['import', good, '--env', 'nosuchenv'],
       ['report', '--env', 'nosuchenv'],
     ]) {
-      const noEnv = await runCliCommand(command, env);
+      const noEnv = await runCliInProcess(command, env);
       assert.notEqual(noEnv.code, 0);
       assert.match(
         noEnv.stderr,
         /No environment has the id "nosuchenv": use an id that `feature-server env create` printed/,
       );
     }
-    const unknown = await runCliCommand(['frobnicate'], env);
+    const unknown = await runCliInProcess(['frobnicate'], env);
     assert.notEqual(unknown.code, 0);
     assert.match(unknown.stderr, /Unknown command/);
   });
@@ -185,7 +188,7 @@ void describe('feature-server CLI (embedded store)', () => {
     } finally {
       taken.close();
     }
-    const next = await runCliCommand(['account', 'create', '--name', 'After', '--json'], env);
+    const next = await runCliInProcess(['account', 'create', '--name', 'After', '--json'], env);
     assert.equal(next.code, 0, next.stderr);
   });
 

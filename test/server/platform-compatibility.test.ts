@@ -16,8 +16,9 @@ import {
   environmentCompatibility,
   type CompatibilityWarning,
 } from '../../server/src/remote/compatibility.js';
-import { runCliCommand } from './cli-support.js';
+import { runCliInProcess } from './cli-support.js';
 import { checkoutCampaign, premiumToggle } from './support.js';
+import { copyTemplateDataDir } from './template-data-dir.js';
 
 const rule = (key: string, operator: string, value?: JsonValue): Targeting =>
   value === undefined ? ({ key, operator } as Targeting) : { key, operator, value };
@@ -263,22 +264,24 @@ void describe('feature-server import', () => {
     const dir = mkdtempSync(join(tmpdir(), 'platform-compat-'));
     after(() => rmSync(dir, { recursive: true, force: true }));
     const env = { FEATURE_DATA_DIR: join(dir, 'data') };
-    const account = await runCliCommand(['account', 'create', '--name', 'Shop', '--json'], env);
+    // A copy of a migrated folder, and the commands in this process: what is tested is what they print.
+    await copyTemplateDataDir(env.FEATURE_DATA_DIR);
+    const account = await runCliInProcess(['account', 'create', '--name', 'Shop', '--json'], env);
     assert.equal(account.code, 0, account.stderr);
     const { accountId } = JSON.parse(account.stdout) as { accountId: string };
-    const created = await runCliCommand(
+    const created = await runCliInProcess(
       ['env', 'create', '--account', accountId, '--name', 'p', '--json'],
       env,
     );
     const { envId } = JSON.parse(created.stdout) as { envId: string };
     const path = join(dir, 'campaigns.json');
     writeFileSync(path, JSON.stringify(file));
-    const json = await runCliCommand(['import', path, '--env', envId, '--json'], env);
+    const json = await runCliInProcess(['import', path, '--env', envId, '--json'], env);
     assert.equal(json.code, 0, json.stderr);
     const printed = JSON.parse(json.stdout) as { campaigns: number; warnings: CompatibilityWarning[] };
     assert.equal(printed.campaigns, 2);
     assert.deepEqual(printed.warnings, importWarnings(file));
-    const text = await runCliCommand(['import', path, '--env', envId], env);
+    const text = await runCliInProcess(['import', path, '--env', envId], env);
     assert.equal(text.code, 0, text.stderr);
     assert.match(
       text.stdout,

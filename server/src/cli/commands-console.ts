@@ -3,7 +3,6 @@
 // embedded store through the credential the server left in its data folder, elsewhere at `--url` with
 // FEATURE_OPERATOR_KEY. A link opens a full operator session, so it is printed only to a person at a
 // terminal, or when asked for with --sign-in-link (issue #29: output that is not a terminal is often a log).
-import { isatty } from 'node:tty';
 import { isJsonObject } from 'feature-ts/protocol';
 import { readLocalOperator, type LocalOperator } from '../local-operator.js';
 import { CliError } from './cli-error.js';
@@ -23,8 +22,7 @@ export const SIGN_IN_LINK_FLAG = 'sign-in-link';
  * where the link (a full operator session for 15 minutes) would be anyone's who reads it.
  */
 export const signInLinkWanted = (context: CommandContext): boolean =>
-  // isatty, not process.stdout.isTTY: that is undefined off a terminal, whatever its declared type says.
-  context.args.flags.has(SIGN_IN_LINK_FLAG) || isatty(1);
+  context.args.flags.has(SIGN_IN_LINK_FLAG) || context.io.stdoutIsTerminal;
 
 /** The server to ask: --url with the configured operator key, else the embedded store's running server. */
 const serverOf = (context: CommandContext): LocalOperator => {

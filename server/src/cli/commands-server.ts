@@ -58,7 +58,7 @@ const tell = (context: CommandContext, demo: SeededDemo, file: string): string |
 const serverLog = (context: CommandContext): Logger => {
   const fd = context.json ? 2 : 1;
   const isTerminal = isatty(fd);
-  const format = chooseLogFormat(process.env.LOG_FORMAT, isTerminal);
+  const format = chooseLogFormat(context.io.env.LOG_FORMAT, isTerminal);
   return createLogger(context.config.logLevel, logDestination(fd, format, useColor(isTerminal)));
 };
 
@@ -69,6 +69,7 @@ const serverLog = (context: CommandContext): Logger => {
 const openServerStore = async (context: CommandContext, log: Logger): Promise<Store> => {
   const store = await openConfiguredStore(
     context.config,
+    (text) => context.note(text),
     (repair) => {
       log.warn(
         {

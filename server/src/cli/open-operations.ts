@@ -43,33 +43,39 @@ const isAlive = (pid: number): boolean => {
   }
 };
 
+/** Says a line on the process's stderr, as the CLI's notes read (stdout may carry --json). */
+const noteOnStderr = (text: string): void => {
+  process.stderr.write(`feature-server: ${text}\n`);
+};
+
 /**
- * Opens the configured store, saying on stderr (stdout may be --json) when the first run creates it, and
- * when the embedded folder was found open to other users and made private (a server passes `onModesRepaired`
- * to say it in its logs instead). `onWarning` hears what PostgreSQL found to fix (autovacuum off): a server
- * logs it; a one-off command does not pass it, since its few queries do not suffer from it.
+ * Opens the configured store, saying through `note` (stderr: stdout may be --json) when the first run creates
+ * it, and when the embedded folder was found open to other users and made private (a server passes
+ * `onModesRepaired` to say it in its logs instead). `onWarning` hears what PostgreSQL found to fix
+ * (autovacuum off): a server logs it; a one-off command does not pass it, since its few queries do not
+ * suffer from it.
  */
 export const openConfiguredStore = (
   config: ServerConfig,
-  onModesRepaired: (repair: DataDirRepair) => void = (repair) => {
-    process.stderr.write(`feature-server: ${describeRepair(repair)}\n`);
-  },
+  note: (text: string) => void = noteOnStderr,
+  onModesRepaired: (repair: DataDirRepair) => void = (repair) => note(describeRepair(repair)),
   onWarning?: (warning: string) => void,
 ): Promise<Store> =>
   openStore(config, {
-    onFirstRun: (dataDir) => {
-      process.stderr.write(
-        `feature-server: creating the embedded database in ${dataDir} (first run only, a few seconds)…\n`,
-      );
-    },
+    onFirstRun: (dataDir) =>
+      note(`creating the embedded database in ${dataDir} (first run only, a few seconds)…`),
     onModesRepaired,
     ...(onWarning === undefined ? {} : { onWarning }),
   });
 
-/** Opens what a command works on; the caller closes it. */
-export const openOperations = async (config: ServerConfig, mode: OpenMode): Promise<Operations> => {
+/** Opens what a command works on, saying what opening finds through `note`; the caller closes it. */
+export const openOperations = async (
+  config: ServerConfig,
+  mode: OpenMode,
+  note: (text: string) => void = noteOnStderr,
+): Promise<Operations> => {
   const used = configuredStore(config);
-  if (used.kind === 'postgres') return storeOperations(await openConfiguredStore(config), used);
+  if (used.kind === 'postgres') return storeOperations(await openConfiguredStore(config, note), used);
   // PG_VERSION is the last thing an initialised data folder lacks (main.ts); a running server has one.
   if (mode === 'read' && !existsSync(join(config.dataDir, 'PG_VERSION')))
     throw new CliError(
@@ -79,7 +85,7 @@ export const openOperations = async (config: ServerConfig, mode: OpenMode): Prom
         'with `feature-server demo` or `feature-server account create --name N`.',
     );
   try {
-    return storeOperations(await openConfiguredStore(config), used);
+    return storeOperations(await openConfiguredStore(config, note), used);
   } catch (error) {
     if (!(error instanceof DataDirBusyError)) throw error;
     // The folder's holder left a credential: go through it. Missing, or left by a server that is gone: the

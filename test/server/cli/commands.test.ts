@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { writeLocalOperator } from '../../../server/src/local-operator.js';
 import { lockDataDir } from '../../../server/src/store/data-dir-lock.js';
-import { runCliCommand } from '../cli-support.js';
+import { runCliInProcess } from '../cli-support.js';
 import { cliJson } from './cli-json.js';
 
 void describe('feature-server commands (embedded store, no server)', () => {
@@ -42,10 +42,11 @@ void describe('feature-server commands (embedded store, no server)', () => {
     // A live pid (this process) but nothing listening: a server that stopped without cleaning up, say.
     writeLocalOperator(data, { url: 'http://127.0.0.1:9', key: 'ffo_stale', pid: process.pid });
     try {
+      // In a child process: the lock names this process, which a command run in it would take as its own.
       const busy = await cliJson(
         ['account', 'create', '--name', 'X'],
         { FEATURE_DATA_DIR: data },
-        { code: 2 },
+        { code: 2, spawn: true },
       );
       const error = busy.error as { code: string; message: string };
       assert.equal(error.code, 'data_dir_busy');
@@ -57,7 +58,7 @@ void describe('feature-server commands (embedded store, no server)', () => {
   });
 
   void it('--help lists every command', async () => {
-    const help = await runCliCommand(['--help'], { FEATURE_DATA_DIR: join(dir, 'help') });
+    const help = await runCliInProcess(['--help'], { FEATURE_DATA_DIR: join(dir, 'help') });
     assert.equal(help.code, 0);
     for (const command of [
       'serve',

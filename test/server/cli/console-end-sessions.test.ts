@@ -14,7 +14,7 @@ import { OperatorKeys } from '../../../server/src/auth/operator-keys.js';
 import { openPgliteStore } from '../../../server/src/store/pglite.js';
 import { openPostgresStore } from '../../../server/src/store/postgres.js';
 import type { Store } from '../../../server/src/store/store.js';
-import { runCliCommand, startServerProcess } from '../cli-support.js';
+import { runCliInProcess, startServerProcess } from '../cli-support.js';
 import { copyTemplateDataDir } from '../template-data-dir.js';
 import { cliJson } from './cli-json.js';
 
@@ -53,7 +53,7 @@ void describe('feature-server console end-sessions', () => {
     }
 
     // Readable, with nothing left to end.
-    const human = await runCliCommand(['console', 'end-sessions'], { FEATURE_DATA_DIR: dataDir });
+    const human = await runCliInProcess(['console', 'end-sessions'], { FEATURE_DATA_DIR: dataDir });
     assert.equal(human.code, 0, human.stderr);
     assert.match(human.stdout, /^0 console sessions ended: every browser signs in again/);
     assert.match(human.stderr, /using the embedded store in/);
@@ -102,7 +102,7 @@ void describe('feature-server console end-sessions', () => {
   });
 
   void it('is in --help', async () => {
-    const help = await runCliCommand(['--help'], { FEATURE_DATA_DIR: join(dir, 'help') });
+    const help = await runCliInProcess(['--help'], { FEATURE_DATA_DIR: join(dir, 'help') });
     assert.match(help.stdout, /^ {2}console end-sessions {2,}sign every browser out of the console/m);
   });
 });

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { runCliCommand, spawnCli } from '../cli-support.js';
+import { runCliInProcess, spawnCli } from '../cli-support.js';
 import { copyTemplateDataDir } from '../template-data-dir.js';
 
 /** Starts `serve` on port 0 and resolves with the first two lines it printed on stdout, then stops it. */
@@ -62,7 +62,8 @@ void describe('feature-server serve: log format', () => {
   });
 
   void it('refuses an unknown LOG_FORMAT and says what to set', async () => {
-    const run = await runCliCommand(['serve'], { ...env, LOG_FORMAT: 'xml' });
+    // In this process: an unknown LOG_FORMAT is refused before the server opens anything.
+    const run = await runCliInProcess(['serve'], { ...env, LOG_FORMAT: 'xml' });
     assert.equal(run.code, 2);
     assert.match(run.stderr, /LOG_FORMAT=xml is invalid: use json or pretty/);
     assert.equal(run.stdout, '');

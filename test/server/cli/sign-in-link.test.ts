@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
-import { runCliCommand, runServerProcess } from '../cli-support.js';
+import { runCliCommand, runCliInProcess, runServerProcess } from '../cli-support.js';
 import { copyTemplateDataDir } from '../template-data-dir.js';
 
 const OPERATOR_KEY = `operator-${randomBytes(24).toString('base64url')}`;
@@ -133,6 +133,7 @@ void describe('feature-server console', () => {
     await runServerProcess(['serve', '--json'], embedded.env, bannerOut(true), async ({ stdout }) => {
       const { url } = JSON.parse(stdout) as { url: string };
 
+      // In a child process: whether its stdout (a pipe here) is a terminal is what decides.
       const refused = await runCliCommand(['console'], embedded.env);
       assert.equal(refused.code, 2);
       assert.equal(
@@ -143,7 +144,7 @@ void describe('feature-server console', () => {
       );
       assert.equal(refused.stdout, '');
 
-      const asked = await runCliCommand(['console', '--sign-in-link'], embedded.env);
+      const asked = await runCliInProcess(['console', '--sign-in-link'], embedded.env);
       assert.equal(asked.code, 0, asked.stderr);
       const link = new RegExp(
         `^Console sign-in link \\(one use, within 15 minutes\\):\\n(${url}/admin/#sign-in=(fcl_[\\w-]+))\\n$`,
@@ -161,7 +162,7 @@ void describe('feature-server console', () => {
       assert.match(session.headers.get('set-cookie') ?? '', /^feature_console=/);
       assert.equal((await signIn(link[2] ?? '')).status, 401, 'spent');
 
-      const json = await runCliCommand(['console', '--sign-in-link', '--json'], embedded.env);
+      const json = await runCliInProcess(['console', '--sign-in-link', '--json'], embedded.env);
       const answer = JSON.parse(json.stdout) as { consoleSignInLink: string };
       assert.match(answer.consoleSignInLink, new RegExp(`^${url}/admin/#sign-in=fcl_[\\w-]+$`));
     });

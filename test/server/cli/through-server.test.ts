@@ -50,7 +50,7 @@ void describe('feature-server commands through a running server (embedded store)
       const file = join(dir, 'campaigns.json');
       writeFileSync(file, JSON.stringify({ panic: false, campaigns: [checkoutCampaign(), premiumToggle()] }));
 
-      // Independent commands in parallel: each is a process of its own.
+      // Independent commands in parallel, each through the server.
       const [imported, accounts, environments, access] = await Promise.all([
         cliJson(['import', file, '--env', envId], env),
         cliJson(['account', 'list'], env),
