@@ -9,12 +9,15 @@ import { after, describe, it } from 'node:test';
 import { openPgliteStore } from '../../server/src/store/pglite.js';
 import { startServerProcess } from './cli-support.js';
 import { checkoutCampaign, post, seedEnvironment } from './support.js';
+import { copyTemplateDataDir } from './template-data-dir.js';
 
 void describe('restart durability (embedded store)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'feature-restart-'));
   after(() => rmSync(dir, { recursive: true, force: true }));
 
   void it('keeps acknowledged hits and activations across a killed process', async () => {
+    // A copy of a migrated folder: what is tested is the restart, not the folder's creation (initdb).
+    await copyTemplateDataDir(dir);
     const seedStore = await openPgliteStore(dir);
     const env = await seedEnvironment(seedStore, [checkoutCampaign()]);
     await seedStore.close();

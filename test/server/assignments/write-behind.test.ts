@@ -14,6 +14,7 @@ import { openPgliteStore } from '../../../server/src/store/pglite.js';
 import type { Store, VisitorAssignments } from '../../../server/src/store/store.js';
 import type { Decision } from '../../../src/protocol/index.js';
 import { checkoutCampaign, post, seedEnvironment, startApp, storeKinds } from '../support.js';
+import { copyTemplateDataDir } from '../template-data-dir.js';
 
 /** A database that can be opened again after its store was closed, as a restarted server does. */
 interface Reopenable {
@@ -24,10 +25,16 @@ interface Reopenable {
 
 const reopenables = (): Reopenable[] => {
   const dir = mkdtempSync(join(tmpdir(), 'feature-write-behind-'));
+  // A copy of a migrated folder, made before the first open: the first open would otherwise run initdb.
+  let copied: Promise<void> | undefined;
   return [
     {
       name: 'pglite',
-      open: () => openPgliteStore(dir),
+      open: async () => {
+        copied ??= copyTemplateDataDir(dir);
+        await copied;
+        return openPgliteStore(dir);
+      },
       cleanup: () => Promise.resolve(rmSync(dir, { recursive: true, force: true })),
     },
     // The shared PostgreSQL kind opens the same schema each time: reopenable as it is.

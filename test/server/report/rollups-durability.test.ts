@@ -17,6 +17,7 @@ import { openPgliteStore } from '../../../server/src/store/pglite.js';
 import type { Store } from '../../../server/src/store/store.js';
 import { runCliCommand, startServerProcess } from '../cli-support.js';
 import { checkoutCampaign, post, seedEnvironment } from '../support.js';
+import { copyTemplateDataDir } from '../template-data-dir.js';
 
 /** Requests in flight at once, and how many each client sends at most (bounded load). */
 const CLIENTS = 8;
@@ -39,6 +40,8 @@ void describe('report rollups after a kill -9 mid-ingest (embedded store)', () =
   after(() => rmSync(dir, { recursive: true, force: true }));
 
   void it('equal their rebuild and the stored rows, and keep every acknowledged row', async () => {
+    // A copy of a migrated folder: what is tested is the kill, not the folder's creation (initdb).
+    await copyTemplateDataDir(dir);
     const seedStore = await openPgliteStore(dir);
     const env = await seedEnvironment(seedStore, [checkoutCampaign()]);
     await seedStore.close();

@@ -2,6 +2,7 @@
 // a PostgreSQL server with autovacuum off is named in one warning line, and the embedded store's schedule
 // analyzes the tables that collection filled, since PGlite has no autovacuum.
 import assert from 'node:assert/strict';
+import { rmSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { MIGRATIONS } from '../../../server/src/store/migrations/index.js';
@@ -19,6 +20,7 @@ import { openPostgresStore } from '../../../server/src/store/postgres.js';
 import type { Queryable, Sql } from '../../../server/src/store/sql.js';
 import type { HitRow } from '../../../server/src/store/store.js';
 import { rawDatabase, seedEnvironment, storeKinds, type RawDatabase } from '../support.js';
+import { freshDataDir } from '../template-data-dir.js';
 
 const HITS = 2000;
 
@@ -193,7 +195,9 @@ void describe('the schedule', () => {
     async () => {
       const { onRun, heard } = runOf('hits');
       // A short interval stands for the minute; the threshold is the default (50 rows + 10 % of the table).
-      const store = await openPgliteStore(null, { analyzeSchedule: { intervalMs: 20, onRun } });
+      // A copy of a migrated folder rather than memory, where opening would run initdb and every migration.
+      const dir = await freshDataDir('feature-stats-');
+      const store = await openPgliteStore(dir, { analyzeSchedule: { intervalMs: 20, onRun } });
       // The schedule's timer and PGlite's idle worker are unref'd: something must keep the process alive.
       const alive = setInterval(() => undefined, 1000);
       try {
@@ -205,6 +209,7 @@ void describe('the schedule', () => {
       } finally {
         clearInterval(alive);
         await store.close();
+        rmSync(dir, { recursive: true, force: true });
       }
     },
   );
