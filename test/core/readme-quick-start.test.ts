@@ -7,8 +7,8 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { after, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { demoCampaigns } from '../../server/src/demo-seed.js';
-import { openPgliteStore } from '../../server/src/store/pglite.js';
 import { seedEnvironment, startApp } from '../server/support.js';
+import { openFreshPgliteStore } from '../server/template-data-dir.js';
 
 const root = new URL('../../', import.meta.url);
 const readme = readFileSync(new URL('README.md', root), 'utf8');
@@ -34,7 +34,8 @@ void test('the README quick start runs as written against the demo of the server
   assert.match(code, /process\.env\.FEATURE_ENV_ID/);
   assert.match(code, /process\.env\.FEATURE_API_KEY/);
   assert.equal((code.match(/from 'feature-ts'/g) ?? []).length, 1, 'one import, from the package');
-  const store = await openPgliteStore(null);
+  // A copy of a migrated folder: in memory, opening would run initdb and every migration.
+  const store = await openFreshPgliteStore();
   const { envId, apiKey } = await seedEnvironment(store, demoCampaigns(), { enabledXPC: true });
   const server = await startApp(store);
   const saved = { ...process.env };

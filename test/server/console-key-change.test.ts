@@ -8,9 +8,10 @@ import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import { startServerProcess } from './cli-support.js';
 import { describeOnEveryStoreWith, startApp, type Running } from './support.js';
+import { copyTemplateDataDir } from './template-data-dir.js';
 
 const K1 = 'first-operator-key-of-the-key-change-test-0123';
 const K2 = 'second-operator-key-of-the-key-change-test-4567';
@@ -82,6 +83,8 @@ const readAndWrite = async (url: string, session: Session, name: string): Promis
 void describe('console sessions after the operator key changes (server processes, one data folder)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'feature-key-change-'));
   after(() => rmSync(dir, { recursive: true, force: true }));
+  // A copy of a migrated folder: the first server would otherwise create it (initdb); what is tested is the key.
+  before(() => copyTemplateDataDir(dir));
 
   const run = async <T>(key: string, work: (url: string) => Promise<T>): Promise<T> => {
     const server = await startServerProcess({ FEATURE_DATA_DIR: dir, FEATURE_OPERATOR_KEY: key });

@@ -12,8 +12,9 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import type { BucketingCampaign, CampaignReport } from '../../../src/protocol/index.js';
-import { runCliCommand, startServerProcess } from '../cli-support.js';
+import { runCliInProcess, startServerProcess } from '../cli-support.js';
 import { post } from '../support.js';
+import { copyTemplateDataDir } from '../template-data-dir.js';
 
 const KEY = 'operator-key-report-end-to-end-0123456789';
 
@@ -76,12 +77,14 @@ const kinds = (): Array<{
   const list: ReturnType<typeof kinds> = [
     {
       name: 'embedded',
-      env: () => {
+      env: async () => {
         const dir = mkdtempSync(join(tmpdir(), 'feature-report-e2e-'));
-        return Promise.resolve({
+        // A copy of a migrated folder: the server would otherwise create it (initdb); what is tested is reports.
+        await copyTemplateDataDir(join(dir, 'data'));
+        return {
           env: { FEATURE_DATA_DIR: join(dir, 'data') },
           cleanup: () => Promise.resolve(rmSync(dir, { recursive: true, force: true })),
-        });
+        };
       },
     },
   ];
@@ -184,7 +187,7 @@ for (const kind of kinds()) {
       const operatorAnswer = (await operator('GET', `/environments/${envId}/reports?campaign=${id}`)) as {
         reports: CampaignReport[];
       };
-      const cli = await runCliCommand(['report', '--env', envId, '--campaign', id, '--json'], env);
+      const cli = await runCliInProcess(['report', '--env', envId, '--campaign', id, '--json'], env);
       assert.equal(cli.code, 0, cli.stderr);
       return [
         (await remote.json()) as CampaignReport,
@@ -278,7 +281,7 @@ for (const kind of kinds()) {
       close(group.srm.p_value, expectedSrm([1200, 800])?.p_value, 'srm p');
       assert.equal(group.srm.mismatch, true);
       assert.equal(group.variations[1]?.events.add_to_cart?.verdict, 'sample_ratio_mismatch');
-      const table = await runCliCommand(['report', '--env', envId, '--campaign', 'broken'], env);
+      const table = await runCliInProcess(['report', '--env', envId, '--campaign', 'broken'], env);
       assert.match(table.stdout, /broken broken-g: SAMPLE RATIO MISMATCH/);
     });
   });
