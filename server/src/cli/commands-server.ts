@@ -81,6 +81,8 @@ const openServerStore = async (context: CommandContext, log: Logger): Promise<St
       );
     },
     (warning) => log.warn(warning),
+    // An upgrade's migrations (minutes on a large database) are said in the server's log, as the backfill is.
+    (line) => log.info(line),
   );
   context.usingStore(configuredStore(context.config));
   return store;

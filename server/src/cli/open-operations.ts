@@ -53,19 +53,22 @@ const noteOnStderr = (text: string): void => {
  * it, and when the embedded folder was found open to other users and made private (a server passes
  * `onModesRepaired` to say it in its logs instead). `onWarning` hears what PostgreSQL found to fix
  * (autovacuum off): a server logs it; a one-off command does not pass it, since its few queries do not
- * suffer from it.
+ * suffer from it. `onMigrationProgress` hears an upgrade's migrations, which can take minutes (through `note`
+ * by default; a server logs them).
  */
 export const openConfiguredStore = (
   config: ServerConfig,
   note: (text: string) => void = noteOnStderr,
   onModesRepaired: (repair: DataDirRepair) => void = (repair) => note(describeRepair(repair)),
   onWarning?: (warning: string) => void,
+  onMigrationProgress: (line: string) => void = note,
 ): Promise<Store> =>
   openStore(config, {
     onFirstRun: (dataDir) =>
       note(`creating the embedded database in ${dataDir} (first run only, a few seconds)…`),
     onModesRepaired,
     ...(onWarning === undefined ? {} : { onWarning }),
+    onMigrationProgress,
   });
 
 /** Opens what a command works on, saying what opening finds through `note`; the caller closes it. */
