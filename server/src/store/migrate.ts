@@ -31,6 +31,8 @@ export interface MigrateOptions {
   everyMs?: number;
   /** The clock (tests pin it). */
   now?: () => number;
+  /** Rows a migration that moves rows moves per statement (default its own; tests lower it). */
+  chunkRows?: number;
 }
 
 /** Applies every pending migration, then, when at least one was applied here, analyzes the store's tables. */
@@ -56,13 +58,27 @@ export const migrate = async (sql: Sql, options: MigrateOptions = {}): Promise<v
       const subject = `Upgrading the database, migration ${migration.name}`;
       const started = now();
       let saidAt = started;
+      // The estimate counts from the step's first report (0 rows done), not from the migration's start:
+      // the statements before it (building tables, partitions) say nothing about the rows' rate.
+      let rowsFrom: number | null = null;
       say?.(`${subject}…`);
-      for (const statement of splitStatements(migration.sql)) await tx.query(statement);
-      await migration.run?.(tx, Date.now(), (rows, total) => {
-        if (say === undefined || now() - saidAt < everyMs) return;
-        saidAt = now();
-        say(rowsProgressLine(subject, 'done', { done: rows, total, elapsedMs: saidAt - started }));
-      });
+      try {
+        for (const statement of splitStatements(migration.sql)) await tx.query(statement);
+        await migration.run?.(tx, {
+          nowMs: Date.now(),
+          ...(options.chunkRows === undefined ? {} : { chunkRows: options.chunkRows }),
+          progress: (rows, total) => {
+            rowsFrom ??= now();
+            if (say === undefined || now() - saidAt < everyMs) return;
+            saidAt = now();
+            say(rowsProgressLine(subject, 'done', { done: rows, total, elapsedMs: saidAt - rowsFrom }));
+          },
+        });
+      } catch (error) {
+        // Its transaction rolls back: the database stays at the migration before, and says so.
+        say?.(`${subject}: failed after ${Math.round((now() - started) / 1000)} s, nothing of it was kept`);
+        throw error;
+      }
       const tookMs = now() - started;
       if (tookMs >= everyMs) say?.(`${subject}: done in ${Math.round(tookMs / 1000)} s`);
       await tx.query('INSERT INTO schema_migrations (version, name, applied_ms) VALUES ($1, $2, $3)', [

@@ -1,6 +1,7 @@
 // The progress line of long work over stored rows (an upgrade's migrations, the report folds of an upgrade's
 // backfill or a rebuild): how far, and how long is left at the rate so far, so that an operator watching a
-// large database knows it moves. In store/ so that the migrations, which compile alone, can say it too.
+// large database knows it moves. In store/ so that migrate.ts, which compiles with store/ alone, can say it
+// without importing report/.
 
 /** Where long work over rows stands. */
 export interface RowsProgress {

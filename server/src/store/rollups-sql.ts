@@ -50,8 +50,10 @@ const HIT_PERSON = 'COALESCE(h.customer_id, ih.person_id, h.visitor_id)';
 const HIT_IDENTITY = `LEFT JOIN identities ih ON ih.env_id = h.env_id AND ih.anonymous_id = h.visitor_id
   AND ${FOLDED_IDENTITY('ih')}`;
 // The rows of a fold's marks (CTE q, which took them with their received times, migration 011) lie within the
-// marks' received range: the partitions outside it are skipped when the statement runs (run-time pruning),
-// instead of each month's index being searched for every seq.
+// marks' received range, since a mark's received_ms is always copied from its row's (collect-sql.ts, the
+// rebuild below, migration 011; a row's received_ms never changes, even when it moves partition). The
+// partitions outside that range are skipped when the statement runs (run-time pruning), instead of each
+// month's index being searched for every seq.
 const MARKED_MONTHS = (alias: string): string =>
   `${alias}.received_ms BETWEEN (SELECT min(received_ms) FROM q) AND (SELECT max(received_ms) FROM q)`;
 const GOAL_HIT = `h.goal IS NOT NULL AND (h.type = 'TRANSACTION' OR (h.type = 'EVENT' AND left(h.goal, 3) <> 'fs_'))`;

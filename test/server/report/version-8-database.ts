@@ -79,7 +79,7 @@ export const writeVersion8Database = async (
     SELECT '${env.envId}', 'h-' || i, CASE WHEN i % 4 = 0 THEN 'TRANSACTION' ELSE 'EVENT' END, 'visitor-' || i,
       CASE WHEN i % 5 = 0 THEN 'user-' || (i % 97) ELSE NULL END,
       CASE WHEN i % 4 = 0 THEN 'Purchase' ELSE 'add_to_cart' END, CASE WHEN i % 4 = 0 THEN 12.5 ELSE NULL END,
-      ${START} + i::bigint * ${spacingMs} + ${spacingMs / 2}, ${START} + i::bigint * ${spacingMs} + ${spacingMs / 2}, '{}'::jsonb
+      ${START} + i::bigint * ${spacingMs} + ${Math.floor(spacingMs / 2)}, ${START} + i::bigint * ${spacingMs} + ${Math.floor(spacingMs / 2)}, '{}'::jsonb
     FROM generate_series(0, ${visitors - 1}, 10) AS i;
     INSERT INTO identities (env_id, anonymous_id, person_id, first_seen_ms)
     SELECT '${env.envId}', 'visitor-' || i, 'user-' || (i % 97), 0

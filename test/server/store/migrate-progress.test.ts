@@ -9,10 +9,19 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { migrate } from '../../../server/src/store/migrate.js';
 import { openPgliteThread } from '../../../server/src/store/pglite-thread.js';
-import { num } from '../../../server/src/store/sql.js';
+import { num, type Sql } from '../../../server/src/store/sql.js';
 import { writeVersion8Database } from '../report/version-8-database.js';
 
 const VISITORS = 100;
+
+/** The stored activations and hits, in seq order, as (table, seq, received time). */
+const storedRows = async (sql: Pick<Sql, 'query'>): Promise<string[]> =>
+  (
+    await sql.query(
+      `SELECT 'a' AS t, seq, received_ms FROM activations UNION ALL SELECT 'h', seq, received_ms FROM hits
+       ORDER BY t, seq`,
+    )
+  ).map((row) => `${String(row.t)} ${String(row.seq)} ${String(row.received_ms)}`);
 
 void describe('migrate: the lines of an upgrade', () => {
   const dirs: string[] = [];
@@ -25,22 +34,45 @@ void describe('migrate: the lines of an upgrade', () => {
 
   void it('says each migration of an upgrade, how far the row move is, and how long each took', async () => {
     const dir = folder();
-    await writeVersion8Database(dir, VISITORS);
+    // One exposure every 5 days: the rows span about 33 month partitions.
+    await writeVersion8Database(dir, VISITORS, 5 * 86_400_000);
     const sql = await openPgliteThread(dir);
     try {
+      const before = await storedRows(sql);
       const lines: string[] = [];
       let clock = 0;
       // Every reading of the pinned clock moves it by a second: with a line every second, each step is said.
+      // 7 rows per statement: the move takes many chunks, each after the last seq of the one before.
       await migrate(sql, {
         onProgress: (line) => lines.push(line),
         everyMs: 1_000,
         now: () => (clock += 1_000),
+        chunkRows: 7,
       });
       const rows = VISITORS * 2 + VISITORS / 10;
-      const stored = await sql.query(
-        'SELECT (SELECT count(*) FROM activations) + (SELECT count(*) FROM hits) AS n',
+      assert.equal(before.length, rows);
+      assert.deepEqual(await storedRows(sql), before, 'every row moved once, with its seq and times');
+      // Migration 11 gave every mark its row's received time: each mark finds its row on both.
+      for (const table of ['activations', 'hits'])
+        assert.equal(
+          num(
+            (
+              await sql.query(
+                `SELECT count(*) AS n FROM rollup_pending_${table} p LEFT JOIN ${table} r
+                   ON r.env_id = p.env_id AND r.seq = p.seq AND r.received_ms = p.received_ms
+                 WHERE r.seq IS NULL`,
+              )
+            )[0] ?? {},
+            'n',
+          ),
+          0,
+          `no ${table} mark without its row`,
+        );
+      const marks = await sql.query(
+        'SELECT (SELECT count(*) FROM rollup_pending_activations) + (SELECT count(*) FROM rollup_pending_hits) AS n',
       );
-      assert.equal(num(stored[0] ?? {}, 'n'), rows, 'every row moved');
+      // Every activation and every hit (all of them goal hits) waits to be folded.
+      assert.equal(num(marks[0] ?? {}, 'n'), rows);
       for (const name of ['009-report-rollups', '010-time-partitions', '011-pending-received'])
         assert.ok(
           lines.includes(`Upgrading the database, migration ${name}…`),

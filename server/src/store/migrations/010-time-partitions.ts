@@ -13,7 +13,7 @@
 //   at a quiet time (docs/scaling.md).
 import { addMonths, createMonthPartition, monthStart, PARTITIONED_TABLES } from '../time-partitions.js';
 import { num, type Queryable } from '../sql.js';
-import type { MigrationProgress } from './migration-progress.js';
+import type { MigrationStep } from './migration-progress.js';
 
 const COLUMNS = {
   activations: `seq bigint NOT NULL DEFAULT nextval('activations_seq_seq'),
@@ -61,7 +61,7 @@ const INDEXES = {
   ],
 } as const;
 
-/** Rows moved per statement: a progress line can follow each, and a statement stays a few seconds long. */
+/** Rows moved per statement by default: a progress line can follow each, and a statement stays seconds long. */
 const MOVE_CHUNK = 50_000;
 
 /**
@@ -69,13 +69,17 @@ const MOVE_CHUNK = 50_000;
  * next two (the daily upkeep keeps that going). The partitions are created while the DEFAULT one is empty.
  * Rows move in chunks in seq order (through the old table's primary key), each chunk said to `progress`.
  */
-const moveRows = async (tx: Queryable, nowMs: number, progress: MigrationProgress): Promise<void> => {
+const moveRows = async (
+  tx: Queryable,
+  { nowMs, progress, chunkRows = MOVE_CHUNK }: MigrationStep,
+): Promise<void> => {
   let total = 0;
   for (const table of PARTITIONED_TABLES) {
     const [rows] = await tx.query(`SELECT count(*) AS n FROM ${table}_unpartitioned`);
     total += rows === undefined ? 0 : num(rows, 'n');
   }
   let done = 0;
+  progress(done, total);
   for (const table of PARTITIONED_TABLES) {
     const [range] = await tx.query(
       `SELECT min(received_ms) AS lo, max(received_ms) AS hi FROM ${table}_unpartitioned`,
@@ -90,9 +94,9 @@ const moveRows = async (tx: Queryable, nowMs: number, progress: MigrationProgres
     for (let after = -1; ;) {
       const [chunk] = await tx.query(
         `WITH moved AS (INSERT INTO ${table} (${NAMES[table]}) SELECT ${NAMES[table]} FROM ${table}_unpartitioned
-           WHERE seq > $1 ORDER BY seq LIMIT ${MOVE_CHUNK} RETURNING seq)
+           WHERE seq > $1 ORDER BY seq LIMIT $2 RETURNING seq)
          SELECT count(*) AS n, max(seq) AS last FROM moved`,
-        [after],
+        [after, chunkRows],
       );
       const moved = chunk === undefined ? 0 : num(chunk, 'n');
       if (moved === 0) break;

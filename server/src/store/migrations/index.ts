@@ -12,20 +12,20 @@ import { reportRollupsMigration } from './009-report-rollups.js';
 import { timePartitionsMigration } from './010-time-partitions.js';
 import { pendingReceivedMigration } from './011-pending-received.js';
 import type { Queryable } from '../sql.js';
-import type { MigrationProgress } from './migration-progress.js';
+import type { MigrationStep } from './migration-progress.js';
 
-export type { MigrationProgress };
+export type { MigrationProgress, MigrationStep } from './migration-progress.js';
 
 /**
  * One migration: statements separated by `;` (none inside strings or bodies), `--` comments allowed; then,
  * for what plain SQL cannot say without procedural code (e.g. one partition per month the data spans), `run`
- * in the same transaction, given the time it runs at and where to say how far it is.
+ * in the same transaction, given the time it runs at and where to say how far it is (MigrationStep).
  */
 export interface Migration {
   readonly version: number;
   readonly name: string;
   readonly sql: string;
-  readonly run?: (tx: Queryable, nowMs: number, progress: MigrationProgress) => Promise<void>;
+  readonly run?: (tx: Queryable, step: MigrationStep) => Promise<void>;
 }
 
 /** Every migration, by ascending version. */
