@@ -5,6 +5,7 @@
 // once, when made. The campaign routes are the remote control API's own (remote.ts), under
 // /admin/v1/environments/{envId}: the same bodies, answers and field-named errors, with the operator key.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AccountSettings } from 'feature-ts/protocol';
 import type { AppContext } from '../app-context.js';
 import { AccessInputError, createAccess } from '../auth/create-access.js';
 import { InputError, errors, storeErrors } from '../errors.js';
@@ -31,8 +32,12 @@ export const accountAnswer = (account: Account) => ({
   created_at: iso(account.createdMs),
 });
 
+// The return type is written out: inferred, the declaration emit named AccountSettings by a relative path
+// into the SDK's build (`../../../dist/lib/…`), which the packed server cannot resolve (arethetypeswrong).
 /** An environment as the operator routes show it (never its API key). */
-export const environmentAnswer = (environment: EnvironmentRecord) => ({
+export const environmentAnswer = (
+  environment: EnvironmentRecord,
+): { id: string; account_id: string; name: string; panic: boolean; settings: AccountSettings } => ({
   id: environment.id,
   account_id: environment.accountId,
   name: environment.name,
