@@ -14,8 +14,6 @@ import { pendingReceivedMigration } from './011-pending-received.js';
 import type { Queryable } from '../sql.js';
 import type { MigrationStep } from './migration-progress.js';
 
-export type { MigrationProgress, MigrationStep } from './migration-progress.js';
-
 /**
  * One migration: statements separated by `;` (none inside strings or bodies), `--` comments allowed; then,
  * for what plain SQL cannot say without procedural code (e.g. one partition per month the data spans), `run`
