@@ -6,7 +6,7 @@ import { LitElement, css, html, nothing } from 'lit';
 import { ConsoleApiError, seg } from './api.js';
 import type { ConsoleContext } from './console-context.js';
 import './live/traffic-table.js';
-import { type VisitorFilterEvent, emptyTraffic } from './live/traffic-table.js';
+import { emptyTraffic } from './live/traffic-table.js';
 import {
   type CampaignNames,
   MAX_ROWS,
@@ -185,7 +185,7 @@ export class LiveView extends LitElement {
     this.#apply(input?.value ?? '');
   }
 
-  #onVisitor(event: VisitorFilterEvent): void {
+  #onVisitor(event: HTMLElementEventMap['visitor-filter']): void {
     const input = this.renderRoot.querySelector<HTMLInputElement>('#visitor-id');
     if (input !== null) {
       input.value = event.detail.visitor;

@@ -1,7 +1,8 @@
 // The sign-in screen: the operator key, sent once to POST /admin/session and never kept (the form is cleared and
 // the browser is told not to save it). A sign-in link opens the console without it (console-app.ts).
 import { LitElement, html } from 'lit';
-import { ConsoleApiError, type ConsoleApi, type SessionAnswer } from './api.js';
+import { ConsoleApiError, type ConsoleApi } from './api.js';
+import { emit } from './events.js';
 import { consoleStyles } from './styles.js';
 
 /**
@@ -46,7 +47,7 @@ export class SignInView extends LitElement {
     try {
       const session = await this.api.signIn({ operator_key: key });
       input.value = '';
-      this.dispatchEvent(new CustomEvent<SessionAnswer>('signed-in', { detail: session }));
+      emit(this, 'signed-in', session);
     } catch (error) {
       this.error = error instanceof ConsoleApiError ? error.message : String(error);
       input.select();

@@ -4,11 +4,9 @@
 import type { TrafficEntry } from 'feature-ts/protocol';
 import { LitElement, css, html, nothing } from 'lit';
 import { repeat } from 'lit/directives/repeat.js';
+import { emit } from '../events.js';
 import { consoleStyles } from '../styles.js';
 import { type CampaignNames, itemKey, kindLabel, receivedLabel } from './traffic-model.js';
-
-/** Asks for the traffic of one visitor (bubbles and crosses shadow roots). */
-export type VisitorFilterEvent = CustomEvent<{ visitor: string }>;
 
 const named = (names: Map<string, string>, id: string): string => {
   const name = names.get(id);
@@ -34,6 +32,7 @@ export const emptyTraffic = (visitor: string) => {
 /**
  * Traffic rows, newest first, with a raw JSON disclosure each.
  * @summary Live traffic rows.
+ * @fires {CustomEvent<{ visitor: string }>} visitor-filter - A visitor id was clicked: show only its traffic.
  */
 export class TrafficTable extends LitElement {
   static override styles = [
@@ -128,9 +127,7 @@ export class TrafficTable extends LitElement {
   }
 
   #filter(visitor: string): void {
-    this.dispatchEvent(
-      new CustomEvent('visitor-filter', { detail: { visitor }, bubbles: true, composed: true }),
-    );
+    emit(this, 'visitor-filter', { visitor });
   }
 
   #visitor(id: string) {
@@ -218,8 +215,5 @@ customElements.define('traffic-table', TrafficTable);
 declare global {
   interface HTMLElementTagNameMap {
     'traffic-table': TrafficTable;
-  }
-  interface HTMLElementEventMap {
-    'visitor-filter': VisitorFilterEvent;
   }
 }

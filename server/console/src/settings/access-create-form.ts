@@ -5,6 +5,7 @@ import { LitElement, css, html, nothing } from 'lit';
 import { ACTIONS } from 'feature-ts/protocol';
 import { ConsoleApiError, seg } from '../api.js';
 import type { ConsoleContext } from '../console-context.js';
+import { emit } from '../events.js';
 import { consoleStyles } from '../styles.js';
 import type { Access } from '../types.js';
 import { ACTION_LABELS } from './action-labels.js';
@@ -106,9 +107,7 @@ export class AccessCreateForm extends LitElement {
       const { client_secret: clientSecret, ...access } = created;
       form.reset();
       this.generated = { name: access.name, clientId: access.client_id, clientSecret };
-      this.dispatchEvent(
-        new CustomEvent<Access>('access-created', { detail: access, bubbles: true, composed: true }),
-      );
+      emit(this, 'access-created', access);
     } catch (error) {
       const fields =
         error instanceof ConsoleApiError ? this.#fieldErrors(error.fields) : new Map<string, string>();
@@ -162,7 +161,7 @@ export class AccessCreateForm extends LitElement {
                   value: this.generated.clientSecret,
                 },
               ]}
-              @done=${() => void this.#done()}
+              @secret-dismissed=${() => void this.#done()}
             ></secret-once>`
       }
       <form novalidate @submit=${(event: SubmitEvent) => void this.#generate(event)}>

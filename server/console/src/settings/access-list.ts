@@ -4,6 +4,7 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { seg } from '../api.js';
 import type { ConsoleContext } from '../console-context.js';
+import { emit } from '../events.js';
 import { consoleStyles } from '../styles.js';
 import type { Access } from '../types.js';
 import { confirmAction } from '../widgets/confirm.js';
@@ -123,9 +124,7 @@ export class AccessList extends LitElement {
       const revoked = await this.context.api.post<Access>(`/accesses/${seg(access.id)}/revoke`);
       this.status = `${revoked.name} is revoked.`;
       if (this.previews.has(access.id)) this.#setPreview(access.id, { access: revoked });
-      this.dispatchEvent(
-        new CustomEvent<Access>('access-changed', { detail: revoked, bubbles: true, composed: true }),
-      );
+      emit(this, 'access-changed', revoked);
     } catch (error) {
       this.status = `${access.name} was not revoked: ${error instanceof Error ? error.message : String(error)}`;
     }

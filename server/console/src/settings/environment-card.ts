@@ -6,6 +6,7 @@ import { live } from 'lit/directives/live.js';
 import { ConsoleApiError, seg } from '../api.js';
 import type { ConsoleApi } from '../api.js';
 import type { Environment } from '../types.js';
+import { emit } from '../events.js';
 import { consoleStyles } from '../styles.js';
 import { confirmAction } from '../widgets/confirm.js';
 import { copyableId, factListStyles } from '../widgets/fact-list.js';
@@ -27,12 +28,6 @@ const SWITCHES = [
 ] as const;
 
 type SwitchField = (typeof SWITCHES)[number]['field'] | 'panic';
-
-/** What a new API key of the card is: made by rotation here. */
-export interface KeyRotatedDetail {
-  envId: string;
-  apiKey: string;
-}
 
 /**
  * An environment's settings, switches and key.
@@ -104,10 +99,6 @@ export class EnvironmentCard extends LitElement {
     this.busy = false;
   }
 
-  #emit(type: string, detail?: unknown): void {
-    this.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true }));
-  }
-
   async #set(field: SwitchField, input: HTMLInputElement, label: string): Promise<void> {
     const env = this.environment;
     const on = input.checked;
@@ -130,7 +121,7 @@ export class EnvironmentCard extends LitElement {
     try {
       const changed = await this.api.patch<Environment>(`/environments/${seg(env.id)}`, { [field]: on });
       this.status = `Saved: ${label} is ${on ? 'on' : 'off'} in ${changed.name}.`;
-      this.#emit('environment-changed', changed);
+      emit(this, 'environment-changed', changed);
     } catch (error) {
       this.status = `Not saved: ${error instanceof Error ? error.message : String(error)}`;
     } finally {
@@ -155,7 +146,7 @@ export class EnvironmentCard extends LitElement {
         `/environments/${seg(env.id)}/rotate-key`,
       );
       this.status = 'A new API key was made: the old one no longer works.';
-      this.#emit('key-rotated', { envId: answer.id, apiKey: answer.api_key } satisfies KeyRotatedDetail);
+      emit(this, 'key-rotated', { envId: answer.id, apiKey: answer.api_key });
     } catch (error) {
       this.status = `The key was not rotated: ${error instanceof ConsoleApiError ? error.message : String(error)}`;
     } finally {
@@ -164,7 +155,7 @@ export class EnvironmentCard extends LitElement {
   }
 
   async #dismissed(): Promise<void> {
-    this.#emit('key-dismissed');
+    emit(this, 'key-dismissed', undefined);
     // The panel that held the focus is gone: put the focus back at the top of this environment.
     await this.updateComplete;
     this.renderRoot.querySelector<HTMLElement>('h2')?.focus();
@@ -208,7 +199,7 @@ export class EnvironmentCard extends LitElement {
               heading=${this.keyReason === 'created' ? `API key of ${env.name}` : `New API key of ${env.name}`}
               doneLabel="Done, I have stored it"
               .items=${[{ label: 'API key', copyLabel: 'API key', testId: 'api-key', value: this.apiKey }]}
-              @done=${() => this.#dismissed()}
+              @secret-dismissed=${() => this.#dismissed()}
             >
               <sdk-snippet envId=${env.id} .apiKey=${this.apiKey}></sdk-snippet>
             </secret-once>`

@@ -9,7 +9,6 @@ import { routeHash } from '../router.js';
 import { consoleStyles } from '../styles.js';
 import type { Environment } from '../types.js';
 import './environment-card.js';
-import type { KeyRotatedDetail } from './environment-card.js';
 
 /** A key on screen: whose, and why. */
 interface ShownKey {
@@ -176,8 +175,8 @@ export class EnvironmentsView extends LitElement {
                   .environment=${env}
                   .apiKey=${shown?.envId === env.id ? shown.apiKey : ''}
                   .keyReason=${shown?.envId === env.id ? shown.reason : 'created'}
-                  @environment-changed=${(event: CustomEvent<Environment>) => this.#changed(event.detail)}
-                  @key-rotated=${(event: CustomEvent<KeyRotatedDetail>) =>
+                  @environment-changed=${(event: HTMLElementEventMap['environment-changed']) => this.#changed(event.detail)}
+                  @key-rotated=${(event: HTMLElementEventMap['key-rotated']) =>
                     (this.shown = { ...event.detail, reason: 'rotated' })}
                   @key-dismissed=${() => (this.shown = null)}
                 ></environment-card>`,

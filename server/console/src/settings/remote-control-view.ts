@@ -96,7 +96,7 @@ export class RemoteControlView extends LitElement {
     return html`<access-list
       .context=${this.context}
       .accesses=${this.accesses}
-      @access-changed=${(event: CustomEvent<Access>) => this.#changed(event.detail)}
+      @access-changed=${(event: HTMLElementEventMap['access-changed']) => this.#changed(event.detail)}
     ></access-list>`;
   }
 
@@ -117,7 +117,7 @@ export class RemoteControlView extends LitElement {
               </p>
               <access-create-form
                 .context=${this.context}
-                @access-created=${(event: CustomEvent<Access>) => this.#created(event.detail)}
+                @access-created=${(event: HTMLElementEventMap['access-created']) => this.#created(event.detail)}
               ></access-create-form>
               ${this.#list()}`
       } `;

@@ -1,7 +1,8 @@
 // The panel that shows a credential the server gives once (an API key, a client id and secret): highlighted,
 // with copy buttons and the warning that it is never shown again. It keeps nothing: the values are properties
-// its owner clears on `done`, so once dismissed they are gone from the page's memory.
+// its owner clears on `secret-dismissed`, so once dismissed they are gone from the page's memory.
 import { LitElement, css, html } from 'lit';
+import { emit } from '../events.js';
 import { consoleStyles } from '../styles.js';
 import '../widgets/copy-button.js';
 import { factListStyles } from '../widgets/fact-list.js';
@@ -21,7 +22,7 @@ export interface SecretItem {
  * Shows credentials once, with copy buttons and a dismiss button.
  * @summary Shown-once credentials panel.
  * @slot - More content under the values (a code snippet that uses them).
- * @fires done - The user has stored the values: the owner forgets them.
+ * @fires secret-dismissed - The user has stored the values: the owner forgets them.
  */
 export class SecretOnce extends LitElement {
   static override styles = [
@@ -102,7 +103,9 @@ export class SecretOnce extends LitElement {
         )}
       </dl>
       <slot></slot>
-      <button type="button" @click=${() => this.dispatchEvent(new Event('done'))}>${this.doneLabel}</button>
+      <button type="button" @click=${() => emit(this, 'secret-dismissed', undefined)}>
+        ${this.doneLabel}
+      </button>
     </section>`;
   }
 }
