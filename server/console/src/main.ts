@@ -1,2 +1,2 @@
 // The console's entry: defines every element; `<console-app>` in index.html takes it from there.
-import './console-app.js';
+import './shell/console-app.js';

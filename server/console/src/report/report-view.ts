@@ -3,11 +3,11 @@
 // loading state on refresh) so the goal chooser, open disclosures, focus and scroll stay where they are.
 import type { DailySeries, PrimaryGoal } from 'feature-ts/protocol';
 import { LitElement, css, html, nothing } from 'lit';
-import { ConsoleApiError, seg } from './api.js';
-import type { ConsoleContext } from './console-context.js';
-import { reportCsv, reportCsvFileName } from './report/report-csv.js';
-import './report/report-group.js';
-import { noVisitsNotice, visitsOnly } from './report/report-notices.js';
+import { ConsoleApiError, seg } from '../api.js';
+import type { ConsoleContext } from '../console-context.js';
+import { reportCsv, reportCsvFileName } from './report-csv.js';
+import './report-group.js';
+import { noVisitsNotice, visitsOnly } from './report-notices.js';
 import {
   type GoalKey,
   goalValue,
@@ -15,11 +15,11 @@ import {
   reportFingerprint,
   reportGoals,
   totalVisits,
-} from './report/report-model.js';
-import { routeHash } from './router.js';
-import { consoleStyles } from './styles.js';
-import type { CampaignReport, RemoteCampaign } from './types.js';
-import { type CurrentCheck, VisiblePoller } from './visible-poller.js';
+} from './report-model.js';
+import { routeHash } from '../router.js';
+import { consoleStyles } from '../styles.js';
+import type { CampaignReport, RemoteCampaign } from '../types.js';
+import { type CurrentCheck, VisiblePoller } from '../widgets/visible-poller.js';
 
 /** How often the open report is re-read. */
 export const REPORT_REFRESH_MS = 5000;

@@ -3,10 +3,10 @@
 // announces how many arrived ("3 new"), never each row, so a screen reader is not flooded.
 import type { TrafficAnswer, TrafficCursor, TrafficEntry } from 'feature-ts/protocol';
 import { LitElement, css, html, nothing } from 'lit';
-import { ConsoleApiError, seg } from './api.js';
-import type { ConsoleContext } from './console-context.js';
-import './live/traffic-table.js';
-import { emptyTraffic } from './live/traffic-table.js';
+import { ConsoleApiError, seg } from '../api.js';
+import type { ConsoleContext } from '../console-context.js';
+import './traffic-table.js';
+import { emptyTraffic } from './traffic-table.js';
 import {
   type CampaignNames,
   MAX_ROWS,
@@ -15,10 +15,10 @@ import {
   itemKey,
   mergeItems,
   trafficQuery,
-} from './live/traffic-model.js';
-import { consoleStyles } from './styles.js';
-import type { RemoteCampaign, RemotePage } from './types.js';
-import { type CurrentCheck, VisiblePoller } from './visible-poller.js';
+} from './traffic-model.js';
+import { consoleStyles } from '../styles.js';
+import type { RemoteCampaign, RemotePage } from '../types.js';
+import { type CurrentCheck, VisiblePoller } from '../widgets/visible-poller.js';
 
 /** How often new traffic is asked for. */
 export const LIVE_POLL_MS = 2000;

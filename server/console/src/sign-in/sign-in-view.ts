@@ -1,9 +1,9 @@
 // The sign-in screen: the operator key, sent once to POST /admin/session and never kept (the form is cleared and
-// the browser is told not to save it). A sign-in link opens the console without it (console-app.ts).
+// the browser is told not to save it). A sign-in link opens the console without it (shell/console-app.ts).
 import { LitElement, html } from 'lit';
-import { ConsoleApiError, type ConsoleApi } from './api.js';
-import { emit } from './events.js';
-import { consoleStyles } from './styles.js';
+import { ConsoleApiError, type ConsoleApi } from '../api.js';
+import { emit } from '../events.js';
+import { consoleStyles } from '../styles.js';
 
 /**
  * Asks for the operator key and signs in.

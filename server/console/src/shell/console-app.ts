@@ -3,20 +3,20 @@
 // out as the specification names the settings (Settings > Account, API Key & Settings, Integrations > Remote
 // Control API).
 import { LitElement, html, nothing, type TemplateResult } from 'lit';
-import { ConsoleApi, ConsoleApiError, seg, type SessionAnswer } from './api.js';
-import type { ConsoleContext } from './console-context.js';
-import { parseRoute, routeHash, type Route } from './router.js';
-import { consoleStyles } from './styles.js';
+import { ConsoleApi, ConsoleApiError, seg, type SessionAnswer } from '../api.js';
+import type { ConsoleContext } from '../console-context.js';
+import { parseRoute, routeHash, type Route } from '../router.js';
+import { consoleStyles } from '../styles.js';
 import { shellStyles } from './shell-styles.js';
-import type { Account, Environment, Items } from './types.js';
-import './sign-in-view.js';
-import './campaigns-view.js';
-import './campaign-editor.js';
-import './report-view.js';
-import './live-view.js';
-import './settings/account-view.js';
-import './settings/environments-view.js';
-import './settings/remote-control-view.js';
+import type { Account, Environment, Items } from '../types.js';
+import '../sign-in/sign-in-view.js';
+import '../campaigns/campaigns-view.js';
+import '../campaigns/campaign-editor.js';
+import '../report/report-view.js';
+import '../live/live-view.js';
+import '../settings/account-view.js';
+import '../settings/environments-view.js';
+import '../settings/remote-control-view.js';
 
 const CHOICE_KEY = 'feature-console-choice';
 

@@ -4,11 +4,11 @@
 import { LitElement, css, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { live } from 'lit/directives/live.js';
 import type { CampaignState, RemoteCampaign } from 'feature-ts/protocol';
-import { ConsoleApiError } from './api.js';
-import type { ConsoleContext } from './console-context.js';
-import { routeHash } from './router.js';
-import { consoleStyles } from './styles.js';
-import { changeState, STATES, STATE_LABELS } from './campaigns/campaign-state.js';
+import { ConsoleApiError } from '../api.js';
+import type { ConsoleContext } from '../console-context.js';
+import { routeHash } from '../router.js';
+import { consoleStyles } from '../styles.js';
+import { changeState, STATES, STATE_LABELS } from './campaign-state.js';
 import {
   loadAllCampaigns,
   matches,
@@ -16,7 +16,7 @@ import {
   trafficText,
   typeName,
   variationCount,
-} from './campaigns/campaign-list.js';
+} from './campaign-list.js';
 
 /** Rows per page of the table. */
 const PAGE_SIZE = 20;

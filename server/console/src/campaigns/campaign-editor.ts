@@ -1,14 +1,14 @@
 // The campaign editor (#/campaigns/new, #/campaigns/{id}): the whole campaign in one form, sent to POST or PATCH
-// …/campaigns. The draft (campaigns/campaign-draft.ts) keeps what is typed; inputs are named by the server's
-// field paths (campaigns/form-kit.ts), so the server's `details` land next to their inputs, and what cannot be
+// …/campaigns. The draft (campaign-draft.ts) keeps what is typed; inputs are named by the server's
+// field paths (form-kit.ts), so the server's `details` land next to their inputs, and what cannot be
 // placed goes into the summary at the top with its path. A save is live at once: the server publishes it.
 import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import type { CampaignReport, CampaignState, RemoteCampaign } from 'feature-ts/protocol';
-import { ConsoleApiError, seg } from './api.js';
-import type { ConsoleContext } from './console-context.js';
-import { navigate, routeHash } from './router.js';
-import { consoleStyles } from './styles.js';
-import { confirmAction } from './widgets/confirm.js';
+import { ConsoleApiError, seg } from '../api.js';
+import type { ConsoleContext } from '../console-context.js';
+import { navigate, routeHash } from '../router.js';
+import { consoleStyles } from '../styles.js';
+import { confirmAction } from '../widgets/confirm.js';
 import {
   blankGroup,
   draftOf,
@@ -16,16 +16,16 @@ import {
   newCampaignDraft,
   type CampaignDraft,
   type Issue,
-} from './campaigns/campaign-draft.js';
-import { analysisFields, goalsSeen, NO_GOALS, type GoalsSeen } from './campaigns/analysis-fields.js';
-import { campaignFields } from './campaigns/campaign-fields.js';
-import { loadAllCampaigns } from './campaigns/campaign-list.js';
-import { changeState } from './campaigns/campaign-state.js';
-import { errorSummary, stateControl } from './campaigns/editor-parts.js';
-import { editorStyles } from './campaigns/editor-styles.js';
-import { errorSlot, fieldId, type FormKit } from './campaigns/form-kit.js';
-import { keysDatalist } from './campaigns/targeting-editor.js';
-import { variationGroupEditor } from './campaigns/variation-group-editor.js';
+} from './campaign-draft.js';
+import { analysisFields, goalsSeen, NO_GOALS, type GoalsSeen } from './analysis-fields.js';
+import { campaignFields } from './campaign-fields.js';
+import { loadAllCampaigns } from './campaign-list.js';
+import { changeState } from './campaign-state.js';
+import { errorSummary, stateControl } from './editor-parts.js';
+import { editorStyles } from './editor-styles.js';
+import { errorSlot, fieldId, type FormKit } from './form-kit.js';
+import { keysDatalist } from './targeting-editor.js';
+import { variationGroupEditor } from './variation-group-editor.js';
 
 /**
  * Creates or edits a campaign.
