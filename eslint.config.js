@@ -127,8 +127,9 @@ export default tseslint.config(
     },
   },
   {
-    // The console (DESIGN.md layers): a browser app on lit that reaches the server over HTTP only; from the SDK
-    // package it takes the protocol's types and constants, nothing else.
+    // The console (DESIGN.md layers): a browser app on lit (and @lit/context, which carries its shared state from
+    // <console-app> to the views) that reaches the server over HTTP only; from the SDK package it takes the
+    // protocol's types and constants, nothing else.
     files: ['server/console/src/**/*.ts'],
     rules: {
       'no-restricted-imports': [
@@ -136,13 +137,23 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ['**/src/*', '!./**', '../../*', 'idb', 'nanostores', '@lit/*', 'node:*'],
+              group: [
+                '**/src/*',
+                '!./**',
+                '../../*',
+                'idb',
+                'nanostores',
+                '@lit/*',
+                '!@lit/context',
+                'node:*',
+              ],
               message:
-                'the console imports lit and feature-ts/protocol only, and talks to the server over HTTP (DESIGN.md layers).',
+                'the console imports lit, @lit/context and feature-ts/protocol only, and talks to the server over HTTP (DESIGN.md layers).',
             },
             {
               regex: '^feature-ts(?!/protocol$)',
-              message: 'the console imports lit and feature-ts/protocol only (DESIGN.md layers).',
+              message:
+                'the console imports lit, @lit/context and feature-ts/protocol only (DESIGN.md layers).',
             },
           ],
         },

@@ -5,7 +5,7 @@
 import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import type { CampaignReport, CampaignState, RemoteCampaign } from 'feature-ts/protocol';
 import { ConsoleApiError, seg } from '../api.js';
-import type { ConsoleContext } from '../console-context.js';
+import { consumeConsoleContext, type ConsoleContext } from '../console-context.js';
 import { navigate, routeHash } from '../router.js';
 import { consoleStyles } from '../styles.js';
 import { confirmAction } from '../widgets/confirm.js';
@@ -34,7 +34,7 @@ import { variationGroupEditor } from './variation-group-editor.js';
 export class CampaignEditor extends LitElement {
   static override styles = [consoleStyles, editorStyles];
   static override properties = {
-    context: { attribute: false },
+    context: { state: true },
     campaignId: { attribute: false },
     campaign: { state: true },
     draft: { state: true },
@@ -48,6 +48,7 @@ export class CampaignEditor extends LitElement {
     goals: { state: true },
   };
 
+  /** The shared state, provided by <console-app>. */
   declare context: ConsoleContext;
   /** The campaign to edit, or null for a new one. */
   declare campaignId: string | null;
@@ -90,6 +91,7 @@ export class CampaignEditor extends LitElement {
 
   constructor() {
     super();
+    consumeConsoleContext(this);
     this.campaignId = null;
     this.campaign = null;
     this.draft = null;

@@ -5,7 +5,7 @@ import { LitElement, css, html, nothing, type PropertyValues, type TemplateResul
 import { live } from 'lit/directives/live.js';
 import type { CampaignState, RemoteCampaign } from 'feature-ts/protocol';
 import { ConsoleApiError } from '../api.js';
-import type { ConsoleContext } from '../console-context.js';
+import { consumeConsoleContext, type ConsoleContext } from '../console-context.js';
 import { routeHash } from '../router.js';
 import { consoleStyles } from '../styles.js';
 import { changeState, STATES, STATE_LABELS } from './campaign-state.js';
@@ -77,13 +77,14 @@ export class CampaignsView extends LitElement {
   ];
 
   static override properties = {
-    context: { attribute: false },
+    context: { state: true },
     campaigns: { state: true },
     loadError: { state: true },
     query: { state: true },
     page: { state: true },
   };
 
+  /** The shared state, provided by <console-app>. */
   declare context: ConsoleContext;
   /** The environment's campaigns, or null while loading. */
   declare campaigns: RemoteCampaign[] | null;
@@ -96,6 +97,7 @@ export class CampaignsView extends LitElement {
 
   constructor() {
     super();
+    consumeConsoleContext(this);
     this.campaigns = null;
     this.loadError = '';
     this.query = '';

@@ -4,7 +4,7 @@
 import type { TrafficAnswer, TrafficCursor, TrafficEntry } from 'feature-ts/protocol';
 import { LitElement, css, html, nothing } from 'lit';
 import { ConsoleApiError, seg } from '../api.js';
-import type { ConsoleContext } from '../console-context.js';
+import { consumeConsoleContext, type ConsoleContext } from '../console-context.js';
 import './traffic-table.js';
 import { emptyTraffic } from './traffic-table.js';
 import {
@@ -54,7 +54,7 @@ export class LiveView extends LitElement {
     `,
   ];
   static override properties = {
-    context: { attribute: false },
+    context: { state: true },
     items: { state: true },
     fresh: { state: true },
     names: { state: true },
@@ -66,6 +66,7 @@ export class LiveView extends LitElement {
     fieldError: { state: true },
   };
 
+  /** The shared state, provided by <console-app>. */
   declare context: ConsoleContext;
   declare items: TrafficEntry[];
   declare fresh: ReadonlySet<string>;
@@ -88,6 +89,7 @@ export class LiveView extends LitElement {
 
   constructor() {
     super();
+    consumeConsoleContext(this);
     this.items = [];
     this.fresh = new Set();
     this.names = campaignNames([]);

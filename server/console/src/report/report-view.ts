@@ -4,7 +4,7 @@
 import type { DailySeries, PrimaryGoal } from 'feature-ts/protocol';
 import { LitElement, css, html, nothing } from 'lit';
 import { ConsoleApiError, seg } from '../api.js';
-import type { ConsoleContext } from '../console-context.js';
+import { consumeConsoleContext, type ConsoleContext } from '../console-context.js';
 import { reportCsv, reportCsvFileName } from './report-csv.js';
 import './report-group.js';
 import { noVisitsNotice, visitsOnly } from './report-notices.js';
@@ -66,7 +66,7 @@ export class ReportView extends LitElement {
     `,
   ];
   static override properties = {
-    context: { attribute: false },
+    context: { state: true },
     campaignId: { attribute: false },
     campaign: { state: true },
     report: { state: true },
@@ -79,6 +79,7 @@ export class ReportView extends LitElement {
     checkedAt: { state: true },
   };
 
+  /** The shared state, provided by <console-app>. */
   declare context: ConsoleContext;
   /** The campaign shown. */
   declare campaignId: string;
@@ -105,6 +106,7 @@ export class ReportView extends LitElement {
 
   constructor() {
     super();
+    consumeConsoleContext(this);
     this.campaignId = '';
     this.campaign = null;
     this.report = null;

@@ -4,7 +4,7 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { ACTIONS } from 'feature-ts/protocol';
 import { ConsoleApiError, seg } from '../api.js';
-import type { ConsoleContext } from '../console-context.js';
+import { consumeConsoleContext, type ConsoleContext } from '../console-context.js';
 import { emit } from '../events.js';
 import { consoleStyles } from '../styles.js';
 import type { Access } from '../types.js';
@@ -48,13 +48,14 @@ export class AccessCreateForm extends LitElement {
     `,
   ];
   static override properties = {
-    context: { attribute: false },
+    context: { state: true },
     errors: { state: true },
     formError: { state: true },
     busy: { state: true },
     generated: { state: true },
   };
 
+  /** The shared state, provided by <console-app>. */
   declare context: ConsoleContext;
   /** Messages by field: `name`, `environments`, `actions`. */
   declare errors: ReadonlyMap<string, string>;
@@ -64,6 +65,7 @@ export class AccessCreateForm extends LitElement {
 
   constructor() {
     super();
+    consumeConsoleContext(this);
     this.errors = new Map();
     this.formError = '';
     this.busy = false;

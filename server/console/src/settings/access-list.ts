@@ -3,7 +3,7 @@
 // environments, actions, dates and state. Revoking is final, so it asks first.
 import { LitElement, css, html, nothing } from 'lit';
 import { seg } from '../api.js';
-import type { ConsoleContext } from '../console-context.js';
+import { consumeConsoleContext, type ConsoleContext } from '../console-context.js';
 import { emit } from '../events.js';
 import { consoleStyles } from '../styles.js';
 import type { Access } from '../types.js';
@@ -74,12 +74,13 @@ export class AccessList extends LitElement {
     `,
   ];
   static override properties = {
-    context: { attribute: false },
+    context: { state: true },
     accesses: { attribute: false },
     previews: { state: true },
     status: { state: true },
   };
 
+  /** The shared state, provided by <console-app>. */
   declare context: ConsoleContext;
   /** The accesses shown, newest first. */
   declare accesses: readonly Access[];
@@ -89,6 +90,7 @@ export class AccessList extends LitElement {
 
   constructor() {
     super();
+    consumeConsoleContext(this);
     this.accesses = [];
     this.previews = new Map();
     this.status = '';

@@ -4,7 +4,7 @@
 // are). Without any account nothing else in the console works, so then the form is the whole screen.
 import { LitElement, css, html, nothing } from 'lit';
 import { ConsoleApiError } from '../api.js';
-import type { ConsoleContext } from '../console-context.js';
+import { consumeConsoleContext, type ConsoleContext } from '../console-context.js';
 import { routeHash } from '../router.js';
 import { consoleStyles } from '../styles.js';
 import type { Account } from '../types.js';
@@ -29,12 +29,13 @@ export class AccountView extends LitElement {
     `,
   ];
   static override properties = {
-    context: { attribute: false },
+    context: { state: true },
     nameError: { state: true },
     formError: { state: true },
     busy: { state: true },
   };
 
+  /** The shared state, provided by <console-app>. */
   declare context: ConsoleContext;
   /** The server's (or the form's) message about the name. */
   declare nameError: string;
@@ -44,6 +45,7 @@ export class AccountView extends LitElement {
 
   constructor() {
     super();
+    consumeConsoleContext(this);
     this.nameError = '';
     this.formError = '';
     this.busy = false;
@@ -135,7 +137,7 @@ export class AccountView extends LitElement {
         </p>
       </section>
       ${this.#form(false)}
-      <console-sessions-card .context=${this.context}></console-sessions-card>`;
+      <console-sessions-card></console-sessions-card>`;
   }
 }
 

@@ -3,7 +3,7 @@
 // left open somewhere; a leaked operator key needs a new FEATURE_OPERATOR_KEY, which ends its sessions too, so
 // the card says so. It asks first: everyone, the operator who clicks included, has to sign in again.
 import { LitElement, css, html, nothing } from 'lit';
-import type { ConsoleContext } from '../console-context.js';
+import { consumeConsoleContext, type ConsoleContext } from '../console-context.js';
 import { consoleStyles } from '../styles.js';
 import { confirmAction } from '../widgets/confirm.js';
 
@@ -24,11 +24,12 @@ export class ConsoleSessionsCard extends LitElement {
     `,
   ];
   static override properties = {
-    context: { attribute: false },
+    context: { state: true },
     busy: { state: true },
     failure: { state: true },
   };
 
+  /** The shared state, provided by <console-app>. */
   declare context: ConsoleContext;
   declare busy: boolean;
   /** Why the last attempt failed, or empty. */
@@ -36,6 +37,7 @@ export class ConsoleSessionsCard extends LitElement {
 
   constructor() {
     super();
+    consumeConsoleContext(this);
     this.busy = false;
     this.failure = '';
   }

@@ -4,7 +4,7 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { live } from 'lit/directives/live.js';
 import { ConsoleApiError, seg } from '../api.js';
-import type { ConsoleApi } from '../api.js';
+import { consumeConsoleContext, type ConsoleContext } from '../console-context.js';
 import type { Environment } from '../types.js';
 import { emit } from '../events.js';
 import { consoleStyles } from '../styles.js';
@@ -71,7 +71,7 @@ export class EnvironmentCard extends LitElement {
     `,
   ];
   static override properties = {
-    api: { attribute: false },
+    context: { state: true },
     environment: { attribute: false },
     apiKey: { attribute: false },
     keyReason: { attribute: false },
@@ -79,7 +79,8 @@ export class EnvironmentCard extends LitElement {
     busy: { state: true },
   };
 
-  declare api: ConsoleApi;
+  /** The shared state, provided by <console-app> (the card uses its API). */
+  declare context: ConsoleContext;
   /** The environment shown. */
   declare environment: Environment;
   /** Its new API key while shown once, else empty. */
@@ -93,6 +94,7 @@ export class EnvironmentCard extends LitElement {
 
   constructor() {
     super();
+    consumeConsoleContext(this);
     this.apiKey = '';
     this.keyReason = 'created';
     this.status = '';
@@ -119,7 +121,9 @@ export class EnvironmentCard extends LitElement {
     this.busy = true;
     this.status = `Saving ${label}…`;
     try {
-      const changed = await this.api.patch<Environment>(`/environments/${seg(env.id)}`, { [field]: on });
+      const changed = await this.context.api.patch<Environment>(`/environments/${seg(env.id)}`, {
+        [field]: on,
+      });
       this.status = `Saved: ${label} is ${on ? 'on' : 'off'} in ${changed.name}.`;
       emit(this, 'environment-changed', changed);
     } catch (error) {
@@ -142,7 +146,7 @@ export class EnvironmentCard extends LitElement {
     this.busy = true;
     this.status = 'Rotating the API key…';
     try {
-      const answer = await this.api.post<{ id: string; api_key: string }>(
+      const answer = await this.context.api.post<{ id: string; api_key: string }>(
         `/environments/${seg(env.id)}/rotate-key`,
       );
       this.status = 'A new API key was made: the old one no longer works.';

@@ -4,7 +4,7 @@
 // storage or in the shared context, and a change of account drops it.
 import { LitElement, css, html, nothing, type PropertyValues } from 'lit';
 import { ConsoleApiError, seg } from '../api.js';
-import type { ConsoleContext } from '../console-context.js';
+import { consumeConsoleContext, type ConsoleContext } from '../console-context.js';
 import { routeHash } from '../router.js';
 import { consoleStyles } from '../styles.js';
 import type { Environment } from '../types.js';
@@ -42,7 +42,7 @@ export class EnvironmentsView extends LitElement {
     `,
   ];
   static override properties = {
-    context: { attribute: false },
+    context: { state: true },
     environments: { state: true },
     shown: { state: true },
     nameError: { state: true },
@@ -50,6 +50,7 @@ export class EnvironmentsView extends LitElement {
     busy: { state: true },
   };
 
+  /** The shared state, provided by <console-app>. */
   declare context: ConsoleContext;
   /** The account's environments, updated at once by the answers of changes. */
   declare environments: readonly Environment[];
@@ -61,6 +62,7 @@ export class EnvironmentsView extends LitElement {
 
   constructor() {
     super();
+    consumeConsoleContext(this);
     this.environments = [];
     this.shown = null;
     this.nameError = '';
@@ -171,7 +173,6 @@ export class EnvironmentsView extends LitElement {
           : this.environments.map(
               (env) =>
                 html`<environment-card
-                  .api=${this.context.api}
                   .environment=${env}
                   .apiKey=${shown?.envId === env.id ? shown.apiKey : ''}
                   .keyReason=${shown?.envId === env.id ? shown.reason : 'created'}

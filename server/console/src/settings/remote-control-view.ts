@@ -3,7 +3,7 @@
 // server's answer, so no reload is needed.
 import { LitElement, css, html, type PropertyValues } from 'lit';
 import { seg } from '../api.js';
-import type { ConsoleContext } from '../console-context.js';
+import { consumeConsoleContext, type ConsoleContext } from '../console-context.js';
 import { routeHash } from '../router.js';
 import { consoleStyles } from '../styles.js';
 import type { Access, Items } from '../types.js';
@@ -25,12 +25,13 @@ export class RemoteControlView extends LitElement {
     `,
   ];
   static override properties = {
-    context: { attribute: false },
+    context: { state: true },
     accesses: { state: true },
     loading: { state: true },
     loadError: { state: true },
   };
 
+  /** The shared state, provided by <console-app>. */
   declare context: ConsoleContext;
   declare accesses: readonly Access[];
   declare loading: boolean;
@@ -40,6 +41,7 @@ export class RemoteControlView extends LitElement {
 
   constructor() {
     super();
+    consumeConsoleContext(this);
     this.accesses = [];
     this.loading = false;
     this.loadError = '';
@@ -94,7 +96,6 @@ export class RemoteControlView extends LitElement {
         </button>
       </p>`;
     return html`<access-list
-      .context=${this.context}
       .accesses=${this.accesses}
       @access-changed=${(event: HTMLElementEventMap['access-changed']) => this.#changed(event.detail)}
     ></access-list>`;
@@ -116,7 +117,6 @@ export class RemoteControlView extends LitElement {
                 account id is in <a href=${routeHash({ name: 'account' })}>Settings › Account</a>.
               </p>
               <access-create-form
-                .context=${this.context}
                 @access-created=${(event: HTMLElementEventMap['access-created']) => this.#created(event.detail)}
               ></access-create-form>
               ${this.#list()}`

@@ -2,9 +2,10 @@
 // chosen account and environment, and shows the screen of the current hash route under a header and a menu laid
 // out as the specification names the settings (Settings > Account, API Key & Settings, Integrations > Remote
 // Control API).
-import { LitElement, html, nothing, type TemplateResult } from 'lit';
+import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { ConsoleApi, ConsoleApiError, seg, type SessionAnswer } from '../api.js';
-import type { ConsoleContext } from '../console-context.js';
+import { ContextProvider } from '@lit/context';
+import { consoleContext, type ConsoleContext } from '../console-context.js';
 import { parseRoute, routeHash, type Route } from '../router.js';
 import { consoleStyles } from '../styles.js';
 import { shellStyles } from './shell-styles.js';
@@ -76,6 +77,8 @@ export class ConsoleApp extends LitElement {
   declare menuOpen: boolean;
 
   readonly #api = new ConsoleApi();
+  /** Answers the views' context requests; its value follows `context` (set in willUpdate). */
+  readonly #provider = new ContextProvider(this, { context: consoleContext });
   #noticeTimer: ReturnType<typeof setTimeout> | undefined;
   readonly #onHashChange = (): void => {
     this.route = parseRoute(location.hash);
@@ -97,6 +100,11 @@ export class ConsoleApp extends LitElement {
           ? 'Every console session has ended, this one included: sign in again.'
           : 'Your session has ended: sign in again.';
     });
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    // Before render: the views this render creates or keeps get the new state in the same update.
+    if (changed.has('context')) this.#provider.setValue(this.context);
   }
 
   override connectedCallback(): void {
@@ -209,24 +217,24 @@ export class ConsoleApp extends LitElement {
   }
 
   #view(): TemplateResult {
-    const { route, context } = this;
+    const { route } = this;
     switch (route.name) {
       case 'campaigns':
-        return html`<campaigns-view .context=${context}></campaigns-view>`;
+        return html`<campaigns-view></campaigns-view>`;
       case 'campaign-new':
-        return html`<campaign-editor .context=${context} .campaignId=${null}></campaign-editor>`;
+        return html`<campaign-editor .campaignId=${null}></campaign-editor>`;
       case 'campaign':
-        return html`<campaign-editor .context=${context} .campaignId=${route.campaignId}></campaign-editor>`;
+        return html`<campaign-editor .campaignId=${route.campaignId}></campaign-editor>`;
       case 'report':
-        return html`<report-view .context=${context} .campaignId=${route.campaignId}></report-view>`;
+        return html`<report-view .campaignId=${route.campaignId}></report-view>`;
       case 'live':
-        return html`<live-view .context=${context}></live-view>`;
+        return html`<live-view></live-view>`;
       case 'account':
-        return html`<account-view .context=${context}></account-view>`;
+        return html`<account-view></account-view>`;
       case 'environments':
-        return html`<environments-view .context=${context}></environments-view>`;
+        return html`<environments-view></environments-view>`;
       case 'remote-control':
-        return html`<remote-control-view .context=${context}></remote-control-view>`;
+        return html`<remote-control-view></remote-control-view>`;
     }
   }
 
@@ -261,7 +269,6 @@ export class ConsoleApp extends LitElement {
     if (this.phase === 'signed-out')
       return html`<div class="sign-in">
         <sign-in-view
-          .api=${this.#api}
           .message=${this.signInMessage}
           @signed-in=${() =>
             void this.#signedIn().catch((error: unknown) => {

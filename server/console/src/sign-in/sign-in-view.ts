@@ -1,7 +1,8 @@
 // The sign-in screen: the operator key, sent once to POST /admin/session and never kept (the form is cleared and
 // the browser is told not to save it). A sign-in link opens the console without it (shell/console-app.ts).
 import { LitElement, html } from 'lit';
-import { ConsoleApiError, type ConsoleApi } from '../api.js';
+import { ConsoleApiError } from '../api.js';
+import { consumeConsoleContext, type ConsoleContext } from '../console-context.js';
 import { emit } from '../events.js';
 import { consoleStyles } from '../styles.js';
 
@@ -13,13 +14,14 @@ import { consoleStyles } from '../styles.js';
 export class SignInView extends LitElement {
   static override styles = consoleStyles;
   static override properties = {
-    api: { attribute: false },
+    context: { state: true },
     message: { type: String },
     error: { state: true },
     busy: { state: true },
   };
 
-  declare api: ConsoleApi;
+  /** The shared state, provided by <console-app> (the form uses its API). */
+  declare context: ConsoleContext;
   /** Why the screen is shown (a used link, an ended session). */
   declare message: string;
   declare error: string;
@@ -27,6 +29,7 @@ export class SignInView extends LitElement {
 
   constructor() {
     super();
+    consumeConsoleContext(this);
     this.message = '';
     this.error = '';
     this.busy = false;
@@ -45,7 +48,7 @@ export class SignInView extends LitElement {
     this.busy = true;
     this.error = '';
     try {
-      const session = await this.api.signIn({ operator_key: key });
+      const session = await this.context.api.signIn({ operator_key: key });
       input.value = '';
       emit(this, 'signed-in', session);
     } catch (error) {
