@@ -2,30 +2,21 @@
 // …/campaigns. The draft (campaign-draft.ts) keeps what is typed; inputs are named by the server's
 // field paths (form-kit.ts), so the server's `details` land next to their inputs, and what cannot be
 // placed goes into the summary at the top with its path. A save is live at once: the server publishes it.
-import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { LitElement, html, nothing, type PropertyValues } from 'lit';
 import type { CampaignReport, CampaignState, RemoteCampaign } from 'feature-ts/protocol';
 import { ConsoleApiError, seg } from '../api.js';
 import { consumeConsoleContext, type ConsoleContext } from '../console-context.js';
 import { navigate, routeHash } from '../router.js';
 import { consoleStyles } from '../styles.js';
 import { confirmAction } from '../widgets/confirm.js';
-import {
-  blankGroup,
-  draftOf,
-  draftToBody,
-  newCampaignDraft,
-  type CampaignDraft,
-  type Issue,
-} from './campaign-draft.js';
-import { analysisFields, goalsSeen, NO_GOALS, type GoalsSeen } from './analysis-fields.js';
-import { campaignFields } from './campaign-fields.js';
+import { draftOf, draftToBody, newCampaignDraft, type CampaignDraft, type Issue } from './campaign-draft.js';
+import { goalsSeen, NO_GOALS, type GoalsSeen } from './analysis-fields.js';
+import { campaignForm } from './campaign-form.js';
 import { loadAllCampaigns } from './campaign-list.js';
 import { changeState } from './campaign-state.js';
-import { errorSummary, stateControl } from './editor-parts.js';
+import { errorSummary } from './editor-parts.js';
 import { editorStyles } from './editor-styles.js';
-import { errorSlot, fieldId, type FormKit } from './form-kit.js';
-import { keysDatalist } from './targeting-editor.js';
-import { variationGroupEditor } from './variation-group-editor.js';
+import { fieldId, type FormKit } from './form-kit.js';
 
 /**
  * Creates or edits a campaign.
@@ -250,51 +241,6 @@ export class CampaignEditor extends LitElement {
     target?.focus();
   }
 
-  #form(draft: CampaignDraft): TemplateResult {
-    const creating = this.campaign === null;
-    return html`<form novalidate @submit=${(event: SubmitEvent) => void this.#save(event)}>
-      ${keysDatalist()}
-      <section class="card" aria-labelledby="campaign-title">
-        <h2 id="campaign-title">Campaign</h2>
-        ${this.campaign === null ? nothing : stateControl(this.campaign, (select) => void this.#setState(select))}
-        ${campaignFields(this.#kit, draft, creating, this.count)}
-      </section>
-      <section aria-labelledby="groups-title">
-        <h2 id="groups-title">Variation groups</h2>
-        <p class="hint">
-          Tried in order: a visitor gets the first group whose targeting matches, and one of its variations.
-        </p>
-        <div id=${fieldId('variation_groups')} tabindex="-1">${errorSlot(this.#kit, 'variation_groups')}</div>
-        ${draft.groups.map((group, g) => variationGroupEditor(this.#kit, draft, group, g))}
-        <button
-          type="button"
-          class="secondary"
-          @click=${() => (draft.groups.push(blankGroup(`Group ${draft.groups.length + 1}`)), this.#kit.changed())}
-        >
-          Add variation group
-        </button>
-      </section>
-      <section class="card" aria-labelledby="analysis-title">
-        <h2 id="analysis-title">Analysis</h2>
-        <p class="hint">How the report decides: these settings change the verdicts, never the counts.</p>
-        ${analysisFields(this.#kit, draft.analysis, this.goals)}
-      </section>
-      <div class="form-actions spread">
-        <div class="row">
-          <button type="submit" ?disabled=${this.busy}>${this.busy ? 'Saving…' : 'Save campaign'}</button>
-          <p class="saved" role="status">${this.saved}</p>
-        </div>
-        ${
-          creating
-            ? nothing
-            : html`<button type="button" class="secondary danger" @click=${() => void this.#delete()}>
-                Delete campaign
-              </button>`
-        }
-      </div>
-    </form>`;
-  }
-
   override render() {
     const env = this.context.environment;
     const title =
@@ -323,7 +269,16 @@ export class CampaignEditor extends LitElement {
     // The form is built first: building it records which error paths have an input, for the summary.
     this.#issues = draftToBody(this.draft, this.campaign === null).issues;
     this.#placed = new Set();
-    const form = this.#form(this.draft);
+    const form = campaignForm(this.#kit, this.draft, {
+      campaign: this.campaign,
+      count: this.count,
+      goals: this.goals,
+      busy: this.busy,
+      saved: this.saved,
+      save: (event) => void this.#save(event),
+      remove: () => void this.#delete(),
+      setState: (select) => void this.#setState(select),
+    });
     return html`<h1>${title}</h1>
       ${links}
       <p class="muted">In ${env.name}. Saving publishes at once: decisions use the campaign as saved.</p>

@@ -8,15 +8,9 @@ import { ConsoleApiError } from '../api.js';
 import { consumeConsoleContext, type ConsoleContext } from '../console-context.js';
 import { routeHash } from '../router.js';
 import { consoleStyles } from '../styles.js';
-import { changeState, STATES, STATE_LABELS } from './campaign-state.js';
-import {
-  loadAllCampaigns,
-  matches,
-  relativeTime,
-  trafficText,
-  typeName,
-  variationCount,
-} from './campaign-list.js';
+import { loadAllCampaigns, matches } from './campaign-list.js';
+import { campaignRow } from './campaign-row.js';
+import { changeState } from './campaign-state.js';
 
 /** Rows per page of the table. */
 const PAGE_SIZE = 20;
@@ -134,53 +128,6 @@ export class CampaignsView extends LitElement {
     this.requestUpdate();
   }
 
-  #row(campaign: RemoteCampaign, order: number): TemplateResult {
-    const warnings = campaign.compatibility ?? [];
-    return html`<tr>
-      <td class="num">${order}</td>
-      <th scope="row">
-        <a href=${routeHash({ name: 'campaign', campaignId: campaign.id })}>${campaign.name}</a>
-        ${campaign.slug === null ? nothing : html`<span class="slug mono">${campaign.slug}</span>`}
-        ${
-          warnings.length === 0
-            ? nothing
-            : html`<details>
-                <summary>
-                  ${warnings.length} compatibility ${warnings.length === 1 ? 'warning' : 'warnings'}
-                </summary>
-                <ul>
-                  ${warnings.map((w) => html`<li><code>${w.path}</code>: ${w.message}</li>`)}
-                </ul>
-              </details>`
-        }
-      </th>
-      <td>${typeName(campaign.type)}</td>
-      <td><span class="badge ${campaign.state}">${STATE_LABELS[campaign.state]}</span></td>
-      <td class="num">${trafficText(campaign)}</td>
-      <td class="num">${variationCount(campaign)}</td>
-      <td>
-        <time datetime=${campaign.updated_at} title=${new Date(campaign.updated_at).toLocaleString()}
-          >${relativeTime(campaign.updated_at)}</time
-        >
-      </td>
-      <td>
-        <div class="actions">
-          <a href=${routeHash({ name: 'report', campaignId: campaign.id })}
-            >Report<span class="visually-hidden"> of ${campaign.name}</span></a
-          >
-          <select
-            aria-label=${`State of ${campaign.name}`}
-            ?disabled=${campaign.state === 'interrupted'}
-            .value=${live(campaign.state)}
-            @change=${(event: Event) => void this.#setState(campaign, event.target as HTMLSelectElement)}
-          >
-            ${STATES.map((s) => html`<option value=${s} ?selected=${s === campaign.state}>${STATE_LABELS[s]}</option>`)}
-          </select>
-        </div>
-      </td>
-    </tr>`;
-  }
-
   #table(campaigns: RemoteCampaign[]): TemplateResult {
     const all = campaigns.length;
     const shown = campaigns.map((c, i) => ({ c, order: i + 1 })).filter(({ c }) => matches(c, this.query));
@@ -220,7 +167,7 @@ export class CampaignsView extends LitElement {
                     </tr>
                   </thead>
                   <tbody>
-                    ${rows.map(({ c, order }) => this.#row(c, order))}
+                    ${rows.map(({ c, order }) => campaignRow(c, order, (select) => void this.#setState(c, select)))}
                   </tbody>
                 </table>
               </div>

@@ -1,11 +1,12 @@
 // A campaign's report (#/campaigns/{id}/report): figures, verdicts and charts per variation group for a chosen
 // goal. It re-reads the report and its daily series every 5 s while the tab is visible, updating in place (no
 // loading state on refresh) so the goal chooser, open disclosures, focus and scroll stay where they are.
-import type { DailySeries, PrimaryGoal } from 'feature-ts/protocol';
-import { LitElement, css, html, nothing } from 'lit';
+import type { DailySeries } from 'feature-ts/protocol';
+import { LitElement, css, html, nothing, type TemplateResult } from 'lit';
 import { ConsoleApiError, seg } from '../api.js';
 import { consumeConsoleContext, type ConsoleContext } from '../console-context.js';
-import { reportCsv, reportCsvFileName } from './report-csv.js';
+import { goalPicker } from './goal-picker.js';
+import { csvDownload, downloadReportCsv } from './report-download.js';
 import './report-group.js';
 import { noVisitsNotice, visitsOnly } from './report-notices.js';
 import {
@@ -34,12 +35,6 @@ const clock = (date: Date): string =>
 
 const problem = (error: unknown): string =>
   error instanceof ConsoleApiError ? error.message : 'Something went wrong while reading the report.';
-
-/** Which goal the verdicts are drawn on, under the goal picker. */
-const primaryGoalHint = (primary: PrimaryGoal | null): string =>
-  primary === null
-    ? 'No primary goal is set, so every goal is exploratory: set one in the campaign editor.'
-    : `Verdicts are drawn on the primary goal, ${primary.name}; the others are exploratory.`;
 
 /**
  * The report screen of one campaign, refreshed while open.
@@ -197,41 +192,10 @@ export class ReportView extends LitElement {
     return name === '' ? groupId : name;
   }
 
-  /** Downloads the report on screen as CSV (a blob: URL, which the console's CSP leaves to downloads). */
-  #downloadCsv(): void {
-    const report = this.report;
-    if (report === null) return;
-    // A byte order mark so that spreadsheets read the UTF-8 names (goals and variations come from users).
-    const blob = new Blob(['\uFEFF', reportCsv(report, (id) => this.#groupLabel(id))], {
-      type: 'text/csv;charset=utf-8',
+  #csv(): TemplateResult {
+    return csvDownload(() => {
+      if (this.report !== null) downloadReportCsv(this.report, (id) => this.#groupLabel(id), this.renderRoot);
     });
-    const url = URL.createObjectURL(blob);
-    const link = document.createElement('a');
-    link.href = url;
-    link.download = reportCsvFileName(report);
-    link.hidden = true;
-    this.renderRoot.append(link);
-    link.click();
-    link.remove();
-    // The download has started from the URL by then; revoking it at once is known to cancel it in some browsers.
-    setTimeout(() => URL.revokeObjectURL(url), 30_000);
-  }
-
-  #downloadButton() {
-    return html`<button
-      type="button"
-      class="secondary"
-      aria-describedby="csv-hint"
-      @click=${() => this.#downloadCsv()}
-    >
-      Download CSV
-    </button>`;
-  }
-
-  #csvHint() {
-    return html`<span class="hint" id="csv-hint"
-      >One row per group, variation and goal, with every figure unrounded.</span
-    >`;
   }
 
   override render() {
@@ -286,7 +250,7 @@ export class ReportView extends LitElement {
           ? noVisitsNotice()
           : goal === undefined
             ? html`${visitsOnly(this.report, (id) => this.#groupLabel(id))}
-                <p class="row">${this.#downloadButton()} ${this.#csvHint()}</p>`
+                <p class="row">${this.#csv()}</p>`
             : this.#results(goals, goal)
       }
     `;
@@ -295,28 +259,10 @@ export class ReportView extends LitElement {
   #results(goals: GoalKey[], goal: GoalKey) {
     const report = this.report;
     if (report === null) return nothing;
-    const events = goals.filter((g) => g.kind === 'event');
-    const transactions = goals.filter((g) => g.kind === 'transaction');
-    const option = (g: GoalKey) =>
-      html`<option value=${goalValue(g)} ?selected=${goalValue(g) === goalValue(goal)}>${g.name}</option>`;
     return html`
       <div class="controls">
-        <div class="field">
-          <label for="goal">Goal</label>
-          <select
-            id="goal"
-            aria-describedby="goal-hint"
-            @change=${(e: Event) => (this.goal = (e.target as HTMLSelectElement).value)}
-          >
-            ${events.length === 0 ? nothing : html`<optgroup label="Events">${events.map(option)}</optgroup>`}
-            ${transactions.length === 0 ? nothing : html`<optgroup label="Transactions">${transactions.map(option)}</optgroup>`}
-          </select>
-        </div>
-        <p class="hint" id="goal-hint">
-          Every goal reached by an exposed visitor is listed: events by action, transactions by affiliation.
-          ${primaryGoalHint(this.report?.analysis.primary_goal ?? null)}
-        </p>
-        ${this.#downloadButton()} ${this.#csvHint()}
+        ${goalPicker(goals, goal, report.analysis.primary_goal, (value) => (this.goal = value))}
+        ${this.#csv()}
       </div>
       ${report.variation_groups.map((group) => {
         const days = this.series?.variation_groups.find((g) => g.id === group.id)?.variations ?? [];

@@ -1,58 +1,19 @@
 // The console's shell: signs in (with the operator key, or with a one-time link in the URL fragment), keeps the
-// chosen account and environment, and shows the screen of the current hash route under a header and a menu laid
-// out as the specification names the settings (Settings > Account, API Key & Settings, Integrations > Remote
-// Control API).
-import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
-import { ConsoleApi, ConsoleApiError, seg, type SessionAnswer } from '../api.js';
+// chosen account and environment, provides them to every view (@lit/context), and shows the screen of the
+// current hash route under a header (account-choosers.ts) and a menu (console-menu.ts).
 import { ContextProvider } from '@lit/context';
+import { LitElement, html, nothing, type PropertyValues } from 'lit';
+import { ConsoleApi, ConsoleApiError, seg, type SessionAnswer } from '../api.js';
 import { consoleContext, type ConsoleContext } from '../console-context.js';
 import { parseRoute, routeHash, type Route } from '../router.js';
 import { consoleStyles } from '../styles.js';
 import { shellStyles } from './shell-styles.js';
 import type { Account, Environment, Items } from '../types.js';
 import '../sign-in/sign-in-view.js';
-import '../campaigns/campaigns-view.js';
-import '../campaigns/campaign-editor.js';
-import '../report/report-view.js';
-import '../live/live-view.js';
-import '../settings/account-view.js';
-import '../settings/environments-view.js';
-import '../settings/remote-control-view.js';
-
-const CHOICE_KEY = 'feature-console-choice';
-
-interface Choice {
-  accountId?: string;
-  envId?: string;
-}
-
-const savedChoice = (): Choice => {
-  try {
-    const parsed: unknown = JSON.parse(localStorage.getItem(CHOICE_KEY) ?? '{}');
-    if (typeof parsed !== 'object' || parsed === null) return {};
-    const { accountId, envId } = parsed as Record<string, unknown>;
-    return {
-      ...(typeof accountId === 'string' ? { accountId } : {}),
-      ...(typeof envId === 'string' ? { envId } : {}),
-    };
-  } catch {
-    return {};
-  }
-};
-
-const MENU: ReadonlyArray<{ route: Route; label: string; group?: string }> = [
-  { route: { name: 'campaigns' }, label: 'Campaigns' },
-  { route: { name: 'live' }, label: 'Live traffic' },
-  { route: { name: 'account' }, label: 'Account', group: 'Settings' },
-  { route: { name: 'environments' }, label: 'API Key & Settings', group: 'Settings' },
-  { route: { name: 'remote-control' }, label: 'Integrations › Remote Control API', group: 'Settings' },
-];
-
-/** Which menu entry a route belongs to (a campaign's editor and report sit under Campaigns). */
-const menuOf = (route: Route): Route['name'] =>
-  route.name === 'campaign' || route.name === 'campaign-new' || route.name === 'report'
-    ? 'campaigns'
-    : route.name;
+import { accountChoosers } from './account-choosers.js';
+import { consoleMenu } from './console-menu.js';
+import { routeView } from './route-view.js';
+import { saveChoice, savedChoice, type Choice } from './saved-choice.js';
 
 /**
  * The whole console.
@@ -169,11 +130,7 @@ export class ConsoleApp extends LitElement {
     const envId = choose.envId ?? this.context.environment?.id;
     const environment = environments.find((e) => e.id === envId) ?? environments[0] ?? null;
     this.context = this.#makeContext(accounts, account, environments, environment);
-    try {
-      localStorage.setItem(CHOICE_KEY, JSON.stringify({ accountId: account?.id, envId: environment?.id }));
-    } catch {
-      // Storage refused (private mode): the choice lasts for this page only.
-    }
+    saveChoice(account?.id, environment?.id);
   }
 
   #makeContext(
@@ -209,59 +166,10 @@ export class ConsoleApp extends LitElement {
     this.signInMessage = 'Signed out.';
   }
 
-  #choose(event: Event, what: 'account' | 'environment'): void {
-    const id = (event.target as HTMLSelectElement).value;
+  #choose(what: 'account' | 'environment', id: string): void {
     void this.#reload(what === 'account' ? { accountId: id } : { envId: id }).catch((error: unknown) =>
       this.#notify(error instanceof Error ? error.message : String(error), 'error'),
     );
-  }
-
-  #view(): TemplateResult {
-    const { route } = this;
-    switch (route.name) {
-      case 'campaigns':
-        return html`<campaigns-view></campaigns-view>`;
-      case 'campaign-new':
-        return html`<campaign-editor .campaignId=${null}></campaign-editor>`;
-      case 'campaign':
-        return html`<campaign-editor .campaignId=${route.campaignId}></campaign-editor>`;
-      case 'report':
-        return html`<report-view .campaignId=${route.campaignId}></report-view>`;
-      case 'live':
-        return html`<live-view></live-view>`;
-      case 'account':
-        return html`<account-view></account-view>`;
-      case 'environments':
-        return html`<environments-view></environments-view>`;
-      case 'remote-control':
-        return html`<remote-control-view></remote-control-view>`;
-    }
-  }
-
-  #menu(): TemplateResult {
-    const current = menuOf(this.route);
-    let group: string | undefined;
-    const items: TemplateResult[] = [];
-    for (const entry of MENU) {
-      if (entry.group !== group && entry.group !== undefined)
-        items.push(html`<li class="menu-group" aria-hidden="true">${entry.group}</li>`);
-      group = entry.group;
-      items.push(
-        html`<li>
-          <a
-            href=${routeHash(entry.route)}
-            aria-current=${current === entry.route.name ? 'page' : nothing}
-            aria-label=${entry.group === undefined ? nothing : `${entry.group}: ${entry.label}`}
-            >${entry.label}</a
-          >
-        </li>`,
-      );
-    }
-    return html`<nav id="menu" class=${this.menuOpen ? 'open' : ''} aria-label="Console">
-      <ul>
-        ${items}
-      </ul>
-    </nav>`;
   }
 
   override render() {
@@ -296,42 +204,11 @@ export class ConsoleApp extends LitElement {
           Menu
         </button>
         <span class="brand">feature console</span>
-        <div class="choosers">
-          <label class="chooser"
-            ><span>Account</span>
-            <select
-              aria-label="Account"
-              @change=${(event: Event) => this.#choose(event, 'account')}
-              ?disabled=${context.accounts.length === 0}
-            >
-              ${context.accounts.length === 0 ? html`<option>none yet</option>` : nothing}
-              ${context.accounts.map(
-                (a) =>
-                  html`<option value=${a.id} ?selected=${a.id === context.account?.id}>${a.name}</option>`,
-              )}
-            </select></label
-          >
-          <label class="chooser"
-            ><span>Environment</span>
-            <select
-              aria-label="Environment"
-              @change=${(event: Event) => this.#choose(event, 'environment')}
-              ?disabled=${context.environments.length === 0}
-            >
-              ${context.environments.length === 0 ? html`<option>none yet</option>` : nothing}
-              ${context.environments.map(
-                (e) =>
-                  html`<option value=${e.id} ?selected=${e.id === context.environment?.id}>
-                    ${e.name}${e.panic ? ' (panic)' : ''}
-                  </option>`,
-              )}
-            </select></label
-          >
-        </div>
+        ${accountChoosers(context, (what, id) => this.#choose(what, id))}
         <button type="button" class="secondary" @click=${() => void this.#signOut()}>Sign out</button>
       </header>
       <div class="layout">
-        ${this.#menu()}
+        ${consoleMenu(this.route, this.menuOpen)}
         <main id="main" tabindex="-1">
           ${
             context.environment?.panic === true
@@ -341,7 +218,7 @@ export class ConsoleApp extends LitElement {
                 </p>`
               : nothing
           }
-          ${this.#view()}
+          ${routeView(this.route)}
         </main>
       </div>
       <div

@@ -1,0 +1,45 @@
+// The console's menu, laid out as the specification names the settings (Settings > Account, API Key & Settings,
+// Integrations > Remote Control API); the entry of the current screen is marked for assistive technology.
+import { html, nothing, type TemplateResult } from 'lit';
+import { routeHash, type Route } from '../router.js';
+
+const MENU: ReadonlyArray<{ route: Route; label: string; group?: string }> = [
+  { route: { name: 'campaigns' }, label: 'Campaigns' },
+  { route: { name: 'live' }, label: 'Live traffic' },
+  { route: { name: 'account' }, label: 'Account', group: 'Settings' },
+  { route: { name: 'environments' }, label: 'API Key & Settings', group: 'Settings' },
+  { route: { name: 'remote-control' }, label: 'Integrations › Remote Control API', group: 'Settings' },
+];
+
+/** Which menu entry a route belongs to (a campaign's editor and report sit under Campaigns). */
+const menuOf = (route: Route): Route['name'] =>
+  route.name === 'campaign' || route.name === 'campaign-new' || route.name === 'report'
+    ? 'campaigns'
+    : route.name;
+
+/** The menu, with the entry of `route` current; `open` unfolds it at phone widths. */
+export const consoleMenu = (route: Route, open: boolean): TemplateResult => {
+  const current = menuOf(route);
+  let group: string | undefined;
+  const items: TemplateResult[] = [];
+  for (const entry of MENU) {
+    if (entry.group !== group && entry.group !== undefined)
+      items.push(html`<li class="menu-group" aria-hidden="true">${entry.group}</li>`);
+    group = entry.group;
+    items.push(
+      html`<li>
+        <a
+          href=${routeHash(entry.route)}
+          aria-current=${current === entry.route.name ? 'page' : nothing}
+          aria-label=${entry.group === undefined ? nothing : `${entry.group}: ${entry.label}`}
+          >${entry.label}</a
+        >
+      </li>`,
+    );
+  }
+  return html`<nav id="menu" class=${open ? 'open' : ''} aria-label="Console">
+    <ul>
+      ${items}
+    </ul>
+  </nav>`;
+};
