@@ -1,0 +1,50 @@
+// <sign-in-view>: the operator key goes once to the session route, the form forgets it, and `signed-in` tells the
+// shell; an empty key or a refused one is said next to the input, and no event is sent.
+import { assert, expect, oneEvent } from '@open-wc/testing';
+import { html } from 'lit';
+import { ConsoleApiError } from '../../../server/console/src/api.js';
+import '../../../server/console/src/sign-in/sign-in-view.js';
+import type { SignInView } from '../../../server/console/src/sign-in/sign-in-view.js';
+import { StubApi, inShadow, mount, until } from '../console-fixture.js';
+
+const SESSION = { csrf_token: 'csrf-1', expires_at: '2026-12-01T00:00:00.000Z' };
+
+describe('<sign-in-view>', () => {
+  it('sends the key once, clears it, and emits signed-in with the session', async () => {
+    const api = new StubApi({ 'POST /session': SESSION });
+    const { el } = await mount<SignInView>(html`<sign-in-view message="Signed out."></sign-in-view>`, api);
+    await expect(el).to.be.accessible();
+    const input = inShadow<HTMLInputElement>(el, '#key');
+    input.value = ' the-operator-key ';
+    const signedIn = oneEvent(el, 'signed-in');
+    inShadow<HTMLButtonElement>(el, 'button[type=submit]').click();
+    const event = await signedIn;
+    assert.deepEqual(event.detail, SESSION);
+    assert.deepEqual(api.calls, [
+      { method: 'POST', path: '/session', body: { operator_key: 'the-operator-key' } },
+    ]);
+    assert.strictEqual(input.value, '');
+  });
+
+  it('asks for a key before sending anything, and shows a refusal next to the input', async () => {
+    const api = new StubApi({
+      'POST /session': () => {
+        throw new ConsoleApiError(401, 'unauthorized', 'The operator key is not valid.');
+      },
+    });
+    const { el } = await mount<SignInView>(html`<sign-in-view></sign-in-view>`, api);
+    let sent = 0;
+    el.addEventListener('signed-in', () => (sent += 1));
+    inShadow<HTMLButtonElement>(el, 'button[type=submit]').click();
+    await el.updateComplete;
+    assert.lengthOf(api.calls, 0);
+    assert.match(inShadow(el, '#key-error').textContent, /Enter the operator key/);
+
+    inShadow<HTMLInputElement>(el, '#key').value = 'wrong';
+    inShadow<HTMLButtonElement>(el, 'button[type=submit]').click();
+    await until(() => inShadow(el, '#key-error').textContent.includes('not valid'));
+    assert.strictEqual(inShadow(el, '#key').getAttribute('aria-invalid'), 'true');
+    assert.strictEqual(sent, 0);
+    await expect(el).to.be.accessible();
+  });
+});
