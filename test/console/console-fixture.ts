@@ -216,8 +216,11 @@ export const typeInto = (
 
 /** Answers the open confirmation dialog (widgets/confirm.ts) as a user does: clicks its confirm or cancel button. */
 export const answerConfirm = async (choice: 'confirm' | 'cancel'): Promise<void> => {
+  // [open]: a dialog just answered stays in the DOM until its close event, which comes a task later.
   await until(() => document.querySelector('dialog.console-confirm[open]') !== null, 3000, 'a confirmation');
-  document.querySelector<HTMLButtonElement>(`dialog.console-confirm button[value="${choice}"]`)?.click();
+  document
+    .querySelector<HTMLButtonElement>(`dialog.console-confirm[open] button[value="${choice}"]`)
+    ?.click();
 };
 
 /** `value`, or a failed test when it is missing (instead of a non-null assertion). */
