@@ -146,7 +146,7 @@ export interface Mounted<T extends HTMLElement> {
   /** The choices the element asked `reload` for. */
   reloads: Array<{ accountId?: string; envId?: string } | undefined>;
   /** Provides a changed state, as <console-app> does when the header's choice changes. */
-  change(update: Partial<ConsoleContext>): Promise<void>;
+  change: (update: Partial<ConsoleContext>) => Promise<void>;
 }
 
 const hosts: HTMLElement[] = [];
@@ -188,7 +188,7 @@ export const mount = async <T extends HTMLElement>(
     },
     notices,
     reloads,
-    async change(update) {
+    change: async (update) => {
       context = { ...context, ...update };
       provider.setValue(context);
       await (el as unknown as { updateComplete?: Promise<unknown> }).updateComplete;

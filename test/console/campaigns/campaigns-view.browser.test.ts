@@ -1,0 +1,118 @@
+// <campaigns-view>, the campaign list: every campaign of the chosen environment in decision order, searchable by
+// name, slug, id or flag key; a state change is one PATCH of the toggle route (interrupting asks first); a new
+// environment chosen in the header (a new context value) loads its own campaigns.
+import { assert, expect } from '@open-wc/testing';
+import { html } from 'lit';
+import '../../../server/console/src/campaigns/campaigns-view.js';
+import type { CampaignsView } from '../../../server/console/src/campaigns/campaigns-view.js';
+import {
+  ENV,
+  StubApi,
+  answerConfirm,
+  campaignOf,
+  inShadow,
+  mount,
+  must,
+  typeInto,
+  until,
+} from '../console-fixture.js';
+
+const listOf = (envId: string) => `/environments/${envId}/campaigns?_page=1&_max_per_page=100`;
+const page = (items: unknown[]) => ({
+  items,
+  current_items_count: items.length,
+  current_page: 1,
+  total_count: items.length,
+  items_per_page: 100,
+  last_page: 1,
+});
+
+const BUY = campaignOf();
+const BANNER = campaignOf({
+  id: 'camp-2',
+  name: 'Checkout banner',
+  slug: null,
+  state: 'paused',
+  variation_groups: [
+    {
+      id: 'vg-2',
+      name: 'Everyone',
+      targeting: {
+        targeting_groups: [{ targetings: [{ key: 'fs_all_users', operator: 'EQUALS', value: true }] }],
+      },
+      variations: [
+        {
+          id: 'v-a',
+          name: 'Off',
+          reference: true,
+          allocation: 100,
+          modifications: { type: 'FLAG', value: { bannerText: '' } },
+        },
+      ],
+    },
+  ],
+});
+
+const rows = (el: CampaignsView): string[] =>
+  [...(el.shadowRoot?.querySelectorAll('tbody th[scope=row] a') ?? [])].map((a) => a.textContent.trim());
+
+const listed = async (api: StubApi) => {
+  const mounted = await mount<CampaignsView>(html`<campaigns-view></campaigns-view>`, api);
+  await until(() => rows(mounted.el).length > 0, 3000, 'the rows');
+  return mounted;
+};
+
+describe('<campaigns-view>', () => {
+  it('lists the campaigns in decision order and finds one by flag key', async () => {
+    const api = new StubApi({ [`GET ${listOf(ENV.id)}`]: page([BUY, BANNER]) });
+    const { el } = await listed(api);
+    await expect(el).to.be.accessible();
+    assert.deepEqual(rows(el), ['Buy button', 'Checkout banner']);
+    assert.match(inShadow(el, '[role=status]').textContent, /2 campaigns, in the order decisions try them/);
+    typeInto(inShadow(el, '#search'), 'bannertext');
+    await el.updateComplete;
+    assert.deepEqual(rows(el), ['Checkout banner']);
+    assert.match(inShadow(el, '[role=status]').textContent, /1 of 2 campaigns match “bannertext”/);
+    assert.deepEqual(api.calls, [{ method: 'GET', path: listOf(ENV.id) }]);
+  });
+
+  it('pauses with one PATCH of the toggle route, and interrupts only after asking', async () => {
+    const api = new StubApi({
+      [`GET ${listOf(ENV.id)}`]: page([BUY, BANNER]),
+      'PATCH /environments/env-1/campaigns/camp-1/toggle': { ...BUY, state: 'paused' },
+    });
+    const { el, notices } = await listed(api);
+    const select = () => inShadow<HTMLSelectElement>(el, 'select[aria-label="State of Buy button"]');
+    typeInto(select(), 'interrupted');
+    await answerConfirm('cancel');
+    await until(() => select().value === 'active', 3000, 'the select back to active');
+    assert.lengthOf(api.made('PATCH'), 0);
+
+    typeInto(select(), 'paused');
+    await until(() => api.made('PATCH').length === 1);
+    assert.deepEqual(api.made('PATCH'), [
+      { method: 'PATCH', path: '/environments/env-1/campaigns/camp-1/toggle', body: { state: 'paused' } },
+    ]);
+    await until(() => notices.length === 1);
+    assert.match(must(notices[0]).message, /“Buy button” is paused/);
+    await el.updateComplete;
+    assert.strictEqual(must(el.shadowRoot?.querySelector('tbody tr .badge')).textContent, 'Paused');
+    await expect(el).to.be.accessible();
+  });
+
+  it('loads the campaigns of the environment chosen next', async () => {
+    const staging = { ...ENV, id: 'env-2', name: 'Staging' };
+    const api = new StubApi({
+      [`GET ${listOf(ENV.id)}`]: page([BUY]),
+      [`GET ${listOf('env-2')}`]: page([BANNER]),
+    });
+    const { el, change } = await listed(api);
+    await change({ environments: [ENV, staging], environment: staging });
+    await until(() => rows(el)[0] === 'Checkout banner', 3000, 'the other environment’s rows');
+    assert.deepEqual(
+      api.calls.map((c) => c.path),
+      [listOf(ENV.id), listOf('env-2')],
+    );
+    assert.match(inShadow(el, 'h1').textContent, /in Staging/);
+  });
+});
