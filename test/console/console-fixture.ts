@@ -80,7 +80,7 @@ export class StubApi {
     return this.#call('POST', '/session', credential);
   }
   async endAllSessions(): Promise<number> {
-    return this.#call<number>('POST', '/sessions/end-all');
+    return (await this.#call<{ ended: number }>('DELETE', '/console/sessions')).ended;
   }
 }
 
