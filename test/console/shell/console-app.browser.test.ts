@@ -1,0 +1,90 @@
+// <console-app>, the shell, over a fetch double (its ConsoleApi is its own): with a session it loads the accounts
+// and environments, provides them to the view of the route (@lit/context), and a new environment chosen in the
+// header reaches the view, which reads that environment's campaigns; without a session it shows the sign-in.
+import { assert, expect } from '@open-wc/testing';
+import '../../../server/console/src/shell/console-app.js';
+import type { ConsoleApp } from '../../../server/console/src/shell/console-app.js';
+import { ACCOUNT, ENV, inShadow, must, typeInto, until } from '../console-fixture.js';
+
+const STAGING = { ...ENV, id: 'env-2', name: 'Staging' };
+const emptyPage = {
+  items: [],
+  current_items_count: 0,
+  current_page: 1,
+  total_count: 0,
+  items_per_page: 100,
+  last_page: 1,
+};
+
+/** A fetch double that answers the console's routes by `METHOD path` (401 for the session when `signedIn` is false). */
+const serve = (signedIn: boolean) => {
+  const asked: string[] = [];
+  const answers: Record<string, unknown> = {
+    'GET /admin/v1/accounts': { items: [ACCOUNT] },
+    'GET /admin/v1/accounts/acc-1/environments': { items: [ENV, STAGING] },
+    'GET /admin/v1/environments/env-1/campaigns?_page=1&_max_per_page=100': emptyPage,
+    'GET /admin/v1/environments/env-2/campaigns?_page=1&_max_per_page=100': emptyPage,
+  };
+  if (signedIn)
+    answers['GET /admin/session'] = { csrf_token: 'csrf', expires_at: '2026-12-01T00:00:00.000Z' };
+  const original = window.fetch.bind(window);
+  window.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = input instanceof Request ? input.url : input instanceof URL ? input.href : input;
+    const key = `${init?.method ?? 'GET'} ${url}`;
+    asked.push(key);
+    const found = Object.hasOwn(answers, key);
+    return Promise.resolve(
+      new Response(JSON.stringify(found ? answers[key] : { code: 'unauthorized', message: 'Sign in.' }), {
+        status: found ? 200 : 401,
+        headers: { 'content-type': 'application/json' },
+      }),
+    );
+  };
+  return { asked, restore: () => (window.fetch = original) };
+};
+
+const mountApp = (): ConsoleApp => {
+  const host = document.createElement('div');
+  document.body.append(host);
+  host.append(document.createElement('console-app'));
+  return must(host.querySelector('console-app'));
+};
+
+describe('<console-app>', () => {
+  let server: ReturnType<typeof serve> | undefined;
+  beforeEach(() => {
+    localStorage.removeItem('feature-console-choice');
+    history.replaceState(null, '', `${location.pathname}${location.search}#/campaigns`);
+  });
+  afterEach(() => {
+    server?.restore();
+    document.querySelectorAll('console-app').forEach((app) => app.parentElement?.remove());
+    history.replaceState(null, '', location.pathname + location.search);
+  });
+
+  it('provides the chosen environment to the view, and a new choice in the header reaches it', async () => {
+    server = serve(true);
+    const app = mountApp();
+    await until(() => app.shadowRoot?.querySelector('campaigns-view') !== null, 3000, 'the campaigns view');
+    const view = inShadow<HTMLElement & { context: { environment: { id: string } } }>(app, 'campaigns-view');
+    assert.strictEqual(view.context.environment.id, 'env-1');
+    await until(() => server?.asked.some((k) => k.includes('/environments/env-1/campaigns')) === true);
+    await expect(app).to.be.accessible();
+
+    typeInto(inShadow(app, 'select[aria-label=Environment]'), 'env-2');
+    await until(() => view.context.environment.id === 'env-2', 3000, 'the new context in the view');
+    await until(() => server?.asked.some((k) => k.includes('/environments/env-2/campaigns')) === true);
+    assert.deepEqual(JSON.parse(must(localStorage.getItem('feature-console-choice'))), {
+      accountId: 'acc-1',
+      envId: 'env-2',
+    });
+  });
+
+  it('shows the sign-in without a session', async () => {
+    server = serve(false);
+    const app = mountApp();
+    await until(() => app.shadowRoot?.querySelector('sign-in-view') !== null, 3000, 'the sign-in');
+    assert.deepEqual(server.asked, ['GET /admin/session']);
+    await expect(app).to.be.accessible();
+  });
+});
