@@ -1,13 +1,9 @@
 // <environments-view>: one card per environment of the chosen account; a new environment is one POST with its
-// switches, its API key is shown once on its card, and the header's choice moves to it (reload). The remote
-// control view beside it lists the account's accesses and adds one the form made.
+// switches, its API key is shown once on its card, and the header's choice moves to it (reload).
 import { assert, expect } from '@open-wc/testing';
 import { html } from 'lit';
 import '../../../server/console/src/settings/environments-view.js';
-import '../../../server/console/src/settings/remote-control-view.js';
 import type { EnvironmentsView } from '../../../server/console/src/settings/environments-view.js';
-import type { RemoteControlView } from '../../../server/console/src/settings/remote-control-view.js';
-import type { Access } from '../../../server/console/src/types.js';
 import { ENV, StubApi, inShadow, mount, must, until } from '../console-fixture.js';
 
 describe('<environments-view>', () => {
@@ -47,42 +43,5 @@ describe('<environments-view>', () => {
         ['env-2', 'key-staging'],
       ],
     );
-  });
-});
-
-describe('<remote-control-view>', () => {
-  it("lists the account's accesses and adds the one the form made", async () => {
-    const first: Access = {
-      id: 'acs-1',
-      account_id: 'acc-1',
-      name: 'nightly',
-      environments: [],
-      actions: ['report.read'],
-      client_id: 'client-1',
-      created_at: '2026-11-01T10:00:00.000Z',
-      revoked_at: null,
-    };
-    const api = new StubApi({ 'GET /accounts/acc-1/accesses': { items: [first] } });
-    const { el } = await mount<RemoteControlView>(html`<remote-control-view></remote-control-view>`, api);
-    await until(() => el.shadowRoot?.querySelector('access-list') !== null, 3000, 'the list');
-    const list = inShadow<HTMLElement & { accesses: readonly Access[] }>(el, 'access-list');
-    assert.deepEqual(
-      list.accesses.map((a) => a.id),
-      ['acs-1'],
-    );
-    const form = inShadow(el, 'access-create-form');
-    form.dispatchEvent(
-      new CustomEvent('access-created', {
-        detail: { ...first, id: 'acs-2', name: 'ci' },
-        bubbles: true,
-        composed: true,
-      }),
-    );
-    await el.updateComplete;
-    assert.deepEqual(
-      list.accesses.map((a) => a.id),
-      ['acs-2', 'acs-1'],
-    );
-    await expect(el).to.be.accessible();
   });
 });
