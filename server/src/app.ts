@@ -3,6 +3,7 @@
 // may share one in tests); closing the app flushes what it writes behind.
 import { randomUUID } from 'node:crypto';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { ErrorObject } from 'ajv';
 import type { Logger } from 'pino';
 import type { AppContext } from './app-context.js';
 import { AssignmentService } from './assignments/assignment-service.js';
@@ -11,6 +12,7 @@ import { EnvironmentCache } from './configuration/environment-cache.js';
 import { registerCors } from './http/cors.js';
 import { answerFrameworkError, registerErrorHandlers } from './http/error-handler.js';
 import { registerJsonBodyParser } from './http/json-body.js';
+import { compileRequestSchema, formatSchemaErrors } from './http/schema-validation.js';
 import { registerOpenApi } from './http/openapi.js';
 import { rewritePlatformUrl } from './http/platform-paths.js';
 import { errors } from './errors.js';
@@ -86,8 +88,12 @@ export const createApp = async (deps: AppDeps): Promise<FastifyInstance> => {
     // The platform's SDKs call root paths on their own hosts (PROTOCOL.md §2.6): served at our routes.
     rewriteUrl: rewritePlatformUrl,
     bodyLimit: 1024 * 1024,
+    // Every request part is checked against its route's schema, and a refusal names each wrong field.
+    schemaErrorFormatter: (validationErrors, part) =>
+      formatSchemaErrors(validationErrors as unknown as ErrorObject[], part),
     ...(deps.trustProxy === undefined ? {} : { trustProxy: deps.trustProxy }),
   });
+  app.setValidatorCompiler(compileRequestSchema);
   const writer = new AssignmentWriter(deps.store, log);
   const ctx: AppContext = {
     store: deps.store,

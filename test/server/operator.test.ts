@@ -119,7 +119,10 @@ void describe('operator routes', () => {
       actions: ['campaign.fly'],
     });
     assert.equal(badAction.status, 400);
-    assert.equal((badAction.body.details as Array<{ path: string }>)[0]?.path, 'actions');
+    // The schema names the wrong item itself, and the actions it could be.
+    const actionError = (badAction.body.details as Array<{ path: string; message: string }>)[0];
+    assert.equal(actionError?.path, 'actions[0]');
+    assert.match(actionError.message, /must be one of .*"report\.read"/);
     const badEnv = await call('POST', `/accounts/${accountId}/accesses`, {
       name: 'x',
       actions: ['report.read'],

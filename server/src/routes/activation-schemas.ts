@@ -22,7 +22,7 @@ import {
   type RouteSchema,
 } from './shared-schemas.js';
 
-const visitorId = { type: 'string', minLength: 1, maxLength: 256 } as const;
+const visitorId = { type: 'string', minLength: 1, maxLength: 256, 'x-storable': true } as const;
 
 /** What every stored text of the SDK routes must be (§2.1), said in its fields' descriptions. */
 export const STORABLE_TEXT_NOTE = 'Without U+0000 or a lone surrogate (stored as sent, or refused).';
@@ -32,6 +32,7 @@ export const queueTimeSchema = {
   type: 'integer',
   minimum: 0,
   maximum: HIT_LIMITS.maxQueueTimeMs,
+  'x-rule': `must be an integer from 0 to ${HIT_LIMITS.maxQueueTimeMs} (ms, one day)`,
   default: 0,
   description:
     'Queue time in ms (at most one day): send time minus creation time. The item is dated received time − qt.',
@@ -47,11 +48,17 @@ const activationProperties = {
     type: ['string', 'null'],
     minLength: 1,
     maxLength: 256,
+    'x-storable': true,
     description: `The anonymous id of an authenticated visitor. ${STORABLE_TEXT_NOTE}`,
   },
-  caid: { ...id, description: 'The variation group id (the platform names it caid; not the campaign id).' },
+  caid: {
+    ...id,
+    'x-rule': 'must be a variation group id (1-64 letters, digits, _ or -)',
+    description: 'The variation group id (the platform names it caid; not the campaign id).',
+  },
   vaid: {
     ...id,
+    'x-rule': 'must be a variation id (1-64 letters, digits, _ or -)',
     description: 'The variation id; it must belong to caid in this environment, now or before.',
   },
   qt: queueTimeSchema,
@@ -59,11 +66,14 @@ const activationProperties = {
     type: 'string',
     minLength: 1,
     maxLength: 128,
+    'x-storable': true,
     description: `Idempotency id (our SDK: a UUID v4): a second arrival counts as a duplicate (§5.4). ${STORABLE_TEXT_NOTE}`,
   },
 } as const;
 
-const activationItemSchema = {
+/** One activation; the route checks each on its own (`x-per-item`), so a bad one is rejected by index. */
+export const activationItemSchema = {
+  title: 'Activation',
   type: 'object',
   required: ['vid', 'caid', 'vaid'],
   properties: {
@@ -142,7 +152,13 @@ export const activationRouteSchema: RouteSchema = {
   consumes: JSON_OR_TEXT,
   body: {
     title: 'Activations',
-    oneOf: [
+    type: 'object',
+    required: ['cid'],
+    properties: {
+      cid: { type: 'string', description: 'The environment id.' },
+      batch: { type: 'array', description: 'The activations of a batch.' },
+    },
+    anyOf: [
       {
         title: 'Batch',
         type: 'object',
@@ -152,12 +168,15 @@ export const activationRouteSchema: RouteSchema = {
           batch: {
             type: 'array',
             items: activationItemSchema,
-            description: `Items past the first ${MAX_ACTIVATIONS_PROCESSED} are rejected by index, unread.`,
+            'x-per-item': true,
+            description: `Each item is checked on its own: a bad one is rejected by index. Items past the first ${MAX_ACTIVATIONS_PROCESSED} are rejected by index, unread.`,
           },
         },
       },
       {
         title: 'One activation',
+        description: 'One activation at the top level, with its cid; checked as a batch of one.',
+        'x-per-item': true,
         type: 'object',
         required: ['cid', 'vid', 'caid', 'vaid'],
         properties: { cid: { type: 'string', description: 'The environment id.' }, ...activationProperties },

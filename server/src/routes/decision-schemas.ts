@@ -100,9 +100,10 @@ const queryFlag = (fallback: boolean, description: string) =>
   ({ type: 'boolean', default: fallback, description }) as const;
 
 const extrasParameter = {
-  type: 'string',
-  enum: ['accountSettings'],
-  description: 'accountSettings adds extras.accountSettings (both spellings, extras and extras[], work).',
+  type: 'array',
+  items: { type: 'string' },
+  description:
+    'accountSettings adds extras.accountSettings (both spellings, extras and extras[], work); other values are ignored.',
 } as const;
 
 /** `POST /v2/{envId}/campaigns`. */

@@ -47,6 +47,7 @@ const commonProperties = {
   sr: text('Screen resolution.'),
   ul: text('User language.'),
   sn: {
+    'x-rule': 'must be an integer ≥ 0, or a string of its digits',
     description:
       "Session number: an integer, or a string of its digits (the platform's SDK sends text), stored as the integer.",
     oneOf: [
@@ -66,8 +67,16 @@ const hitOf = (t: string, description: string, required: readonly string[], prop
   properties: { t: { const: t }, ...commonProperties, ...properties },
 });
 
-const hitSchema = {
+/**
+ * One hit, by its type `t`. The hit routes check each hit against it on its own (`x-per-item`), so a bad one
+ * is rejected by index and the others are stored; every key and text it holds must be storable.
+ */
+export const hitSchema = {
   title: 'Hit',
+  type: 'object',
+  required: ['t'],
+  discriminator: { propertyName: 't' },
+  'x-storable-keys': true,
   oneOf: [
     hitOf('SCREENVIEW', 'A screen view.', ['dl'], {
       dl: text('The screen name.', HIT_LIMITS.maxLocationLength),
@@ -84,7 +93,12 @@ const hitSchema = {
       tr: amount('Revenue.'),
       ts: amount('Shipping.'),
       tt: amount('Tax.'),
-      tc: { type: 'string', pattern: '^[A-Za-z]{3}$', description: 'Currency, ISO 4217.' },
+      tc: {
+        type: 'string',
+        pattern: '^[A-Za-z]{3}$',
+        'x-rule': 'must be a 3-letter ISO 4217 code',
+        description: 'Currency, ISO 4217.',
+      },
       sm: text('Shipping method.'),
       pm: text('Payment method.'),
       tcc: text('Coupon code.'),
@@ -192,7 +206,13 @@ export const hitsRouteSchema: RouteSchema = {
   consumes: JSON_OR_TEXT,
   body: {
     title: 'Hits',
-    oneOf: [
+    type: 'object',
+    required: ['cid'],
+    properties: {
+      cid: { type: 'string', description: 'The environment id.' },
+      h: { type: 'array', description: 'The hits of a batch.' },
+    },
+    anyOf: [
       {
         title: 'Batch',
         type: 'object',
@@ -205,11 +225,17 @@ export const hitsRouteSchema: RouteSchema = {
           h: {
             type: 'array',
             items: hitSchema,
-            description: `Hits past the first ${HIT_LIMITS.maxHitsPerBatch} are rejected by index, unread.`,
+            'x-per-item': true,
+            description: `Each hit is checked on its own: a bad one is rejected by index. Hits past the first ${HIT_LIMITS.maxHitsPerBatch} are rejected by index, unread.`,
           },
         },
       },
-      { title: 'One hit', allOf: [{ type: 'object', required: ['cid'] }, hitSchema] },
+      {
+        title: 'One hit',
+        description: 'One hit at the top level, with its cid; checked as a batch of one.',
+        'x-per-item': true,
+        allOf: [{ type: 'object', required: ['cid'] }, hitSchema],
+      },
     ],
     examples: [batchExample, singleExample],
   },

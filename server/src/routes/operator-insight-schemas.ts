@@ -203,6 +203,7 @@ export const operatorInsightRoutes = {
           type: 'string',
           minLength: 1,
           maxLength: 256,
+          'x-storable': true,
           description: "Only this visitor's rows: an activation's vid or aid, a hit's vid or cuid (exact).",
           examples: ['anon-7'],
         },

@@ -8,13 +8,10 @@ import { errors } from '../errors.js';
 import { reportEtag, reportVersions, sendReportAnswer } from '../http/report-etag.js';
 import { buildDailySeries } from '../report/daily-series.js';
 import type { EnvironmentRecord, TrafficItem, TrafficPage } from '../store/store.js';
-import { badString } from '../validation/fields.js';
 import { operatorInsightRoutes as doc } from './operator-insight-schemas.js';
 import { pageParameter } from './remote.js';
 
 const PREFIX = '/admin/v1/environments/:envId';
-// The longest id an activation or hit may carry (validation/activation.ts, validation/hit.ts).
-const MAX_VISITOR_LENGTH = 256;
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 
@@ -53,22 +50,13 @@ export const trafficAnswer = (page: TrafficPage): TrafficAnswer => ({
   cursor: page.cursor,
 });
 
-/** A cursor parameter: a seq this route answered (0 or more), 0 when absent; else 400 naming it. */
-const cursorParameter = (request: FastifyRequest, name: string): number => {
-  const raw = (request.query as Record<string, unknown>)[name];
-  if (raw === undefined) return 0;
-  const value = typeof raw === 'string' && /^\d{1,16}$/.test(raw) ? Number(raw) : Number.NaN;
-  if (!(value <= Number.MAX_SAFE_INTEGER))
-    throw errors.invalidBody(name, `must be a whole number from 0 to ${Number.MAX_SAFE_INTEGER}`);
-  return value;
-};
+/** A cursor parameter: a seq this route answered (0 or more, as the query schema checked it), 0 when absent. */
+const cursorParameter = (request: FastifyRequest, name: string): number => pageParameter(request, name, 0);
 
+/** The visitor parameter (a storable string of 1-256 characters, as the query schema checked it), or null. */
 const visitorParameter = (request: FastifyRequest): string | null => {
-  const raw = (request.query as Record<string, unknown>).visitor;
-  if (raw === undefined) return null;
-  const problem = badString(raw, MAX_VISITOR_LENGTH);
-  if (problem !== null) throw errors.invalidBody('visitor', problem);
-  return raw as string;
+  const value = (request.query as Record<string, unknown>).visitor;
+  return typeof value === 'string' ? value : null;
 };
 
 /**
@@ -86,7 +74,7 @@ export const registerOperatorInsightRoutes = (
       afterActivation: cursorParameter(request, 'after_activation'),
       afterHit: cursorParameter(request, 'after_hit'),
       visitor: visitorParameter(request),
-      limit: pageParameter(request, 'limit', 50, 200),
+      limit: pageParameter(request, 'limit', 50),
     };
     return trafficAnswer(await ctx.store.traffic(found.id, query));
   });

@@ -8,7 +8,7 @@
 // parse their body into a Map of parameters. Fastify's Ajv would coerce types, fill defaults, remove fields
 // and answer its own messages; its schema serializer would drop the fields a response schema does not list.
 // `documented` turns both off for the route: the schema feeds the OpenAPI document and nothing else.
-import type { FastifySchema, FastifySchemaCompiler, FastifySerializerCompiler } from 'fastify';
+import type { FastifySchema, FastifySerializerCompiler } from 'fastify';
 import type { Action, ErrorBody, OAuthErrorBody } from 'feature-ts/protocol';
 import { errors, type ApiError } from '../errors.js';
 import { errorBodySchema } from '../remote/campaign-schemas.js';
@@ -19,17 +19,14 @@ export type RouteSchema = FastifySchema;
 /** The route options `documented` returns, spread into a route's options. */
 export interface DocumentedRoute {
   schema: RouteSchema;
-  validatorCompiler: FastifySchemaCompiler<RouteSchema>;
   serializerCompiler: FastifySerializerCompiler<RouteSchema>;
 }
 
-const acceptAsIs: FastifySchemaCompiler<RouteSchema> = () => () => true;
 const plainJson: FastifySerializerCompiler<RouteSchema> = () => (data: unknown) => JSON.stringify(data);
 
 /** Route options that attach `schema` for the document only: no validation, answers serialized whole. */
 export const documented = (schema: RouteSchema): DocumentedRoute => ({
   schema,
-  validatorCompiler: acceptAsIs,
   serializerCompiler: plainJson,
 });
 

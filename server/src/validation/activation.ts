@@ -3,9 +3,11 @@
 // the environment now or in the past (deleted campaigns are tombstones, so a cached activation still counts).
 // The texts it stores are storable and `qt` is within its range (PROTOCOL.md §2.1, §5.1), or it is rejected.
 import { isJsonObject } from 'feature-ts/protocol';
-import { isValidId } from '../ids.js';
+import { itemChecker } from '../http/schema-validation.js';
+import { activationItemSchema } from '../routes/activation-schemas.js';
 import type { ActivationRow } from '../store/store.js';
-import { badOptionalQueueTime, badOptionalString, badString } from './fields.js';
+
+const checkShape = itemChecker(activationItemSchema);
 
 /** A validated activation, or why it was rejected. */
 export type ActivationCheck = { row: ActivationRow } | { message: string };
@@ -20,18 +22,11 @@ export const checkActivation = (
 ): ActivationCheck => {
   const at = (field: string): string => (path === '' ? field : `${path}.${field}`);
   if (!isJsonObject(raw)) return { message: `${path === '' ? 'the activation' : path} must be an object` };
+  const problem = checkShape(raw, path);
+  if (problem !== null) return { message: problem };
+  // What the schema cannot say: the batch's environment, and the variation's group in it.
   if (raw.cid !== undefined && raw.cid !== cid)
     return { message: `${at('cid')} differs from the batch's cid` };
-  const problems: Array<[string, string | null]> = [
-    ['vid', badString(raw.vid, 256)],
-    ['aid', raw.aid === null ? null : badOptionalString(raw.aid, 256)],
-    ['caid', isValidId(raw.caid) ? null : 'must be a variation group id'],
-    ['vaid', isValidId(raw.vaid) ? null : 'must be a variation id'],
-    ['qt', badOptionalQueueTime(raw.qt)],
-    ['hid', badOptionalString(raw.hid, 128)],
-  ];
-  for (const [field, problem] of problems)
-    if (problem !== null) return { message: `${at(field)} ${problem}` };
   const group = raw.caid as string;
   const variation = raw.vaid as string;
   const campaignId = owners.get(group)?.get(variation);

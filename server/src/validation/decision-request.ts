@@ -89,15 +89,11 @@ export interface DecisionQuery {
   sendContextEvent: boolean;
 }
 
-const flag = (query: Record<string, unknown>, name: string, fallback: boolean): boolean => {
-  const value = query[name];
-  if (value === undefined) return fallback;
-  if (value === 'true') return true;
-  if (value === 'false') return false;
-  throw errors.invalidBody(name, 'must be true or false (query parameter)');
-};
+// The route's query schema has read `true` and `false` and filled in each flag's default.
+const flag = (query: Record<string, unknown>, name: string, fallback: boolean): boolean =>
+  typeof query[name] === 'boolean' ? query[name] : fallback;
 
-/** Reads the decision query; throws 400 on a malformed flag. */
+/** Reads the decision query, as the route's query schema checked it. */
 export const readDecisionQuery = (query: unknown): DecisionQuery => {
   const q = isJsonObject(query) ? query : {};
   const extras = [q['extras[]'], q.extras].flat();
