@@ -180,12 +180,27 @@ const kindOf = (schema: Schema, full = false): string => {
   return range === null ? kind : `${kind} ${range}`;
 };
 
+// The keywords an `x-rule` speaks for: what a value is. Lengths, sizes and fields keep their own messages.
+const RULED = new Set([
+  'type',
+  'pattern',
+  'format',
+  'enum',
+  'const',
+  'oneOf',
+  'anyOf',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'multipleOf',
+]);
+
 /** The message of one Ajv error, saying what to send. */
 const messageOf = (error: ErrorObject): string => {
   const parent = (error.parentSchema ?? {}) as Schema;
   const rule = parent['x-rule'];
-  if (typeof rule === 'string' && error.keyword !== 'required' && error.keyword !== 'additionalProperties')
-    return rule;
+  if (typeof rule === 'string' && RULED.has(error.keyword)) return rule;
   const params = error.params as Record<string, unknown>;
   switch (error.keyword) {
     case 'maximum':

@@ -27,6 +27,13 @@ const visitorId = { type: 'string', minLength: 1, maxLength: 256, 'x-storable': 
 /** What every stored text of the SDK routes must be (§2.1), said in its fields' descriptions. */
 export const STORABLE_TEXT_NOTE = 'Without U+0000 or a lone surrogate (stored as sent, or refused).';
 
+/** `cid` of an activation or hit body: the environment the items belong to. */
+export const environmentIdSchema = {
+  type: 'string',
+  'x-rule': 'must be the environment id (a string)',
+  description: 'The environment id.',
+} as const;
+
 /** `qt` on activations and hits (§5.1). */
 export const queueTimeSchema = {
   type: 'integer',
@@ -155,7 +162,7 @@ export const activationRouteSchema: RouteSchema = {
     type: 'object',
     required: ['cid'],
     properties: {
-      cid: { type: 'string', description: 'The environment id.' },
+      cid: environmentIdSchema,
       batch: { type: 'array', description: 'The activations of a batch.' },
     },
     anyOf: [

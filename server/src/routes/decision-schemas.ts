@@ -1,5 +1,5 @@
-// The decision route's schema (PROTOCOL.md §3), for the OpenAPI document: validateDecisionRequest and
-// readDecisionQuery check the request by hand (documented in shared-schemas.ts says why).
+// The decision route's schema (PROTOCOL.md §3): the route's requests are checked against it, and the OpenAPI
+// document is built from it.
 import { CAMPAIGN_TYPES, CONTEXT_LIMITS, type Decision, type DecisionRequest } from 'feature-ts/protocol';
 import { errors } from '../errors.js';
 import { URL_PROBLEMS } from '../http/error-handler.js';
@@ -19,21 +19,26 @@ const visitorIdSchema = {
   type: 'string',
   minLength: 1,
   maxLength: CONTEXT_LIMITS.maxVisitorIdLength,
+  'x-storable': true,
 } as const;
 const anonymousIdSchema = {
   type: ['string', 'null'],
   minLength: 1,
   maxLength: CONTEXT_LIMITS.maxVisitorIdLength,
+  'x-storable': true,
 } as const;
 
 const contextSchema = {
-  type: 'object',
+  // null is read as {} (some SDKs send it).
+  type: ['object', 'null'],
   maxProperties: CONTEXT_LIMITS.maxKeys,
   propertyNames: { minLength: 1, maxLength: CONTEXT_LIMITS.maxKeyLength },
   additionalProperties: {
     type: ['string', 'number', 'boolean'],
     maxLength: CONTEXT_LIMITS.maxStringValueLength,
+    'x-rule': 'must be a string, a finite number or a boolean',
   },
+  'x-storable-keys': true,
   description: `Case-sensitive keys to strings, finite numbers or booleans: at most ${CONTEXT_LIMITS.maxKeys} keys and ${CONTEXT_LIMITS.maxSerializedBytes} bytes as JSON, a string value at most ${CONTEXT_LIMITS.maxStringValueLength} characters. Targeting compares these (§7). Keys and string values: ${STORABLE_TEXT_NOTE}`,
   examples: [{ plan: 'premium', age: 31, fs_client: 'feature-ts' }],
 } as const;

@@ -11,7 +11,12 @@ import {
 } from 'feature-ts/protocol';
 import { errors } from '../errors.js';
 import { JSON_OR_TEXT } from '../http/json-body.js';
-import { STORABLE_TEXT_NOTE, collectAnswerSchema, queueTimeSchema } from './activation-schemas.js';
+import {
+  STORABLE_TEXT_NOTE,
+  collectAnswerSchema,
+  environmentIdSchema,
+  queueTimeSchema,
+} from './activation-schemas.js';
 import {
   EXAMPLE,
   errorAnswer,
@@ -20,6 +25,10 @@ import {
   security,
   type RouteSchema,
 } from './shared-schemas.js';
+
+// The longest SDK name and version a usage count keeps (§12).
+const USAGE_NAME_LENGTH = 100;
+const USAGE_VERSION_LENGTH = 50;
 
 const text = (description: string, max: number = HIT_LIMITS.maxStringLength) =>
   ({
@@ -209,7 +218,7 @@ export const hitsRouteSchema: RouteSchema = {
     type: 'object',
     required: ['cid'],
     properties: {
-      cid: { type: 'string', description: 'The environment id.' },
+      cid: environmentIdSchema,
       h: { type: 'array', description: 'The hits of a batch.' },
     },
     anyOf: [
@@ -280,12 +289,17 @@ export const usageRouteSchema: RouteSchema = {
     type: 'object',
     required: ['t', 'cid', 'cv'],
     properties: {
-      t: { const: 'USAGE' },
-      cid: { type: 'string', description: 'The environment id.' },
+      t: { const: 'USAGE', 'x-rule': 'must be "USAGE" (a developer usage hit)' },
+      cid: environmentIdSchema,
       vid: { type: 'string', description: "The SDK instance's id; not stored." },
       cv: {
         type: 'object',
+        properties: {
+          'stack.name': { type: 'string', minLength: 1, maxLength: USAGE_NAME_LENGTH },
+          'stack.version': { type: 'string', minLength: 1, maxLength: USAGE_VERSION_LENGTH },
+        },
         additionalProperties: { type: 'string' },
+        'x-storable-keys': true,
         description: `Every value a string; keys and values: ${STORABLE_TEXT_NOTE} stack.name (1-100 characters) and stack.version (1-50) are stored as sent ("unknown" when absent).`,
       },
     },

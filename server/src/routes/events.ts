@@ -3,15 +3,13 @@
 // once every accepted hit is committed (§5.2); the first 1 000 hits of a request are processed, the rest
 // rejected by index, and an answer lists at most 100 rejections (`rejectedCount` gives the total).
 import type { FastifyInstance } from 'fastify';
-import { HIT_LIMITS, isJsonObject, type CollectAnswer } from 'feature-ts/protocol';
+import { HIT_LIMITS, type CollectAnswer } from 'feature-ts/protocol';
 import type { AppContext } from '../app-context.js';
 import { errors } from '../errors.js';
 import { JSON_OR_TEXT } from '../http/json-body.js';
 import { checkBatch } from '../validation/batch.js';
-import { badString } from '../validation/fields.js';
 import { checkHit } from '../validation/hit.js';
-import { STORABLE_TEXT_RULE, isStorableText, shownKey } from '../validation/storable-text.js';
-import { COLLECT_BODY_LIMIT, environmentIdOf } from './activation.js';
+import { COLLECT_BODY_LIMIT } from './activation.js';
 import { hitsRouteSchema, troubleshootingRouteSchema, usageRouteSchema } from './events-schemas.js';
 import { documented, type RouteSchema } from './shared-schemas.js';
 
@@ -20,30 +18,23 @@ const collect = { bodyLimit: COLLECT_BODY_LIMIT, config: { accepts: JSON_OR_TEXT
 /** A hit route's options: the shared limits, and its schema for the OpenAPI document. */
 const collecting = (schema: RouteSchema) => ({ ...collect, ...documented(schema) });
 
-// The longest SDK name and version a usage count keeps (§12).
-const USAGE_NAME_LENGTH = 100;
-const USAGE_VERSION_LENGTH = 50;
-
-/** A usage hit's `cv[key]` as stored: "unknown" when absent; 400 when empty or longer than `max`. */
-const usageText = (cv: Record<string, unknown>, key: string, max: number): string => {
+/** A usage hit's `cv[key]` as stored (the schema checked its length): "unknown" when absent. */
+const usageText = (cv: Record<string, unknown>, key: string): string => {
   const value = cv[key];
-  if (value === undefined) return 'unknown';
-  const problem = badString(value, max);
-  if (problem !== null) throw errors.invalidBody(`cv.${key}`, problem);
-  return value as string;
+  return typeof value === 'string' ? value : 'unknown';
 };
 
 /** Registers the hit, usage and troubleshooting routes. */
 export const registerEventRoutes = (app: FastifyInstance, ctx: AppContext): void => {
   app.post('/events', collecting(hitsRouteSchema), async (request, reply) => {
-    const body = request.body;
-    if (!isJsonObject(body))
-      throw errors.invalidBody('(body)', 'must be a hit batch: {"cid":…,"t":"BATCH","h":[…]}');
+    // The route's schema checked the envelope (an object, cid a string, h an array when sent); each hit is
+    // checked on its own below. What the schema leaves: a body that is neither a batch nor one hit.
+    const body = request.body as Record<string, unknown>;
     const batch = Array.isArray(body.h);
     if (!batch && (typeof body.t !== 'string' || body.t === 'BATCH')) {
       throw errors.invalidBody('h', 'must be an array of hits (or send one hit with its t)');
     }
-    const cid = environmentIdOf(body);
+    const cid = body.cid as string;
     const state = await ctx.environments.get(cid);
     if (state === null) throw errors.unknownEnvironment(cid);
     const items: unknown[] = Array.isArray(body.h) ? body.h : [body];
@@ -66,21 +57,12 @@ export const registerEventRoutes = (app: FastifyInstance, ctx: AppContext): void
   });
 
   app.post('/events/analytics', collecting(usageRouteSchema), async (request, reply) => {
-    const body = request.body;
-    if (!isJsonObject(body) || body.t !== 'USAGE') {
-      throw errors.invalidBody('t', 'must be "USAGE" (a developer usage hit)');
-    }
-    const cid = environmentIdOf(body);
-    if (!isJsonObject(body.cv)) throw errors.invalidBody('cv', 'must be an object of strings');
-    for (const [key, value] of Object.entries(body.cv)) {
-      const path = `cv.${shownKey(key)}`;
-      if (!isStorableText(key)) throw errors.invalidBody(path, `${STORABLE_TEXT_RULE} (in its key)`);
-      if (typeof value !== 'string') throw errors.invalidBody(path, 'must be a string');
-      if (!isStorableText(value)) throw errors.invalidBody(path, STORABLE_TEXT_RULE);
-    }
-    // The two values kept are stored as sent or refused, never cut (a cut could split a surrogate pair).
-    const name = usageText(body.cv, 'stack.name', USAGE_NAME_LENGTH);
-    const version = usageText(body.cv, 'stack.version', USAGE_VERSION_LENGTH);
+    // The route's schema checked it all: t, cid, and cv's keys and values (storable strings, the two kept
+    // ones within their lengths: stored as sent or refused, never cut, which could split a surrogate pair).
+    const body = request.body as { cid: string; cv: Record<string, unknown> };
+    const cid = body.cid;
+    const name = usageText(body.cv, 'stack.name');
+    const version = usageText(body.cv, 'stack.version');
     const state = await ctx.environments.get(cid);
     if (state === null) throw errors.unknownEnvironment(cid);
     const day = new Date(ctx.now()).toISOString().slice(0, 10);
