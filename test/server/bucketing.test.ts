@@ -4,6 +4,9 @@ import { it } from 'node:test';
 import type { BucketingFile } from '../../src/protocol/index.js';
 import { checkoutCampaign, describeOnEveryStore, eventually, premiumToggle, startApp } from './support.js';
 
+/** An interval that never elapses during a test (setInterval's largest; a larger one would fire at once). */
+const NEVER_MS = 2 ** 31 - 1;
+
 describeOnEveryStore('bucketing file', [checkoutCampaign(), premiumToggle()], (fixture) => {
   void it('serves the file with ETag, Last-Modified, no-cache and CORS', async () => {
     const res = await fetch(`${fixture.server.url}/cdn/${fixture.env.envId}/bucketing.json`);
@@ -87,18 +90,17 @@ describeOnEveryStore('bucketing file', [checkoutCampaign(), premiumToggle()], (f
 
   void it('propagates a change to a second instance on the same database', async () => {
     const sibling = fixture.kind.openSibling === undefined ? fixture.store : await fixture.kind.openSibling();
-    const second = await startApp(sibling);
+    // The second instance's periodic check (the fallback for a missed notification) never runs: what it
+    // learns, it learns by NOTIFY, however long a loaded machine takes to deliver it.
+    const second = await startApp(sibling, { configCheckIntervalMs: NEVER_MS });
     try {
       const url = `${second.url}/cdn/${fixture.env.envId}/bucketing.json`;
       assert.equal(((await (await fetch(url)).json()) as BucketingFile).campaigns.length, 2);
       // The change is made through the first instance's store; the second learns it by NOTIFY.
       await fixture.store.replaceCampaigns(fixture.env.envId, [premiumToggle()]);
-      const started = Date.now();
       await eventually(
         async () => ((await (await fetch(url)).json()) as BucketingFile).campaigns.length === 1,
-        1000,
       );
-      assert.ok(Date.now() - started < 1000);
       const decision = await fetch(`${second.url}/v2/${fixture.env.envId}/campaigns`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-api-key': fixture.env.apiKey },
@@ -117,7 +119,7 @@ describeOnEveryStore('bucketing file', [checkoutCampaign(), premiumToggle()], (f
           body: JSON.stringify({ visitorId: 'v' }),
         });
         return res.status === 403;
-      }, 1000);
+      });
     } finally {
       await second.close();
       if (sibling !== fixture.store) await sibling.close();

@@ -4,7 +4,7 @@
 // tokens. Also: migration 002 applies to a database that already holds 001's schema and rows.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { describe, it } from 'node:test';
+import { describe, it, type TestContext } from 'node:test';
 import { InputError } from '../../../server/src/errors.js';
 import { initialMigration } from '../../../server/src/store/migrations/001-initial.js';
 import { MIGRATIONS } from '../../../server/src/store/migrations/index.js';
@@ -17,7 +17,15 @@ const sha256 = (secret: string): Buffer => createHash('sha256').update(secret).d
 
 const same = (a: Uint8Array, b: Uint8Array): boolean => Buffer.from(a).equals(Buffer.from(b));
 
-const tick = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 5));
+/**
+ * The store stamps rows with Date.now(): the test mocks Date (timers stay real) from a moment after every
+ * row made so far, and moves it by hand, so two rows' times differ (or not) because the test said so.
+ */
+const storeClock = (t: TestContext): { start: number; advance: (ms: number) => void } => {
+  const start = Date.now() + 1;
+  t.mock.timers.enable({ apis: ['Date'], now: start });
+  return { start, advance: (ms) => t.mock.timers.tick(ms) };
+};
 
 const accessInput = (accountId: string, name: string, environments: string[] = []) => ({
   accountId,
@@ -29,11 +37,14 @@ const accessInput = (accountId: string, name: string, environments: string[] = [
 });
 
 describeStoreOnEveryKind('accesses', (opened) => {
-  void it('creates an access and finds it by id, by client id and in its account', async () => {
+  void it('creates an access and finds it by id, by client id and in its account', async (t) => {
     const { store, accountId, envId } = opened();
+    const clock = storeClock(t);
     const all = await store.createAccess(accessInput(accountId, 'all-envs'));
-    await tick();
+    clock.advance(1000);
     const one = await store.createAccess(accessInput(accountId, 'one-env', [envId]));
+    assert.equal(all.createdMs, clock.start);
+    assert.equal(one.createdMs, clock.start + 1000);
     assert.match(all.id, /^[a-z2-7]{20}$/);
     assert.notEqual(all.id, one.id);
     assert.deepEqual(all.environments, []);
@@ -67,14 +78,15 @@ describeStoreOnEveryKind('accesses', (opened) => {
     assert.deepEqual(await store.listAccesses(other.id), []);
   });
 
-  void it('revokes once and keeps the first revocation time', async () => {
+  void it('revokes once and keeps the first revocation time', async (t) => {
     const { store, accountId } = opened();
+    const clock = storeClock(t);
     const access = await store.createAccess(accessInput(accountId, 'revoked'));
-    const before = Date.now();
+    clock.advance(1000);
     const first = await store.revokeAccess(access.id);
-    assert.ok(first !== null && first.revokedMs !== null);
-    assert.ok(first.revokedMs >= before);
-    await tick();
+    assert.ok(first !== null);
+    assert.equal(first.revokedMs, clock.start + 1000);
+    clock.advance(1000);
     const second = await store.revokeAccess(access.id);
     assert.equal(second?.revokedMs, first.revokedMs);
     assert.equal((await store.getAccess(access.id))?.revokedMs, first.revokedMs);
@@ -153,11 +165,13 @@ describeStoreOnEveryKind('accesses', (opened) => {
     assert.equal(await store.purgeExpiredTokens(10_000), 0);
   });
 
-  void it('lists every account, oldest first', async () => {
+  void it('lists every account, oldest first', async (t) => {
     const { store, accountId } = opened();
+    const clock = storeClock(t);
     const first = await store.createAccount('listed first');
-    await tick();
+    clock.advance(1000);
     const second = await store.createAccount('listed second');
+    assert.deepEqual([first.createdMs, second.createdMs], [clock.start, clock.start + 1000]);
     const ids = (await store.listAccounts()).map((a) => a.id);
     assert.equal(ids[0], accountId);
     assert.ok(ids.indexOf(first.id) < ids.indexOf(second.id));
