@@ -1,8 +1,7 @@
 // Request validation from the route schemas (DESIGN.md: fastify's way, never a second hand-written
-// validator). One Ajv instance, configured so that validating changes nothing: no type coercion, no defaults
-// filled in, no field removed, and every error reported so the answer can name each wrong field. Ajv's
-// errors become the catalogue's `invalid_body` (PROTOCOL.md §2.4), each naming its field by the path the
-// body spells (`variation_groups[0].name`, `h[3].ev`, `query.limit`) with a message that says what to send.
+// validator). Ajv is configured so that validating a body changes nothing: no type coercion, no defaults
+// filled in, no field removed, and every error reported so the answer can name each wrong field
+// (schema-errors.ts turns them into the catalogue's `invalid_body`).
 //
 // The dialect is JSON Schema 2020-12, the OpenAPI 3.1 document's. What JSON Schema cannot say is said by
 // keywords of our own, named as OpenAPI extensions so the document stays valid:
@@ -14,9 +13,8 @@
 import type { AnySchema, ErrorObject, ValidateFunction } from 'ajv';
 import { Ajv2020 as Ajv } from 'ajv/dist/2020.js';
 import type { FastifySchemaCompiler } from 'fastify';
-import type { ErrorDetail } from 'feature-ts/protocol';
-import { ApiError } from '../errors.js';
-import { STORABLE_TEXT_RULE, isStorableText, shownKey } from '../validation/storable-text.js';
+import { STORABLE_TEXT_RULE, isStorableText } from '../validation/storable-text.js';
+import { detailsOf, fieldOf } from './schema-errors.js';
 
 /** The first key or string under `value` that is not storable text, as a path suffix and a problem. */
 const unstorableUnder = (value: unknown, path: string): { path: string; problem: string } | null => {
@@ -37,10 +35,6 @@ const unstorableUnder = (value: unknown, path: string): { path: string; problem:
   }
   return null;
 };
-
-/** `path.key` (the key cut when long); just `key` at the top. */
-const fieldOf = (path: string, key: string): string =>
-  path === '' ? shownKey(key) : `${path}.${shownKey(key)}`;
 
 /** A keyword's check: Ajv reads the errors it leaves on itself (a function keyword's protocol). */
 interface KeywordCheck {
@@ -131,237 +125,6 @@ export const compileRequestSchema: FastifySchemaCompiler<AnySchema> = ({ schema,
   (httpPart === 'querystring' ? queryAjv : requestAjv).compile(
     envelopeOf(schema) as AnySchema,
   ) as ValidateFunction;
-
-/** JSON Pointer `/h/3/ev` as the body spells it: `h[3].ev`. */
-const pathOf = (pointer: string): string => {
-  let path = '';
-  for (const raw of pointer.split('/').slice(1)) {
-    const segment = raw.replace(/~1/g, '/').replace(/~0/g, '~');
-    path = /^(0|[1-9][0-9]*)$/.test(segment) ? `${path}[${segment}]` : fieldOf(path, segment);
-  }
-  return path;
-};
-
-type Schema = Readonly<Record<string, unknown>>;
-
-const TYPE_NAMES: Readonly<Record<string, string>> = {
-  string: 'a string',
-  integer: 'an integer',
-  number: 'a number',
-  boolean: 'true or false',
-  object: 'an object',
-  array: 'an array',
-  null: 'null',
-};
-
-const listOf = (values: readonly unknown[]): string =>
-  values.map((value) => JSON.stringify(value)).join(', ');
-
-/**
- * A number's range as the schema states it: "from 0 to 100", "≥ 0", "at most 10". A maximum that only keeps
- * counts exact in a double (2^53 − 1) is said only to a number past it.
- */
-const rangeOf = (schema: Schema, full: boolean): string | null => {
-  const min = typeof schema.minimum === 'number' ? schema.minimum : undefined;
-  const stated = typeof schema.maximum === 'number' ? schema.maximum : undefined;
-  const max = stated === Number.MAX_SAFE_INTEGER && !full ? undefined : stated;
-  if (min !== undefined && max !== undefined) return `from ${min} to ${max}`;
-  if (min !== undefined) return `≥ ${min}`;
-  if (max !== undefined) return `at most ${max}`;
-  return null;
-};
-
-/** What a value of `schema` must be, in words: "an integer from 0 to 86400000". */
-const kindOf = (schema: Schema, full = false): string => {
-  const types = Array.isArray(schema.type) ? schema.type : [schema.type];
-  const names = types.filter((t): t is string => typeof t === 'string').map((t) => TYPE_NAMES[t] ?? t);
-  const range = types.some((t) => t === 'integer' || t === 'number') ? rangeOf(schema, full) : null;
-  const kind = names.length === 0 ? 'a value' : names.join(' or ');
-  return range === null ? kind : `${kind} ${range}`;
-};
-
-// The keywords an `x-rule` speaks for: what a value is. Lengths, sizes and fields keep their own messages.
-const RULED = new Set([
-  'type',
-  'pattern',
-  'format',
-  'enum',
-  'const',
-  'oneOf',
-  'anyOf',
-  'minimum',
-  'maximum',
-  'exclusiveMinimum',
-  'exclusiveMaximum',
-  'multipleOf',
-]);
-
-/** The message of one Ajv error, saying what to send. */
-const messageOf = (error: ErrorObject): string => {
-  const parent = (error.parentSchema ?? {}) as Schema;
-  const rule = parent['x-rule'];
-  if (typeof rule === 'string' && RULED.has(error.keyword)) return rule;
-  const params = error.params as Record<string, unknown>;
-  switch (error.keyword) {
-    case 'maximum':
-    case 'exclusiveMaximum':
-      return `must be ${kindOf(parent, true)}`;
-    case 'type':
-    case 'minimum':
-    case 'exclusiveMinimum':
-    case 'multipleOf':
-      return `must be ${kindOf(parent)}`;
-    case 'required':
-      return 'is required';
-    case 'additionalProperties': {
-      const properties = parent.properties;
-      const known = typeof properties === 'object' && properties !== null ? Object.keys(properties) : [];
-      return known.length === 0 ? 'is not a known field' : `is not a known field; known: ${known.join(', ')}`;
-    }
-    case 'minLength':
-      return params.limit === 1 ? 'must not be empty' : `must be at least ${String(params.limit)} characters`;
-    case 'maxLength':
-      return `must be at most ${String(params.limit)} characters`;
-    case 'minItems':
-      return params.limit === 1 ? 'must not be empty' : `must hold at least ${String(params.limit)} items`;
-    case 'maxItems':
-      return `must hold at most ${String(params.limit)} items`;
-    case 'minProperties':
-      return `must have at least ${String(params.limit)} field${params.limit === 1 ? '' : 's'}`;
-    case 'maxProperties':
-      return `must have at most ${String(params.limit)} fields`;
-    case 'uniqueItems':
-      return `must not repeat an item (items ${String(params.j)} and ${String(params.i)} are equal)`;
-    case 'enum':
-      return `must be one of ${listOf(Array.isArray(parent.enum) ? parent.enum : [])}`;
-    case 'const':
-      return `must be ${JSON.stringify(parent.const)}`;
-    case 'pattern':
-      return `must match ${String(params.pattern)}`;
-    case 'format':
-      return `must be a valid ${String(params.format)}`;
-    case 'x-storable':
-    case 'x-storable-keys':
-      return error.message ?? STORABLE_TEXT_RULE;
-    case 'discriminator':
-      return params.error === 'tag'
-        ? `must be a string`
-        : `must be one of ${listOf(discriminatorValues(parent))}`;
-    case 'oneOf':
-    case 'anyOf':
-      return `must be ${alternativesOf(parent)}`;
-    default:
-      return error.message ?? 'is not valid';
-  }
-};
-
-/** The values a discriminated oneOf accepts for its tag (a hit's types). */
-const discriminatorValues = (schema: Schema): unknown[] => {
-  const tag = (schema.discriminator as { propertyName?: string } | undefined)?.propertyName;
-  const branches = Array.isArray(schema.oneOf) ? (schema.oneOf as Schema[]) : [];
-  return branches.map((branch) => {
-    const properties = (branch.properties ?? {}) as Record<string, Schema>;
-    return tag === undefined ? undefined : properties[tag]?.const;
-  });
-};
-
-/** "a string or an integer ≥ 0": what one of a oneOf's branches would take. */
-const alternativesOf = (schema: Schema): string => {
-  const branches = (Array.isArray(schema.oneOf) ? schema.oneOf : schema.anyOf) as Schema[] | undefined;
-  return (branches ?? []).map((branch) => kindOf(branch)).join(', or ');
-};
-
-/** The path an error is about: the missing or unknown field itself, not its parent. */
-const fieldPathOf = (error: ErrorObject): string => {
-  const at = pathOf(error.instancePath);
-  const params = error.params as Record<string, unknown>;
-  if (error.keyword === 'required' && typeof params.missingProperty === 'string')
-    return fieldOf(at, params.missingProperty);
-  if (error.keyword === 'additionalProperties' && typeof params.additionalProperty === 'string')
-    return fieldOf(at, params.additionalProperty);
-  if (error.propertyName !== undefined) return fieldOf(at, error.propertyName);
-  if (error.keyword === 'x-storable-keys' && typeof params.under === 'string')
-    return params.under.startsWith('[') || at === '' ? `${at}${params.under}` : `${at}.${params.under}`;
-  if (error.keyword === 'discriminator' && typeof params.tag === 'string') return fieldOf(at, params.tag);
-  return at;
-};
-
-// A oneOf reports each branch's errors and then its own; the branch errors say nothing useful alone.
-const isBranchNoise = (error: ErrorObject, all: readonly ErrorObject[]): boolean =>
-  all.some(
-    (other) =>
-      other !== error &&
-      (other.keyword === 'oneOf' || other.keyword === 'anyOf') &&
-      error.schemaPath.startsWith(other.schemaPath.replace(/\/(oneOf|anyOf)$/, '/$1/')),
-  );
-
-// Query parameters are named as they are spelled in the URL (`limit`), as the routes always named them.
-/**
- * The names an anyOf of `required` branches asks for, when none is there (a field with two spellings,
- * `visitorId` or `visitor_id`); null for any other anyOf.
- */
-const missingSpellings = (error: ErrorObject, all: readonly ErrorObject[]): string[] | null => {
-  const branches = all.filter((other) => other !== error && isBranchNoise(other, [error]));
-  if (branches.length === 0 || branches.some((branch) => branch.keyword !== 'required')) return null;
-  return branches.map((branch) => String((branch.params as { missingProperty?: unknown }).missingProperty));
-};
-
-const PREFIX: Readonly<Record<string, string>> = {
-  body: '',
-  querystring: '',
-  params: 'path',
-  headers: 'header',
-};
-
-/** Each wrong field of a request part (`body`, `querystring`, …) once, with what to send. */
-export const detailsOf = (
-  validationErrors: readonly ErrorObject[],
-  part = 'body',
-  pathPrefix = PREFIX[part] ?? part,
-): ErrorDetail[] => {
-  const details: ErrorDetail[] = [];
-  const seen = new Set<string>();
-  for (const error of validationErrors) {
-    const spellings = error.keyword === 'anyOf' ? missingSpellings(error, validationErrors) : null;
-    if (spellings !== null) {
-      const [first, ...others] = spellings;
-      const path = fieldOf(pathOf(error.instancePath), first ?? '');
-      const or = others.length === 0 ? '' : ` (or ${others.join(' or ')})`;
-      if (!seen.has(path))
-        details.push({
-          path: `${pathPrefix === '' ? '' : `${pathPrefix}.`}${path}`,
-          message: `is required${or}`,
-        });
-      seen.add(path);
-      continue;
-    }
-    // A key's own error (it carries the key's name) comes before its wrapper, which names only the object.
-    if (error.keyword === 'propertyNames' || isBranchNoise(error, validationErrors)) continue;
-    const field = fieldPathOf(error);
-    const path =
-      pathPrefix === ''
-        ? field || '(body)'
-        : field === ''
-          ? pathPrefix
-          : `${pathPrefix}${field.startsWith('[') ? '' : '.'}${field}`;
-    if (seen.has(path)) continue;
-    seen.add(path);
-    const message = messageOf(error);
-    details.push({ path, message: error.propertyName === undefined ? message : `${message} (in its key)` });
-  }
-  return details;
-};
-
-/**
- * fastify's `schemaErrorFormatter`: a request that fails its schema answers 400 `invalid_body`, its message
- * naming the first wrong field (`variation_groups[0].name: must not be empty`) and `details` every one.
- */
-export const formatSchemaErrors = (validationErrors: readonly ErrorObject[], part: string): ApiError => {
-  const details = detailsOf(validationErrors, part);
-  const first = details[0] ?? { path: '(body)', message: 'is not valid' };
-  const more = details.length > 1 ? ` (and ${details.length - 1} more in details)` : '';
-  return new ApiError(400, 'invalid_body', `${first.path}: ${first.message}${more}`, { details });
-};
 
 /** One item's check: null when it is valid, else its first problem as "path message". */
 export type ItemCheck = (item: unknown, path: string) => string | null;

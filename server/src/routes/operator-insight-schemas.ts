@@ -80,7 +80,8 @@ const hitItemSchema = {
     goal: { ...NULLABLE_TEXT, description: 'The EVENT action or TRANSACTION affiliation (§14.3).' },
     revenue: { type: ['number', 'null'], description: 'A TRANSACTION’s `tr`.' },
     hid: { ...NULLABLE_TEXT, description: 'The idempotency id, when sent.' },
-    body: { type: 'object', description: 'The hit as stored.' },
+    // Free-form: the answer is serialized from this schema, which would drop keys it does not list.
+    body: { type: 'object', additionalProperties: true, description: 'The hit as stored.' },
   },
 } as const;
 

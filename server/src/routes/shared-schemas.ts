@@ -1,14 +1,11 @@
-// What the route schemas share: the route options that attach a schema as documentation, the security
-// schemes, path parameters, conditional-request headers, the error answers (PROTOCOL.md §2.4 and RFC 6749
-// §5.2) and the example values every route's examples reuse, so that one example id means one thing across
-// the document.
+// What the route schemas share: the route options that attach a schema, the security schemes, path
+// parameters, conditional-request headers, the error answers (PROTOCOL.md §2.4 and RFC 6749 §5.2) and the
+// example values every route's examples reuse, so that one example id means one thing across the document.
 //
-// Documentation only: every route checks its input by hand, so that a refusal names the field by its path
-// with the catalogue's code and message (§2.1), the SDK routes read text/plain JSON and the token routes
-// parse their body into a Map of parameters. Fastify's Ajv would coerce types, fill defaults, remove fields
-// and answer its own messages; its schema serializer would drop the fields a response schema does not list.
-// `documented` turns both off for the route: the schema feeds the OpenAPI document and nothing else.
-import type { FastifySchema, FastifySerializerCompiler } from 'fastify';
+// A route's schema is its one source of truth: fastify checks requests against it (http/schema-validation.ts),
+// serializes answers from its response schemas (fast-json-stringify), and the OpenAPI document is built
+// from it.
+import type { FastifySchema } from 'fastify';
 import type { Action, ErrorBody, OAuthErrorBody } from 'feature-ts/protocol';
 import { errors, type ApiError } from '../errors.js';
 import { errorBodySchema } from '../remote/campaign-schemas.js';
@@ -19,16 +16,10 @@ export type RouteSchema = FastifySchema;
 /** The route options `documented` returns, spread into a route's options. */
 export interface DocumentedRoute {
   schema: RouteSchema;
-  serializerCompiler: FastifySerializerCompiler<RouteSchema>;
 }
 
-const plainJson: FastifySerializerCompiler<RouteSchema> = () => (data: unknown) => JSON.stringify(data);
-
-/** Route options that attach `schema` for the document only: no validation, answers serialized whole. */
-export const documented = (schema: RouteSchema): DocumentedRoute => ({
-  schema,
-  serializerCompiler: plainJson,
-});
+/** Route options that attach `schema`: requests checked by it, answers serialized by it, and documented. */
+export const documented = (schema: RouteSchema): DocumentedRoute => ({ schema });
 
 /** The document's security schemes (components.securitySchemes). */
 export const SECURITY_SCHEMES = {

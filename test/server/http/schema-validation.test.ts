@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import { compileRequestSchema, detailsOf } from '../../../server/src/http/schema-validation.js';
+import { detailsOf } from '../../../server/src/http/schema-errors.js';
+import { compileRequestSchema } from '../../../server/src/http/schema-validation.js';
 import type { Store } from '../../../server/src/store/store.js';
 import { openFreshPgliteStore } from '../template-data-dir.js';
 import { startApp, type Running } from '../support.js';
@@ -18,6 +19,7 @@ interface RouteSchemas {
   url: string;
   body?: Schema;
   querystring?: Schema;
+  response?: Schema;
 }
 
 const OPERATOR_KEY = 'operator-key-for-the-schema-validation-test';
@@ -28,7 +30,7 @@ let server: Running;
 const collectRoutes = (message: unknown): void => {
   const { fastify } = message as { fastify: FastifyInstance };
   fastify.addHook('onRoute', (route) => {
-    const schema = route.schema as { body?: Schema; querystring?: Schema } | undefined;
+    const schema = route.schema as { body?: Schema; querystring?: Schema; response?: Schema } | undefined;
     for (const method of [route.method].flat()) {
       if (method === 'HEAD') continue;
       routes.push({
@@ -36,6 +38,7 @@ const collectRoutes = (message: unknown): void => {
         url: route.url,
         ...(schema?.body === undefined ? {} : { body: schema.body }),
         ...(schema?.querystring === undefined ? {} : { querystring: schema.querystring }),
+        ...(schema?.response === undefined ? {} : { response: schema.response }),
       });
     }
   });
@@ -79,6 +82,33 @@ const wrongTypeFor = (schema: Schema): unknown => {
 /** The routes with a JSON body schema (the token route's is per content type: see oauth.ts). */
 const jsonBodyRoutes = (): RouteSchemas[] =>
   routes.filter((r) => r.body !== undefined && !('content' in r.body) && !r.url.startsWith('/oauth'));
+
+/** The paths of object schemas under `schema` that list no property and do not say what else they hold. */
+const freeFormObjects = (schema: unknown, where: string): string[] => {
+  if (Array.isArray(schema)) return schema.flatMap((item, i) => freeFormObjects(item, `${where}[${i}]`));
+  if (!isObject(schema)) return [];
+  const open =
+    [schema.type].flat().includes('object') &&
+    ['properties', 'additionalProperties', 'patternProperties', 'oneOf', 'anyOf', 'allOf'].every(
+      (key) => schema[key] === undefined,
+    );
+  return [
+    ...(open ? [where] : []),
+    ...Object.entries(schema)
+      .filter(([key]) => key !== 'examples')
+      .flatMap(([key, value]) => freeFormObjects(value, `${where}.${key}`)),
+  ];
+};
+
+void describe('route schemas and the answers the routes serialize', () => {
+  void it('says what every free-form object of an answer holds, so the serializer keeps it whole', () => {
+    // fast-json-stringify writes only the properties a schema lists: an object schema with none (a stored
+    // hit's body) would be answered as {} unless it says additionalProperties.
+    const open = routes.flatMap((route) => freeFormObjects(route.response, `${route.method} ${route.url}`));
+    assert.deepEqual(open, []);
+    assert.ok(routes.filter((route) => route.response !== undefined).length >= 30);
+  });
+});
 
 void describe('route schemas and the bodies the routes accept', () => {
   void it('covers every route that takes a JSON body', () => {
