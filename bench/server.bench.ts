@@ -110,7 +110,7 @@ const runChild = async (mode: string): Promise<void> => {
   const file = JSON.parse(readFileSync(FIXTURE, 'utf8')) as BucketingFile;
   const compiled = compileFile(file);
   if (mode === 'app') {
-    const { openPgliteStore } = await import('../server/src/store/pglite.js');
+    const { openPgliteStore } = await import('../server/src/store/pglite/pglite.js');
     const { createApp } = await import('../server/src/app.js');
     const { createLogger } = await import('../server/src/logger.js');
     const dir = process.env.BENCH_DATA_DIR ?? mkdtempSync(join(tmpdir(), 'feature-bench-'));

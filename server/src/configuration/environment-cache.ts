@@ -5,7 +5,7 @@
 // configuration time and key digest, one small query for all of them, bounds how long a missed one lasts.
 import type { Logger } from 'pino';
 import { isValidId } from '../ids.js';
-import type { ListenInterruption } from '../store/sql.js';
+import type { ListenInterruption } from '../store/sql/sql.js';
 import type { ConfigurationStamp, Store } from '../store/store.js';
 import { buildEnvironmentState, type EnvironmentState } from './environment-state.js';
 

@@ -5,7 +5,7 @@
 // rows were stored. reference-tally.ts computes the same from every stored row.
 import type { BucketingCampaign } from 'feature-ts/protocol';
 import { InputError } from '../errors.js';
-import type { StoredRollupCell } from '../store/rollups-sql.js';
+import type { StoredRollupCell } from '../store/rollups/rollups-sql.js';
 import type { Store } from '../store/store.js';
 import { fromMicros } from './attribution.js';
 import { ALL_DAYS } from './rollups/rollup-cells.js';

@@ -2,7 +2,7 @@
 // next two (time-partitions.ts), and, with FEATURE_RETENTION_DAYS, the drop of whole months older than the
 // retention (retention-sql.ts). Run once at start, then every day; several instances on one PostgreSQL may all
 // run it: each step is idempotent, and the drop runs under every environment's fold lock.
-import { droppedLine, retentionHorizon } from './retention-sql.js';
+import { droppedLine, retentionHorizon } from './sql/retention-sql.js';
 import type { Store } from './store.js';
 
 /** Where the upkeep's lines go (the server's logger). */

@@ -1,9 +1,9 @@
 // The store: everything the server keeps, behind one interface with two implementations over the same
 // SQL (PGlite embedded, PostgreSQL through pg). Routes and the CLI only see this interface.
 import type { AccountSettings, Action, AssignmentHistory, BucketingCampaign } from 'feature-ts/protocol';
-import type { ListenInterruption } from './sql.js';
-import type { RetentionOutcome } from './retention-sql.js';
-import type { CampaignRollups } from './rollups-sql.js';
+import type { ListenInterruption } from './sql/sql.js';
+import type { RetentionOutcome } from './sql/retention-sql.js';
+import type { CampaignRollups } from './rollups/rollups-sql.js';
 
 /** An account (PROTOCOL.md §13.1). */
 export interface Account {

@@ -10,7 +10,7 @@ import { after, describe, it } from 'node:test';
 import { AssignmentService } from '../../../server/src/assignments/assignment-service.js';
 import { AssignmentWriter } from '../../../server/src/assignments/assignment-writer.js';
 import { createLogger } from '../../../server/src/logger.js';
-import { openPgliteStore } from '../../../server/src/store/pglite.js';
+import { openPgliteStore } from '../../../server/src/store/pglite/pglite.js';
 import type { Store, VisitorAssignments } from '../../../server/src/store/store.js';
 import type { Decision } from '../../../src/protocol/index.js';
 import { checkoutCampaign, post, seedEnvironment, startApp, storeKinds } from '../support.js';

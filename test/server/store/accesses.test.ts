@@ -8,7 +8,7 @@ import { describe, it } from 'node:test';
 import { InputError } from '../../../server/src/errors.js';
 import { initialMigration } from '../../../server/src/store/migrations/001-initial.js';
 import { MIGRATIONS } from '../../../server/src/store/migrations/index.js';
-import type { Sql } from '../../../server/src/store/sql.js';
+import type { Sql } from '../../../server/src/store/sql/sql.js';
 import type { Store, TokenRecord } from '../../../server/src/store/store.js';
 import { describeStoreOnEveryKind, rawDatabase, storeKinds } from '../support.js';
 

@@ -4,8 +4,8 @@
 // deleted ones. With a store and a database double that count what they are asked.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { filterAssignmentReads } from '../../../server/src/store/filtered-assignment-reads.js';
-import type { Queryable, Row } from '../../../server/src/store/sql.js';
+import { filterAssignmentReads } from '../../../server/src/store/pglite/filtered-assignment-reads.js';
+import type { Queryable, Row } from '../../../server/src/store/sql/sql.js';
 import type { Store, VisitorAssignments } from '../../../server/src/store/store.js';
 
 const ENV = 'env';

@@ -5,9 +5,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import pg from 'pg';
-import { openPostgresStore } from '../../../server/src/store/postgres.js';
-import { FOLD_LOCK, foldBatch } from '../../../server/src/store/rollups-sql.js';
-import type { Queryable, Row } from '../../../server/src/store/sql.js';
+import { openPostgresStore } from '../../../server/src/store/postgres/postgres.js';
+import { FOLD_LOCK, foldBatch } from '../../../server/src/store/rollups/rollups-sql.js';
+import type { Queryable, Row } from '../../../server/src/store/sql/sql.js';
 import { checkoutCampaign, eventually, seedEnvironment } from '../support.js';
 
 const url = process.env.DATABASE_URL;

@@ -9,7 +9,7 @@
 // A row counts as folded once its pending mark is gone, and a fold reads only folded rows and identities, so
 // whatever the order in which concurrent inserts commit, each row is counted once (rows committed meanwhile
 // still carry their mark and wait for the next fold).
-import { dayOf } from '../report/attribution.js';
+import { dayOf } from '../../report/attribution.js';
 import {
   addGoalHit,
   addLedger,
@@ -22,18 +22,22 @@ import {
   type PersonGoalHit,
   type PersonLedger,
   type StoredLedger,
-} from '../report/rollups/person-ledger.js';
+} from '../../report/rollups/person-ledger.js';
 import {
   ALL_DAYS,
   RollupDeltas,
   variationCell,
   type RollupCell,
   type RollupGoalKind,
-} from '../report/rollups/rollup-cells.js';
-import { extendWindows, type VisitWindows, type WindowActivation } from '../report/rollups/visit-ledger.js';
-import { ledgerAfterHorizon, windowsAfterHorizon } from '../report/rollups/final-days.js';
+} from '../../report/rollups/rollup-cells.js';
+import {
+  extendWindows,
+  type VisitWindows,
+  type WindowActivation,
+} from '../../report/rollups/visit-ledger.js';
+import { ledgerAfterHorizon, windowsAfterHorizon } from '../../report/rollups/final-days.js';
 import { readRollupHorizon, rebuildAfterRetentionError } from './rollup-horizon.js';
-import { num, text, textOrNull, type Queryable, type Row, type Sql } from './sql.js';
+import { num, text, textOrNull, type Queryable, type Row, type Sql } from '../sql/sql.js';
 
 // Arbitrary constant shared by every instance: the first key of the per-environment fold lock.
 export const FOLD_LOCK = 7_200_131;
