@@ -3,7 +3,8 @@
 // written behind, and last use refreshed at most once a day per visitor so that the retention purge keeps
 // every visitor seen within ASSIGNMENT_RETENTION_DAYS.
 import type { AssignmentHistory } from 'feature-ts/protocol';
-import type { Store, VisitorAssignments } from '../store/store.js';
+import type { VisitorAssignments } from '../store/assignment-store.js';
+import type { Store } from '../store/store.js';
 import type { AssignmentWriter } from './assignment-writer.js';
 
 const DAY_MS = 86_400_000;

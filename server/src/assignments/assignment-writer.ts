@@ -4,7 +4,8 @@
 // allocation changed meanwhile.
 import type { AssignmentHistory } from 'feature-ts/protocol';
 import type { Logger } from 'pino';
-import type { Store, VisitorAssignments } from '../store/store.js';
+import type { VisitorAssignments } from '../store/assignment-store.js';
+import type { Store } from '../store/store.js';
 
 /** How often queued assignments are committed: well inside the one second §3 allows. */
 export const FLUSH_MS = 250;

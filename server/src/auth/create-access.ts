@@ -5,7 +5,8 @@ import { ACTIONS, type Action } from 'feature-ts/protocol';
 import { InputError } from '../errors.js';
 import { STORABLE_TEXT_RULE, isStorableText } from '../validation/storable-text.js';
 import { digest } from '../ids.js';
-import type { AccessRecord, Store } from '../store/store.js';
+import type { AccessRecord } from '../store/access-store.js';
+import type { Store } from '../store/store.js';
 import { newClientId, newClientSecret } from './credentials.js';
 
 /** What an access is made from, as a caller gives it (checked here). */

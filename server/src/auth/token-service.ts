@@ -6,7 +6,8 @@
 import type { Action, TokenCheckAnswer } from 'feature-ts/protocol';
 import { digest, secretMatches } from '../ids.js';
 import { isStorableText } from '../validation/storable-text.js';
-import type { AccessRecord, Store, TokenRecord } from '../store/store.js';
+import type { AccessRecord, TokenRecord } from '../store/access-store.js';
+import type { Store } from '../store/store.js';
 import { looksLikeAccessToken, newAccessToken } from './credentials.js';
 import { accessRights, formatScope, narrowRights, parseScope } from './scope.js';
 

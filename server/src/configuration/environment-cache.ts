@@ -6,7 +6,8 @@
 import type { Logger } from 'pino';
 import { isValidId } from '../ids.js';
 import type { ListenInterruption } from '../store/sql/sql.js';
-import type { ConfigurationStamp, Store } from '../store/store.js';
+import type { ConfigurationStamp } from '../store/configuration-store.js';
+import type { Store } from '../store/store.js';
 import { buildEnvironmentState, type EnvironmentState } from './environment-state.js';
 
 /** How often cached environments are checked against the database by default. */

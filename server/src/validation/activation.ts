@@ -4,7 +4,7 @@
 // The texts it stores are storable and `qt` is within its range (PROTOCOL.md §2.1, §5.1), or it is rejected.
 import { isJsonObject } from 'feature-ts/protocol';
 import { isValidId } from '../ids.js';
-import type { ActivationRow } from '../store/store.js';
+import type { ActivationRow } from '../store/collect-store.js';
 import { badOptionalQueueTime, badOptionalString, badString } from './fields.js';
 
 /** A validated activation, or why it was rejected. */

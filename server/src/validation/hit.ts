@@ -3,7 +3,7 @@
 // row keeps (its columns and its JSON body, unknown keys included) is storable text, every number within its
 // field's range (§2.1): what is stored is exactly what was sent, or the hit is rejected.
 import { EVENT_CATEGORIES, HIT_LIMITS, HIT_TYPES, isJsonObject } from 'feature-ts/protocol';
-import type { HitRow } from '../store/store.js';
+import type { HitRow } from '../store/collect-store.js';
 import {
   badCount,
   badOptionalCount,

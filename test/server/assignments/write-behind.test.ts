@@ -11,7 +11,8 @@ import { AssignmentService } from '../../../server/src/assignments/assignment-se
 import { AssignmentWriter } from '../../../server/src/assignments/assignment-writer.js';
 import { createLogger } from '../../../server/src/logger.js';
 import { openPgliteStore } from '../../../server/src/store/pglite/pglite.js';
-import type { Store, VisitorAssignments } from '../../../server/src/store/store.js';
+import type { VisitorAssignments } from '../../../server/src/store/assignment-store.js';
+import type { Store } from '../../../server/src/store/store.js';
 import type { Decision } from '../../../src/protocol/index.js';
 import { checkoutCampaign, post, seedEnvironment, startApp, storeKinds } from '../support.js';
 import { copyTemplateDataDir } from '../template-data-dir.js';

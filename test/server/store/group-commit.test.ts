@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { groupCommit, type IdempotentRow } from '../../../server/src/store/sql/group-commit.js';
-import type { HitRow } from '../../../server/src/store/store.js';
+import type { HitRow } from '../../../server/src/store/collect-store.js';
 import { describeStoreOnEveryKind } from '../support.js';
 
 interface Row extends IdempotentRow {

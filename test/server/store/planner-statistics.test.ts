@@ -18,7 +18,7 @@ import {
 } from '../../../server/src/store/sql/planner-statistics.js';
 import { openPostgresStore } from '../../../server/src/store/postgres/postgres.js';
 import type { Queryable, Sql } from '../../../server/src/store/sql/sql.js';
-import type { HitRow } from '../../../server/src/store/store.js';
+import type { HitRow } from '../../../server/src/store/collect-store.js';
 import { rawDatabase, seedEnvironment, storeKinds, type RawDatabase } from '../support.js';
 import { freshDataDir } from '../template-data-dir.js';
 

@@ -5,7 +5,8 @@
 // or a write.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { Store, VisitorAssignments } from '../../../server/src/store/store.js';
+import type { VisitorAssignments } from '../../../server/src/store/assignment-store.js';
+import type { Store } from '../../../server/src/store/store.js';
 import { rawDatabase, storeKinds, type RawDatabase } from '../support.js';
 
 /** The visitors of the rows written by hand in the second test. */

@@ -6,7 +6,7 @@ import { ACTIONS, type Action } from 'feature-ts/protocol';
 import { InputError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { bytes, num, numOrNull, text, type Row, type Sql } from './sql.js';
-import type { AccessRecord, TokenRecord } from '../store.js';
+import type { AccessRecord, TokenRecord } from '../access-store.js';
 
 const isAction = (value: unknown): value is Action =>
   typeof value === 'string' && (ACTIONS as readonly string[]).includes(value);

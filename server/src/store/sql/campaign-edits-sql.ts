@@ -10,7 +10,7 @@ import { checkRoomFor, sizedCampaign } from './campaign-limits.js';
 import { checkIds, registerIds, toCampaign } from './campaigns-sql.js';
 import { publish } from './environments-sql.js';
 import { num, text, type Queryable, type Sql } from './sql.js';
-import type { CampaignOptions, CampaignRecord } from '../store.js';
+import type { CampaignOptions, CampaignRecord } from '../campaign-store.js';
 
 const lockEnvironment = async (tx: Queryable, envId: string): Promise<void> => {
   const env = await tx.query('SELECT id FROM environments WHERE id = $1 FOR UPDATE', [envId]);

@@ -6,7 +6,8 @@ import { IdConflictError, InputError, unknownEnvironmentInput } from '../../erro
 import { checkEnvironmentTotals, sizedCampaign, storedTotals, totalsOf } from './campaign-limits.js';
 import { publish, toEnvironment } from './environments-sql.js';
 import { num, numOrNull, text, textOrNull, type Queryable, type Row, type Sql } from './sql.js';
-import type { CampaignRecord, CampaignState, EnvironmentConfiguration, VariationOwner } from '../store.js';
+import type { CampaignRecord, CampaignState } from '../campaign-store.js';
+import type { EnvironmentConfiguration, VariationOwner } from '../configuration-store.js';
 
 const isState = (value: string): value is CampaignState =>
   value === 'active' || value === 'paused' || value === 'interrupted';
