@@ -10,7 +10,7 @@
 // session, to that session's key. Only rows bound to one of this instance's keys are accepted, so a change of
 // the operator key ends every session and link of the old one, and a leaked key's sessions cannot renew
 // themselves through links once the key is changed. `endAll` ends every session at once, and no link a
-// session makes or uses while it runs outlives it (store/console-sessions-sql.ts).
+// session makes or uses while it runs outlives it (store/sql/console-sessions-sql.ts).
 import { createHash, randomBytes } from 'node:crypto';
 import { digest, secretMatches } from '../ids.js';
 import type { ConsoleSessionStore } from '../store/console-session-store.js';

@@ -1,4 +1,4 @@
-// Assignment histories written as numbers (migration 006, server/src/store/stored-histories.ts) on every store
+// Assignment histories written as numbers (migration 006, server/src/store/sql/stored-histories.ts) on every store
 // kind: what is written is the numbers form and reads back as the ids; a merge keeps the stored variation in
 // both forms (numbers, and JSON rows written before 006); a store that did not write an id's number (another
 // process, or the same folder reopened) reads it from the database; rows written by hand never fail a read
