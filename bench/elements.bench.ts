@@ -8,7 +8,7 @@ import { rmSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BucketingCampaign } from '../src/protocol/index.js';
-import { openPgliteStore } from '../server/src/store/pglite.js';
+import { openPgliteStore } from '../server/src/store/pglite/pglite.js';
 import { seedEnvironment, startApp } from '../test/server/support.js';
 import { launchChromium } from '../test/support/chromium.js';
 import { buildSdkBundles } from '../test/support/sdk-build.js';

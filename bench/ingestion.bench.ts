@@ -22,7 +22,7 @@ import {
   groupCommit,
   type IdempotentRow,
   type InsertRows,
-} from '../server/src/store/group-commit.js';
+} from '../server/src/store/sql/group-commit.js';
 import type { BucketingFile } from '../src/protocol/index.js';
 import { median, type Bench, type BenchRow } from './harness.js';
 import { processCpu } from './process-cpu.js';
@@ -82,7 +82,7 @@ const chained = <R extends IdempotentRow>(insert: InsertRows<R>): InsertRows<R> 
 
 /** Child: the server on the run's schema; prints `{"port":…}` on stdout. */
 const runServer = async (): Promise<void> => {
-  const { openPostgresStore } = await import('../server/src/store/postgres.js');
+  const { openPostgresStore } = await import('../server/src/store/postgres/postgres.js');
   const { createApp } = await import('../server/src/app.js');
   const { createLogger } = await import('../server/src/logger.js');
   const store = await openPostgresStore({
@@ -385,7 +385,7 @@ export const bench: Bench = async () => {
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
   try {
-    const { openPostgresStore } = await import('../server/src/store/postgres.js');
+    const { openPostgresStore } = await import('../server/src/store/postgres/postgres.js');
     const setup = await openPostgresStore({ connectionString: url, schema, max: 1 });
     let envId: string;
     try {

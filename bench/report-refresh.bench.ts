@@ -32,10 +32,10 @@ const runChild = async (): Promise<void> => {
   const store =
     url === ''
       ? await (
-          await import('../server/src/store/pglite.js')
+          await import('../server/src/store/pglite/pglite.js')
         ).openPgliteStore(process.env.BENCH_DATA_DIR ?? null)
       : await (
-          await import('../server/src/store/postgres.js')
+          await import('../server/src/store/postgres/postgres.js')
         ).openPostgresStore({ connectionString: url, schema: process.env.BENCH_REFRESH_SCHEMA ?? 'public' });
   const account = await store.createAccount('bench');
   const { environment } = await store.createEnvironment({ accountId: account.id, name: 'refresh' });

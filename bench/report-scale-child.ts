@@ -43,13 +43,13 @@ const vmHwm = (): number => {
 
 const openStore = async (): Promise<Store> => {
   if (process.env.BENCH_STORE === 'postgres') {
-    const { openPostgresStore } = await import('../server/src/store/postgres.js');
+    const { openPostgresStore } = await import('../server/src/store/postgres/postgres.js');
     return openPostgresStore({
       connectionString: process.env.BENCH_DATABASE_URL ?? '',
       schema: process.env.BENCH_PG_SCHEMA ?? '',
     });
   }
-  const { openPgliteStore } = await import('../server/src/store/pglite.js');
+  const { openPgliteStore } = await import('../server/src/store/pglite/pglite.js');
   return openPgliteStore(process.env.BENCH_DATA_DIR ?? null);
 };
 

@@ -12,7 +12,7 @@ import { reportOfTally } from '../server/src/report/build-report.js';
 import { tallyCampaign } from '../server/src/report/campaign-tally.js';
 import { scanCampaign } from '../server/src/report/reference-tally.js';
 import { foldAll } from '../server/src/report/rollups/fold-all.js';
-import { openPgliteStore } from '../server/src/store/pglite.js';
+import { openPgliteStore } from '../server/src/store/pglite/pglite.js';
 import { writeVersion8Database } from '../test/server/report/version-8-database.js';
 import type { Bench } from './harness.js';
 

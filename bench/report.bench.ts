@@ -9,8 +9,8 @@ import { tallyCampaign } from '../server/src/report/campaign-tally.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openPgliteThread } from '../server/src/store/pglite-thread.js';
-import { openPgliteStore } from '../server/src/store/pglite.js';
+import { openPgliteThread } from '../server/src/store/pglite/pglite-thread.js';
+import { openPgliteStore } from '../server/src/store/pglite/pglite.js';
 import { median, perRoundRatios, type Bench } from './harness.js';
 
 const VISITORS = 100_000;

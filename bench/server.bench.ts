@@ -15,7 +15,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import type { HitRow, Store } from '../server/src/store/store.js';
+import type { HitRow } from '../server/src/store/collect-store.js';
+import type { Store } from '../server/src/store/store.js';
 import { compileFile, evaluate } from '../src/engine/index.js';
 import type { BucketingFile, VisitorContext } from '../src/protocol/index.js';
 import { median, nsPerOp, type Bench, type BenchRow } from './harness.js';
@@ -110,7 +111,7 @@ const runChild = async (mode: string): Promise<void> => {
   const file = JSON.parse(readFileSync(FIXTURE, 'utf8')) as BucketingFile;
   const compiled = compileFile(file);
   if (mode === 'app') {
-    const { openPgliteStore } = await import('../server/src/store/pglite.js');
+    const { openPgliteStore } = await import('../server/src/store/pglite/pglite.js');
     const { createApp } = await import('../server/src/app.js');
     const { createLogger } = await import('../server/src/logger.js');
     const dir = process.env.BENCH_DATA_DIR ?? mkdtempSync(join(tmpdir(), 'feature-bench-'));

@@ -52,7 +52,7 @@ const decisionTimes = (decide: (i: number) => unknown): number[] => {
 
 /** Child side: the app on a fresh embedded store, the tenant's candidates and the other account seeded. */
 const runChild = async (): Promise<void> => {
-  const { openPgliteStore } = await import('../server/src/store/pglite.js');
+  const { openPgliteStore } = await import('../server/src/store/pglite/pglite.js');
   const { createApp } = await import('../server/src/app.js');
   const { createLogger } = await import('../server/src/logger.js');
   const { validateBucketingCampaigns } = await import('../server/src/validation/bucketing-campaigns.js');

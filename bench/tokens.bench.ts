@@ -30,7 +30,7 @@ interface ChildInfo {
 /** Child side: our app and a bare fastify app over one PGlite store; prints ChildInfo on stdout. */
 const runChild = async (): Promise<void> => {
   const Fastify = (await import('fastify')).default;
-  const { openPgliteStore } = await import('../server/src/store/pglite.js');
+  const { openPgliteStore } = await import('../server/src/store/pglite/pglite.js');
   const { createApp } = await import('../server/src/app.js');
   const { createLogger } = await import('../server/src/logger.js');
   const { createAccess } = await import('../server/src/auth/create-access.js');

@@ -11,7 +11,7 @@ import { createApp } from '../server/src/app.js';
 import { consoleDir, sdkBundleDir } from '../server/src/assets.js';
 import { seedDemo } from '../server/src/demo-seed.js';
 import { createLogger } from '../server/src/logger.js';
-import { openPgliteStore } from '../server/src/store/pglite.js';
+import { openPgliteStore } from '../server/src/store/pglite/pglite.js';
 import { launchChromium } from '../test/support/chromium.js';
 
 const out = process.argv[2] ?? 'docs/images';

@@ -4,7 +4,8 @@
 import type { BucketingCampaign } from 'feature-ts/protocol';
 import { readDemoCredentials, writeDemoCredentials } from './demo-credentials.js';
 import { secretMatches } from './ids.js';
-import type { Store } from './store/store.js';
+import type { AccountStore } from './store/account-store.js';
+import type { CampaignStore } from './store/campaign-store.js';
 
 /** The demo account's name: how a later run finds it. */
 export const DEMO_ACCOUNT = 'Demo shop';
@@ -115,7 +116,10 @@ const save = (file: string, envId: string, apiKey: string): string | null => {
  * the saved key is used while it still matches the environment's stored digest; a missing, unreadable or
  * stale file makes this run rotate the key (the old one stops working) and save the new one.
  */
-export const seedDemo = async (store: Store, credentialsFile: string): Promise<SeededDemo> => {
+export const seedDemo = async (
+  store: AccountStore & CampaignStore,
+  credentialsFile: string,
+): Promise<SeededDemo> => {
   const existing = await store.findAccountByName(DEMO_ACCOUNT);
   if (existing !== null) {
     const [environment] = await store.listEnvironments(existing.id);

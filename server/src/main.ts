@@ -11,11 +11,11 @@ import type { ServerConfig } from './config.js';
 import { InputError } from './errors.js';
 import { newLocalOperatorKey, removeLocalOperator, writeLocalOperator } from './local-operator.js';
 import { createLogger } from './logger.js';
-import { prepareDataDir, type DataDirRepair } from './store/data-dir-modes.js';
+import { prepareDataDir, type DataDirRepair } from './store/pglite/data-dir-modes.js';
 import { foldAll } from './report/rollups/fold-all.js';
 import { progressLine } from './report/rollups/rollup-progress.js';
-import { openPgliteStore } from './store/pglite.js';
-import { openPostgresStore } from './store/postgres.js';
+import { openPgliteStore } from './store/pglite/pglite.js';
+import { openPostgresStore } from './store/postgres/postgres.js';
 import { startStorageUpkeep, type StorageUpkeep } from './store/storage-upkeep.js';
 import type { Store } from './store/store.js';
 

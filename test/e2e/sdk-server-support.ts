@@ -21,7 +21,8 @@ import {
 import { nodePlatform } from '../../src/core/platform/node.js';
 import { importCampaignsFile } from '../../server/src/cli/import-file.js';
 import { buildCampaignReport } from '../../server/src/report/build-report.js';
-import type { ActivationRow, HitRow, Store } from '../../server/src/store/store.js';
+import type { ActivationRow, HitRow } from '../../server/src/store/collect-store.js';
+import type { Store } from '../../server/src/store/store.js';
 import type { CampaignReport, VariationReport } from '../../src/protocol/index.js';
 import { recordingLogs } from '../core/support.js';
 import { describeOnEveryStoreWith, startApp, type Running, type StoreKind } from '../server/support.js';

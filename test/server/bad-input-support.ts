@@ -6,8 +6,9 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { StoredRowReads } from '../../server/src/store/collect-sql.js';
-import type { ActivationRow, HitRow, Store } from '../../server/src/store/store.js';
+import type { StoredRowReads } from '../../server/src/store/sql/collect-sql.js';
+import type { ActivationRow, HitRow } from '../../server/src/store/collect-store.js';
+import type { Store } from '../../server/src/store/store.js';
 import { ERROR_CODES } from '../../src/protocol/index.js';
 import {
   checkoutCampaign,

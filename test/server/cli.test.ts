@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import type { Decision } from '../../src/protocol/index.js';
 import { readDemoCredentials } from '../../server/src/demo-credentials.js';
-import { lockDataDir } from '../../server/src/store/data-dir-lock.js';
+import { lockDataDir } from '../../server/src/store/pglite/data-dir-lock.js';
 import { runCliCommand, runCliInProcess, startServerProcess } from './cli-support.js';
 import { checkoutCampaign, post, premiumToggle } from './support.js';
 import { copyTemplateDataDir } from './template-data-dir.js';

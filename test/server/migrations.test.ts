@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, describe, it } from 'node:test';
-import { openPgliteThread } from '../../server/src/store/pglite-thread.js';
-import type { Sql } from '../../server/src/store/sql.js';
+import { openPgliteThread } from '../../server/src/store/pglite/pglite-thread.js';
+import type { Sql } from '../../server/src/store/sql/sql.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 
@@ -27,7 +27,7 @@ void describe('migrations in the compiled server', () => {
         ...['--outDir', out, '--rootDir', join(ROOT, 'server/src/store')],
         ...['--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022'],
         ...['--ignoreConfig', '--skipLibCheck', '--types', 'node', '--declaration', 'false'],
-        join(ROOT, 'server/src/store/migrate.ts'),
+        join(ROOT, 'server/src/store/migrations/migrate.ts'),
       ],
       { encoding: 'utf8' },
     );
@@ -37,7 +37,7 @@ void describe('migrations in the compiled server', () => {
     assert.ok(files.includes(join('migrations', '001-initial.js')), files.join(', '));
     assert.ok(!files.some((f) => f.endsWith('.sql')), 'no SQL file is needed');
 
-    const compiled: unknown = await import(pathToFileURL(join(out, 'migrate.js')).href);
+    const compiled: unknown = await import(pathToFileURL(join(out, 'migrations', 'migrate.js')).href);
     assert.ok(isMigrateModule(compiled));
     const sql = await openPgliteThread(null);
     try {

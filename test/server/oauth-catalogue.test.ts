@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createAccess } from '../../server/src/auth/create-access.js';
 import { openFreshPgliteStore } from './template-data-dir.js';
-import type { AccessRecord, Store } from '../../server/src/store/store.js';
+import type { AccessRecord } from '../../server/src/store/access-store.js';
+import type { Store } from '../../server/src/store/store.js';
 import { checkoutCampaign, seedEnvironment, startApp, type Running } from './support.js';
 
 interface Answer {

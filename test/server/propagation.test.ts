@@ -6,11 +6,11 @@ import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import type { BucketingFile } from '../../src/protocol/index.js';
 import { digest } from '../../server/src/ids.js';
-import { migrate } from '../../server/src/store/migrate.js';
-import { openPgliteThread } from '../../server/src/store/pglite-thread.js';
-import { openPostgresStore } from '../../server/src/store/postgres.js';
-import { createSqlStore } from '../../server/src/store/sql-store.js';
-import type { Row } from '../../server/src/store/sql.js';
+import { migrate } from '../../server/src/store/migrations/migrate.js';
+import { openPgliteThread } from '../../server/src/store/pglite/pglite-thread.js';
+import { openPostgresStore } from '../../server/src/store/postgres/postgres.js';
+import { createSqlStore } from '../../server/src/store/sql/sql-store.js';
+import type { Row } from '../../server/src/store/sql/sql.js';
 import type { Store } from '../../server/src/store/store.js';
 import {
   checkoutCampaign,

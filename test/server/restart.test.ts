@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { openPgliteStore } from '../../server/src/store/pglite.js';
+import { openPgliteStore } from '../../server/src/store/pglite/pglite.js';
 import { startServerProcess } from './cli-support.js';
 import { checkoutCampaign, post, seedEnvironment } from './support.js';
 import { copyTemplateDataDir } from './template-data-dir.js';

@@ -18,7 +18,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openPgliteStore } from '../../server/src/store/pglite.js';
+import { openPgliteStore } from '../../server/src/store/pglite/pglite.js';
 import type { Store } from '../../server/src/store/store.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;

@@ -8,10 +8,10 @@ import type { AccountSettings, BucketingCampaign, CampaignReport } from '../../s
 import { createApp } from '../../server/src/app.js';
 import { createLogger } from '../../server/src/logger.js';
 import { buildCampaignReport } from '../../server/src/report/build-report.js';
-import { migrate } from '../../server/src/store/migrate.js';
-import { openPgliteThread } from '../../server/src/store/pglite-thread.js';
-import { createSqlStore } from '../../server/src/store/sql-store.js';
-import type { Sql } from '../../server/src/store/sql.js';
+import { migrate } from '../../server/src/store/migrations/migrate.js';
+import { openPgliteThread } from '../../server/src/store/pglite/pglite-thread.js';
+import { createSqlStore } from '../../server/src/store/sql/sql-store.js';
+import type { Sql } from '../../server/src/store/sql/sql.js';
 import type { Store } from '../../server/src/store/store.js';
 
 /** Routes the proxy tells apart. */

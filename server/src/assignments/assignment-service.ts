@@ -3,7 +3,7 @@
 // written behind, and last use refreshed at most once a day per visitor so that the retention purge keeps
 // every visitor seen within ASSIGNMENT_RETENTION_DAYS.
 import type { AssignmentHistory } from 'feature-ts/protocol';
-import type { Store, VisitorAssignments } from '../store/store.js';
+import type { VisitorAssignments, AssignmentStore } from '../store/assignment-store.js';
 import type { AssignmentWriter } from './assignment-writer.js';
 
 const DAY_MS = 86_400_000;
@@ -46,14 +46,14 @@ const EMPTY: ReadonlyMap<string, VisitorAssignments> = new Map();
 
 /** Reads and records assignment histories. */
 export class AssignmentService {
-  readonly #store: Store;
+  readonly #store: AssignmentStore;
   readonly #writer: AssignmentWriter;
   readonly #max: number;
   // A Map keeps insertion order: the first key is the oldest entry, evicted first when full.
   readonly #cache = new Map<string, CachedHistory>();
   readonly #reads = new Map<string, Reads>();
 
-  constructor(store: Store, writer: AssignmentWriter, options: AssignmentServiceOptions = {}) {
+  constructor(store: AssignmentStore, writer: AssignmentWriter, options: AssignmentServiceOptions = {}) {
     this.#store = store;
     this.#writer = writer;
     this.#max = options.maxCached ?? 200_000;

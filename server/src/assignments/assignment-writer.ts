@@ -4,7 +4,7 @@
 // allocation changed meanwhile.
 import type { AssignmentHistory } from 'feature-ts/protocol';
 import type { Logger } from 'pino';
-import type { Store, VisitorAssignments } from '../store/store.js';
+import type { VisitorAssignments, AssignmentStore } from '../store/assignment-store.js';
 
 /** How often queued assignments are committed: well inside the one second §3 allows. */
 export const FLUSH_MS = 250;
@@ -17,7 +17,7 @@ const LATE_WARNING_EVERY_MS = 60_000;
 
 /** Queues visitors' new assignments and commits them in batches. */
 export class AssignmentWriter {
-  readonly #store: Store;
+  readonly #store: AssignmentStore;
   readonly #log: Logger;
   // Per environment, per visitor: what is waiting for the next flush, and what the store is writing now.
   #queue = new Map<string, Map<string, VisitorAssignments>>();
@@ -29,7 +29,7 @@ export class AssignmentWriter {
   #lastLateWarning = -Infinity;
   readonly #now: () => number;
 
-  constructor(store: Store, log: Logger, now: () => number = Date.now) {
+  constructor(store: AssignmentStore, log: Logger, now: () => number = Date.now) {
     this.#store = store;
     this.#log = log;
     this.#now = now;

@@ -10,10 +10,10 @@
 // session, to that session's key. Only rows bound to one of this instance's keys are accepted, so a change of
 // the operator key ends every session and link of the old one, and a leaked key's sessions cannot renew
 // themselves through links once the key is changed. `endAll` ends every session at once, and no link a
-// session makes or uses while it runs outlives it (store/console-sessions-sql.ts).
+// session makes or uses while it runs outlives it (store/sql/console-sessions-sql.ts).
 import { createHash, randomBytes } from 'node:crypto';
 import { digest, secretMatches } from '../ids.js';
-import type { Store } from '../store/store.js';
+import type { ConsoleSessionStore } from '../store/console-session-store.js';
 import { OperatorKeys } from './operator-keys.js';
 
 /** A console session as the routes see it. */
@@ -50,13 +50,13 @@ const csrfOf = (id: string): string =>
 
 /** The console's sessions and sign-in links. */
 export class ConsoleSessions {
-  readonly #store: Store;
+  readonly #store: ConsoleSessionStore;
   readonly #keys: OperatorKeys;
   readonly #sessionLifetimeMs: number;
   readonly #linkLifetimeMs: number;
   readonly #now: () => number;
 
-  constructor(store: Store, options: ConsoleSessionOptions = {}) {
+  constructor(store: ConsoleSessionStore, options: ConsoleSessionOptions = {}) {
     this.#store = store;
     this.#keys = new OperatorKeys(options.operatorKeys ?? []);
     this.#sessionLifetimeMs = options.sessionLifetimeMs ?? 8 * 3_600_000;

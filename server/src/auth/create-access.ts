@@ -5,7 +5,8 @@ import { ACTIONS, type Action } from 'feature-ts/protocol';
 import { InputError } from '../errors.js';
 import { STORABLE_TEXT_RULE, isStorableText } from '../validation/storable-text.js';
 import { digest } from '../ids.js';
-import type { AccessRecord, Store } from '../store/store.js';
+import type { AccessRecord, AccessStore } from '../store/access-store.js';
+import type { AccountStore } from '../store/account-store.js';
 import { newClientId, newClientSecret } from './credentials.js';
 
 /** What an access is made from, as a caller gives it (checked here). */
@@ -30,7 +31,7 @@ export class AccessInputError extends InputError {
 
 /** Creates an access; returns it with its client secret, shown this once. */
 export const createAccess = async (
-  store: Store,
+  store: AccessStore & AccountStore,
   input: AccessInput,
 ): Promise<{ access: AccessRecord; clientSecret: string }> => {
   if ((await store.getAccount(input.accountId)) === null)

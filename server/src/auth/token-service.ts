@@ -6,7 +6,8 @@
 import type { Action, TokenCheckAnswer } from 'feature-ts/protocol';
 import { digest, secretMatches } from '../ids.js';
 import { isStorableText } from '../validation/storable-text.js';
-import type { AccessRecord, Store, TokenRecord } from '../store/store.js';
+import type { AccessRecord, TokenRecord, AccessStore } from '../store/access-store.js';
+import type { AccountStore } from '../store/account-store.js';
 import { looksLikeAccessToken, newAccessToken } from './credentials.js';
 import { accessRights, formatScope, narrowRights, parseScope } from './scope.js';
 
@@ -37,10 +38,10 @@ const DECOY_DIGEST = digest('ffs_decoy-secret-never-issued');
 
 /** Issues and checks tokens over the store. */
 export class TokenService {
-  readonly #store: Store;
+  readonly #store: AccessStore & AccountStore;
   readonly #now: () => number;
 
-  constructor(store: Store, now: () => number = Date.now) {
+  constructor(store: AccessStore & AccountStore, now: () => number = Date.now) {
     this.#store = store;
     this.#now = now;
   }

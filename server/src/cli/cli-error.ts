@@ -3,8 +3,8 @@
 // any error becomes that object and an exit code.
 import type { ErrorDetail } from 'feature-ts/protocol';
 import { IdConflictError, InputError, unknownEnvironmentInput } from '../errors.js';
-import { DataDirBusyError } from '../store/data-dir-lock.js';
-import { DataDirOwnerError } from '../store/data-dir-modes.js';
+import { DataDirBusyError } from '../store/pglite/data-dir-lock.js';
+import { DataDirOwnerError } from '../store/pglite/data-dir-modes.js';
 
 /** A refusal of the CLI: `code` is stable (snake_case), the message says what to change. */
 export class CliError extends Error {

@@ -8,7 +8,7 @@ import { demoCredentialsPath } from '../demo-credentials.js';
 import { seedDemo, type SeededDemo } from '../demo-seed.js';
 import { createLogger } from '../logger.js';
 import { serve, type RunningServer } from '../main.js';
-import { describeRepair } from '../store/data-dir-modes.js';
+import { describeRepair } from '../store/pglite/data-dir-modes.js';
 import type { Store } from '../store/store.js';
 import { signInLinkWanted } from './commands-console.js';
 import type { CommandContext } from './context.js';

@@ -4,7 +4,8 @@
 import { readFile } from 'node:fs/promises';
 import { InputError, unknownEnvironmentInput } from '../errors.js';
 import { environmentCompatibility, type CompatibilityWarning } from '../remote/compatibility.js';
-import type { Store } from '../store/store.js';
+import type { AccountStore } from '../store/account-store.js';
+import type { CampaignStore } from '../store/campaign-store.js';
 import { validateBucketingCampaigns } from '../validation/bucketing-campaigns.js';
 
 /** Reads a JSON file; the errors say what to change. */
@@ -28,7 +29,11 @@ export const readJsonFile = async (path: string): Promise<unknown> => {
  * Replaces the campaigns of `envId` with those of the bucketing-format file at `path`, in the file's order;
  * returns how many. The file is checked before the database is touched.
  */
-export const importCampaignsFile = async (store: Store, envId: string, path: string): Promise<number> => {
+export const importCampaignsFile = async (
+  store: AccountStore & CampaignStore,
+  envId: string,
+  path: string,
+): Promise<number> => {
   const campaigns = validateBucketingCampaigns(await readJsonFile(path));
   if ((await store.getEnvironment(envId)) === null) {
     throw unknownEnvironmentInput(envId);

@@ -8,7 +8,9 @@ import { campaignFromRemote, toRemoteCampaign } from '../remote/campaign-format.
 import { buildCampaignReport } from '../report/build-report.js';
 import { rebuildRollups } from '../report/rollups/fold-all.js';
 import { accessAnswer, accountAnswer, environmentAnswer } from '../routes/operator.js';
-import type { CampaignRecord, EnvironmentRecord, Store } from '../store/store.js';
+import type { EnvironmentRecord } from '../store/account-store.js';
+import type { CampaignRecord } from '../store/campaign-store.js';
+import type { Store } from '../store/store.js';
 import { FieldError, validateBucketingCampaigns } from '../validation/bucketing-campaigns.js';
 import {
   invalidCampaignField,

@@ -5,8 +5,8 @@
 // configuration time and key digest, one small query for all of them, bounds how long a missed one lasts.
 import type { Logger } from 'pino';
 import { isValidId } from '../ids.js';
-import type { ListenInterruption } from '../store/sql.js';
-import type { ConfigurationStamp, Store } from '../store/store.js';
+import type { ListenInterruption } from '../store/sql/sql.js';
+import type { ConfigurationStamp, ConfigurationStore } from '../store/configuration-store.js';
 import { buildEnvironmentState, type EnvironmentState } from './environment-state.js';
 
 /** How often cached environments are checked against the database by default. */
@@ -17,7 +17,7 @@ const sameBytes = (a: Uint8Array, b: Uint8Array): boolean =>
 
 /** The environments an instance serves, by id. */
 export class EnvironmentCache {
-  readonly #store: Store;
+  readonly #store: ConfigurationStore;
   readonly #log: Logger;
   readonly #checkIntervalMs: number;
   readonly #states = new Map<string, EnvironmentState>();
@@ -27,7 +27,7 @@ export class EnvironmentCache {
   #timer: NodeJS.Timeout | null = null;
   #checking: Promise<void> | null = null;
 
-  constructor(store: Store, log: Logger, options: { checkIntervalMs?: number } = {}) {
+  constructor(store: ConfigurationStore, log: Logger, options: { checkIntervalMs?: number } = {}) {
     this.#store = store;
     this.#log = log;
     this.#checkIntervalMs = options.checkIntervalMs ?? DEFAULT_CHECK_INTERVAL_MS;

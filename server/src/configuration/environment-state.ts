@@ -4,7 +4,8 @@
 import { createHash } from 'node:crypto';
 import { compileFile, type CompiledFile } from 'feature-ts/engine';
 import type { BucketingFile } from 'feature-ts/protocol';
-import type { EnvironmentConfiguration, EnvironmentRecord } from '../store/store.js';
+import type { EnvironmentRecord } from '../store/account-store.js';
+import type { EnvironmentConfiguration } from '../store/configuration-store.js';
 import { withoutAnalysis } from '../validation/analysis-settings.js';
 
 /** A served document: its bytes and strong ETag (identity encoding: the server does not compress). */

@@ -6,7 +6,8 @@ import type { FastifyRequest } from 'fastify';
 import type { Action } from 'feature-ts/protocol';
 import type { TokenService } from '../auth/token-service.js';
 import { errors } from '../errors.js';
-import type { AccessRecord, Store } from '../store/store.js';
+import type { AccessRecord } from '../store/access-store.js';
+import type { Store } from '../store/store.js';
 import { rememberEnvironment } from './request-environment.js';
 
 /** The bearer token of a request, null when there is no `Authorization: Bearer` header. */

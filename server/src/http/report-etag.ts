@@ -13,7 +13,8 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DAY_MS } from '../report/attribution.js';
-import type { CampaignRecord, Store } from '../store/store.js';
+import type { CampaignRecord } from '../store/campaign-store.js';
+import type { Store } from '../store/store.js';
 
 /** The Cache-Control of report answers (200 and 304). */
 export const REPORT_CACHE_CONTROL = 'private, no-cache';

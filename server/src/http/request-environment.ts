@@ -5,7 +5,7 @@
 // in what it reads of the record (the account and its settings, the configuration time of a GET), so one
 // read serves the whole request.
 import type { FastifyRequest } from 'fastify';
-import type { EnvironmentRecord } from '../store/store.js';
+import type { EnvironmentRecord } from '../store/account-store.js';
 
 const environments = new WeakMap<FastifyRequest, EnvironmentRecord>();
 

@@ -27,7 +27,7 @@ import {
   type RemoteVariationGroup,
 } from 'feature-ts/protocol';
 import { newId } from '../ids.js';
-import type { CampaignRecord } from '../store/store.js';
+import type { CampaignRecord } from '../store/campaign-store.js';
 import {
   TEXT_LIMITS,
   badText,

@@ -11,7 +11,8 @@ import type {
   VariationGroupReport,
   VariationReport,
 } from 'feature-ts/protocol';
-import type { Store } from '../store/store.js';
+import type { CampaignStore } from '../store/campaign-store.js';
+import type { ReportStore } from '../store/report-store.js';
 import { analysisOf } from '../validation/analysis-settings.js';
 import { tallyCampaign, type CampaignTally, type GoalTally, type VariationTally } from './campaign-tally.js';
 import { compareGoal, type GoalComparison } from './goal-comparison.js';
@@ -112,7 +113,7 @@ export const reportOfTally = (
 
 /** Computes the report of one campaign (deleted campaigns included: they are kept for reporting). */
 export const buildCampaignReport = async (
-  store: Store,
+  store: CampaignStore & ReportStore,
   envId: string,
   campaignId: string,
   now: Date = new Date(),

@@ -5,8 +5,9 @@
 // rows were stored. reference-tally.ts computes the same from every stored row.
 import type { BucketingCampaign } from 'feature-ts/protocol';
 import { InputError } from '../errors.js';
-import type { StoredRollupCell } from '../store/rollups-sql.js';
-import type { Store } from '../store/store.js';
+import type { StoredRollupCell } from '../store/rollups/rollups-sql.js';
+import type { CampaignStore } from '../store/campaign-store.js';
+import type { ReportStore } from '../store/report-store.js';
 import { fromMicros } from './attribution.js';
 import { ALL_DAYS } from './rollups/rollup-cells.js';
 
@@ -63,7 +64,7 @@ export const emptyVariationTally = (id: string, name: string, reference: boolean
 
 /** The campaign as stored, deleted ones included (kept for reporting); InputError when never known. */
 export const storedCampaign = async (
-  store: Store,
+  store: CampaignStore,
   envId: string,
   campaignId: string,
 ): Promise<BucketingCampaign> => {
@@ -149,7 +150,7 @@ export const tallyOfCells = (
  * they are kept for reporting). Throws InputError when the environment never had it.
  */
 export const tallyCampaign = async (
-  store: Store,
+  store: CampaignStore & ReportStore,
   envId: string,
   campaignId: string,
 ): Promise<CampaignTally> => {

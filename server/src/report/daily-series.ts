@@ -2,7 +2,8 @@
 // on each day, read from the same tallies as the §14.5 report (campaign-tally.ts), so that a series summed
 // over its days is the report's figure whenever every row falls inside the days shown.
 import type { DailySeries } from 'feature-ts/protocol';
-import type { Store } from '../store/store.js';
+import type { CampaignStore } from '../store/campaign-store.js';
+import type { ReportStore } from '../store/report-store.js';
 import { DAY_MS } from './attribution.js';
 import { tallyCampaign, type CampaignTally, type DayCounts, type GoalTally } from './campaign-tally.js';
 
@@ -27,7 +28,7 @@ const goalSeries = (
  * the environment never had the campaign.
  */
 export const buildDailySeries = async (
-  store: Store,
+  store: CampaignStore & ReportStore,
   envId: string,
   campaignId: string,
   now: Date,

@@ -3,7 +3,8 @@
 // rule of §14.4. The server now reads reports from rollups (campaign-tally.ts); this is the independent
 // reference they are checked against (the property test, `feature-server report --check`). Its cost grows
 // with the campaign's history: it reads every exposure and goal hit.
-import type { ReportConversion, Store } from '../store/store.js';
+import type { CampaignStore } from '../store/campaign-store.js';
+import type { ReportConversion, ReportStore } from '../store/report-store.js';
 import { ATTRIBUTION_SLACK_MS, dayOf, fromMicros, toMicros } from './attribution.js';
 import {
   storedCampaign,
@@ -64,7 +65,7 @@ const countsOf = (goals: Map<string, ScanGoal>): Map<string, GoalTally> =>
  * InputError when the environment never had it.
  */
 export const scanCampaign = async (
-  store: Store,
+  store: CampaignStore & ReportStore,
   envId: string,
   campaignId: string,
 ): Promise<CampaignTally> => {

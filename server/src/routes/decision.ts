@@ -7,7 +7,7 @@ import type { AssignmentHistory, Decision } from 'feature-ts/protocol';
 import type { AppContext } from '../app-context.js';
 import { environmentOf, requireEnvironmentAndKey } from '../http/environment-auth.js';
 import { JSON_OR_TEXT } from '../http/json-body.js';
-import type { ActivationRow, HitRow } from '../store/store.js';
+import type { ActivationRow, HitRow } from '../store/collect-store.js';
 import {
   readDecisionQuery,
   validateDecisionRequest,

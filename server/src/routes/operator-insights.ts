@@ -7,7 +7,8 @@ import type { AppContext } from '../app-context.js';
 import { errors } from '../errors.js';
 import { reportEtag, reportVersions, sendReportAnswer } from '../http/report-etag.js';
 import { buildDailySeries } from '../report/daily-series.js';
-import type { EnvironmentRecord, TrafficItem, TrafficPage } from '../store/store.js';
+import type { EnvironmentRecord } from '../store/account-store.js';
+import type { TrafficItem, TrafficPage } from '../store/collect-store.js';
 import { operatorInsightRoutes as doc } from './operator-insight-schemas.js';
 import { pageParameter } from './remote.js';
 

@@ -7,7 +7,7 @@ import type { AppContext } from '../app-context.js';
 import { rebuildRollups } from '../report/rollups/fold-all.js';
 import { errors } from '../errors.js';
 import { progressLine } from '../report/rollups/rollup-progress.js';
-import { rebuildAfterRetentionError } from '../store/rollup-horizon.js';
+import { rebuildAfterRetentionError } from '../store/rollups/rollup-horizon.js';
 import { operatorRoute } from './operator-schemas.js';
 import { errorAnswer, errorResponse } from './shared-schemas.js';
 

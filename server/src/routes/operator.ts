@@ -14,7 +14,8 @@ import { isReportAnswer, reportEtag, reportVersions, sendReportAnswer } from '..
 import { rememberEnvironment } from '../http/request-environment.js';
 import { buildCampaignReport } from '../report/build-report.js';
 import { STORABLE_TEXT_RULE, isStorableText } from '../validation/storable-text.js';
-import type { AccessRecord, Account, EnvironmentRecord } from '../store/store.js';
+import type { AccessRecord } from '../store/access-store.js';
+import type { Account, EnvironmentRecord } from '../store/account-store.js';
 import { validateBucketingCampaigns } from '../validation/bucketing-campaigns.js';
 import { registerOperatorInsightRoutes } from './operator-insights.js';
 import { registerOperatorRollupRoutes } from './operator-rollups.js';

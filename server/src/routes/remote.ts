@@ -20,7 +20,7 @@ import { campaignFromRemote, toRemoteCampaign } from '../remote/campaign-format.
 import { campaignCompatibility } from '../remote/compatibility.js';
 import { buildCampaignReport } from '../report/build-report.js';
 import { FieldError } from '../validation/bucketing-campaigns.js';
-import type { CampaignRecord } from '../store/store.js';
+import type { CampaignRecord } from '../store/campaign-store.js';
 import { remoteRouteSchemas } from './remote-schemas.js';
 import { documented, type RouteSchema } from './shared-schemas.js';
 

@@ -2,8 +2,8 @@
 // next two (time-partitions.ts), and, with FEATURE_RETENTION_DAYS, the drop of whole months older than the
 // retention (retention-sql.ts). Run once at start, then every day; several instances on one PostgreSQL may all
 // run it: each step is idempotent, and the drop runs under every environment's fold lock.
-import { droppedLine, retentionHorizon } from './retention-sql.js';
-import type { Store } from './store.js';
+import { droppedLine, retentionHorizon } from './sql/retention-sql.js';
+import type { UpkeepStore } from './upkeep-store.js';
 
 /** Where the upkeep's lines go (the server's logger). */
 export interface UpkeepLog {
@@ -35,7 +35,7 @@ export const UPKEEP_INTERVAL_MS = 86_400_000;
 
 /** Runs the upkeep once (awaited: the partitions exist before the server takes rows), then every day. */
 export const startStorageUpkeep = async (
-  store: Store,
+  store: UpkeepStore,
   options: StorageUpkeepOptions,
 ): Promise<StorageUpkeep> => {
   const now = options.now ?? Date.now;

@@ -5,7 +5,7 @@
 import { isJsonObject } from 'feature-ts/protocol';
 import { itemChecker } from '../http/schema-validation.js';
 import { activationItemSchema } from '../routes/activation-schemas.js';
-import type { ActivationRow } from '../store/store.js';
+import type { ActivationRow } from '../store/collect-store.js';
 
 const checkShape = itemChecker(activationItemSchema);
 

@@ -6,7 +6,7 @@
 import { isJsonObject } from 'feature-ts/protocol';
 import { itemChecker } from '../http/schema-validation.js';
 import { hitSchema } from '../routes/events-schemas.js';
-import type { HitRow } from '../store/store.js';
+import type { HitRow } from '../store/collect-store.js';
 
 const checkShape = itemChecker(hitSchema);
 

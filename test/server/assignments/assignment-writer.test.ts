@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Logger } from 'pino';
 import { AssignmentWriter } from '../../../server/src/assignments/assignment-writer.js';
-import type { Store, VisitorAssignments } from '../../../server/src/store/store.js';
+import type { VisitorAssignments } from '../../../server/src/store/assignment-store.js';
+import type { Store } from '../../../server/src/store/store.js';
 
 /** A store whose commits take `commitMs` of the fake clock, and a logger that keeps its warnings. */
 const setup = () => {

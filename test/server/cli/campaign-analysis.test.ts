@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import type { AnalysisSettings, BucketingFile, RemoteCampaign } from '../../../src/protocol/index.js';
-import { openPgliteStore } from '../../../server/src/store/pglite.js';
+import { openPgliteStore } from '../../../server/src/store/pglite/pglite.js';
 import { startServerProcess } from '../cli-support.js';
 import { checkoutCampaign, premiumToggle, seedEnvironment } from '../support.js';
 import { copyTemplateDataDir } from '../template-data-dir.js';

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { writeLocalOperator } from '../../../server/src/local-operator.js';
-import { lockDataDir } from '../../../server/src/store/data-dir-lock.js';
+import { lockDataDir } from '../../../server/src/store/pglite/data-dir-lock.js';
 import { runCliInProcess } from '../cli-support.js';
 import { cliJson } from './cli-json.js';
 

@@ -10,7 +10,7 @@ import { configuredStore, openOperations } from '../../../server/src/cli/open-op
 import { describeStore, type Operations } from '../../../server/src/cli/operations.js';
 import { storeOperations } from '../../../server/src/cli/store-operations.js';
 import { readServerConfig } from '../../../server/src/config.js';
-import { openPgliteStore } from '../../../server/src/store/pglite.js';
+import { openPgliteStore } from '../../../server/src/store/pglite/pglite.js';
 import { checkoutCampaign, seedEnvironment } from '../support.js';
 import { copyTemplateDataDir } from '../template-data-dir.js';
 

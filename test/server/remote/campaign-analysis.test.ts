@@ -13,7 +13,8 @@ import {
 import { buildEnvironmentState } from '../../../server/src/configuration/environment-state.js';
 import { InputError } from '../../../server/src/errors.js';
 import { campaignFromRemote, toRemoteCampaign } from '../../../server/src/remote/campaign-format.js';
-import type { CampaignRecord, EnvironmentConfiguration } from '../../../server/src/store/store.js';
+import type { CampaignRecord } from '../../../server/src/store/campaign-store.js';
+import type { EnvironmentConfiguration } from '../../../server/src/store/configuration-store.js';
 import { analysisOf, checkAnalysis } from '../../../server/src/validation/analysis-settings.js';
 import { validateBucketingCampaigns } from '../../../server/src/validation/bucketing-campaigns.js';
 import { FieldError } from '../../../server/src/validation/field-error.js';

@@ -20,7 +20,7 @@ import {
   panicBodySchema,
   remoteCampaignSchema,
 } from '../../../server/src/remote/campaign-schemas.js';
-import type { CampaignRecord } from '../../../server/src/store/store.js';
+import type { CampaignRecord } from '../../../server/src/store/campaign-store.js';
 import { FieldError } from '../../../server/src/validation/bucketing-campaigns.js';
 
 /** A stored body with every field written, as campaignFromRemote writes it. */

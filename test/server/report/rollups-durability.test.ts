@@ -13,7 +13,7 @@ import { reportOfTally } from '../../../server/src/report/build-report.js';
 import { tallyCampaign, type CampaignTally } from '../../../server/src/report/campaign-tally.js';
 import { seriesOfTally } from '../../../server/src/report/daily-series.js';
 import { scanCampaign } from '../../../server/src/report/reference-tally.js';
-import { openPgliteStore } from '../../../server/src/store/pglite.js';
+import { openPgliteStore } from '../../../server/src/store/pglite/pglite.js';
 import type { Store } from '../../../server/src/store/store.js';
 import { runCliCommand, startServerProcess } from '../cli-support.js';
 import { checkoutCampaign, post, seedEnvironment } from '../support.js';

@@ -12,7 +12,8 @@
 // time), printed as rows to paste into a hand-written case.
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import type { ActivationRow, HitRow, Store } from '../../../server/src/store/store.js';
+import type { ActivationRow, HitRow } from '../../../server/src/store/collect-store.js';
+import type { Store } from '../../../server/src/store/store.js';
 import { seededRandom } from '../../support/seeded-random.js';
 import { describeOnEveryStoreWith } from '../support.js';
 import {

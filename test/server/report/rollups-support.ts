@@ -7,7 +7,8 @@ import { reportOfTally } from '../../../server/src/report/build-report.js';
 import { tallyCampaign } from '../../../server/src/report/campaign-tally.js';
 import { seriesOfTally } from '../../../server/src/report/daily-series.js';
 import { scanCampaign } from '../../../server/src/report/reference-tally.js';
-import type { ActivationRow, HitRow, Store } from '../../../server/src/store/store.js';
+import type { ActivationRow, HitRow } from '../../../server/src/store/collect-store.js';
+import type { Store } from '../../../server/src/store/store.js';
 
 /** 2026-11-20 00:00 UTC: the day the tests' rows start on. */
 export const DAY0 = Date.UTC(2026, 10, 20);

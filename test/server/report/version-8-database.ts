@@ -4,7 +4,7 @@
 // hid (visit windows); every fifth converting visitor logs in on its hit (an identity link); a tenth convert,
 // some before their exposure was stored.
 import { MIGRATIONS } from '../../../server/src/store/migrations/index.js';
-import { openPgliteThread } from '../../../server/src/store/pglite-thread.js';
+import { openPgliteThread } from '../../../server/src/store/pglite/pglite-thread.js';
 import { checkoutCampaign } from '../support.js';
 
 /** When the rows were received: from November 2026, one exposure a minute unless told otherwise. */

@@ -8,8 +8,9 @@ import { describe, it, type TestContext } from 'node:test';
 import { InputError } from '../../../server/src/errors.js';
 import { initialMigration } from '../../../server/src/store/migrations/001-initial.js';
 import { MIGRATIONS } from '../../../server/src/store/migrations/index.js';
-import type { Sql } from '../../../server/src/store/sql.js';
-import type { Store, TokenRecord } from '../../../server/src/store/store.js';
+import type { Sql } from '../../../server/src/store/sql/sql.js';
+import type { TokenRecord } from '../../../server/src/store/access-store.js';
+import type { Store } from '../../../server/src/store/store.js';
 import { describeStoreOnEveryKind, rawDatabase, storeKinds } from '../support.js';
 
 /** A digest made independently of the store (SHA-256, as §13.7 stores secrets and tokens). */

@@ -4,7 +4,7 @@
 // are plain keys, and ids outside ASCII come back as they went (ids are stored once, in assignment_ids).
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import type { VisitorAssignments } from '../../../server/src/store/store.js';
+import type { VisitorAssignments } from '../../../server/src/store/assignment-store.js';
 import { describeStoreOnEveryKind } from '../support.js';
 
 describeStoreOnEveryKind('assignments', (opened) => {

@@ -21,7 +21,7 @@ import {
   describeRepair,
   prepareDataDir,
   restrictDataDirModes,
-} from '../../../server/src/store/data-dir-modes.js';
+} from '../../../server/src/store/pglite/data-dir-modes.js';
 import { runCliCommand, runServerProcess } from '../cli-support.js';
 
 /** Every folder and file under `dir` (itself included; links left out), with its permission bits. */

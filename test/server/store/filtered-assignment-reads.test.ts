@@ -4,9 +4,10 @@
 // deleted ones. With a store and a database double that count what they are asked.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { filterAssignmentReads } from '../../../server/src/store/filtered-assignment-reads.js';
-import type { Queryable, Row } from '../../../server/src/store/sql.js';
-import type { Store, VisitorAssignments } from '../../../server/src/store/store.js';
+import { filterAssignmentReads } from '../../../server/src/store/pglite/filtered-assignment-reads.js';
+import type { Queryable, Row } from '../../../server/src/store/sql/sql.js';
+import type { VisitorAssignments } from '../../../server/src/store/assignment-store.js';
+import type { Store } from '../../../server/src/store/store.js';
 
 const ENV = 'env';
 

@@ -4,8 +4,8 @@
 // that run at the same time: each id is stored once and counted as accepted by exactly one caller.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { groupCommit, type IdempotentRow } from '../../../server/src/store/group-commit.js';
-import type { HitRow } from '../../../server/src/store/store.js';
+import { groupCommit, type IdempotentRow } from '../../../server/src/store/sql/group-commit.js';
+import type { HitRow } from '../../../server/src/store/collect-store.js';
 import { describeStoreOnEveryKind } from '../support.js';
 
 interface Row extends IdempotentRow {

@@ -7,9 +7,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { migrate } from '../../../server/src/store/migrate.js';
-import { openPgliteThread } from '../../../server/src/store/pglite-thread.js';
-import { num, type Sql } from '../../../server/src/store/sql.js';
+import { migrate } from '../../../server/src/store/migrations/migrate.js';
+import { openPgliteThread } from '../../../server/src/store/pglite/pglite-thread.js';
+import { num, type Sql } from '../../../server/src/store/sql/sql.js';
 import { writeVersion8Database } from '../report/version-8-database.js';
 
 const VISITORS = 100;

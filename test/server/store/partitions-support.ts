@@ -2,10 +2,10 @@
 // to query its database behind its back (which partition holds a row, which partitions exist), on each store
 // kind, and the rows those tests store.
 import pg from 'pg';
-import { migrate } from '../../../server/src/store/migrate.js';
-import { openPgliteThread } from '../../../server/src/store/pglite-thread.js';
-import type { Row, Sql } from '../../../server/src/store/sql.js';
-import { createSqlStore } from '../../../server/src/store/sql-store.js';
+import { migrate } from '../../../server/src/store/migrations/migrate.js';
+import { openPgliteThread } from '../../../server/src/store/pglite/pglite-thread.js';
+import type { Row, Sql } from '../../../server/src/store/sql/sql.js';
+import { createSqlStore } from '../../../server/src/store/sql/sql-store.js';
 import type { Store } from '../../../server/src/store/store.js';
 import type { StoreKind } from '../support.js';
 

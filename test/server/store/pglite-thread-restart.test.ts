@@ -8,8 +8,8 @@ import {
   openPgliteThread,
   type PgliteRestartEvent,
   type PgliteThreadOptions,
-} from '../../../server/src/store/pglite-thread.js';
-import type { Sql } from '../../../server/src/store/sql.js';
+} from '../../../server/src/store/pglite/pglite-thread.js';
+import type { Sql } from '../../../server/src/store/sql/sql.js';
 import { freshDataDir } from '../template-data-dir.js';
 
 const stopped = /the embedded store's worker stopped: the store was closed$/;

@@ -5,8 +5,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { openPgliteThread } from '../../../server/src/store/pglite-thread.js';
-import type { Sql } from '../../../server/src/store/sql.js';
+import { openPgliteThread } from '../../../server/src/store/pglite/pglite-thread.js';
+import type { Sql } from '../../../server/src/store/sql/sql.js';
 import { freshDataDir } from '../template-data-dir.js';
 
 // One in-memory database for the tests that do not close it: PGlite costs seconds to open.

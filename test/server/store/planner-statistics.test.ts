@@ -6,19 +6,19 @@ import { rmSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { MIGRATIONS } from '../../../server/src/store/migrations/index.js';
-import { migrate } from '../../../server/src/store/migrate.js';
-import { openPgliteThread } from '../../../server/src/store/pglite-thread.js';
-import { openPgliteStore } from '../../../server/src/store/pglite.js';
+import { migrate } from '../../../server/src/store/migrations/migrate.js';
+import { openPgliteThread } from '../../../server/src/store/pglite/pglite-thread.js';
+import { openPgliteStore } from '../../../server/src/store/pglite/pglite.js';
 import {
   analyzeTables,
   checkAutovacuum,
   STORE_TABLES,
   tablesDueForAnalyze,
   type AnalyzeRun,
-} from '../../../server/src/store/planner-statistics.js';
-import { openPostgresStore } from '../../../server/src/store/postgres.js';
-import type { Queryable, Sql } from '../../../server/src/store/sql.js';
-import type { HitRow } from '../../../server/src/store/store.js';
+} from '../../../server/src/store/sql/planner-statistics.js';
+import { openPostgresStore } from '../../../server/src/store/postgres/postgres.js';
+import type { Queryable, Sql } from '../../../server/src/store/sql/sql.js';
+import type { HitRow } from '../../../server/src/store/collect-store.js';
 import { rawDatabase, seedEnvironment, storeKinds, type RawDatabase } from '../support.js';
 import { freshDataDir } from '../template-data-dir.js';
 

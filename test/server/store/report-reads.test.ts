@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import pg from 'pg';
-import { openPostgresStore } from '../../../server/src/store/postgres.js';
+import { openPostgresStore } from '../../../server/src/store/postgres/postgres.js';
 import { checkoutCampaign, seedEnvironment } from '../support.js';
 
 const url = process.env.DATABASE_URL;

@@ -7,12 +7,12 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { readServerConfig } from '../../../server/src/config.js';
 import { rebuildRollups } from '../../../server/src/report/rollups/fold-all.js';
-import type { StoredRowReads } from '../../../server/src/store/collect-sql.js';
-import { applyRetention, retentionHorizon } from '../../../server/src/store/retention-sql.js';
-import type { StoredRollupCell } from '../../../server/src/store/rollups-sql.js';
+import type { StoredRowReads } from '../../../server/src/store/sql/collect-sql.js';
+import { applyRetention, retentionHorizon } from '../../../server/src/store/sql/retention-sql.js';
+import type { StoredRollupCell } from '../../../server/src/store/rollups/rollups-sql.js';
 import { startStorageUpkeep } from '../../../server/src/store/storage-upkeep.js';
 import type { Store } from '../../../server/src/store/store.js';
-import { createMonthPartition } from '../../../server/src/store/time-partitions.js';
+import { createMonthPartition } from '../../../server/src/store/sql/time-partitions.js';
 import {
   activation,
   differences,

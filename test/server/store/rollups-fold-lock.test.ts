@@ -5,9 +5,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import pg from 'pg';
-import { openPostgresStore } from '../../../server/src/store/postgres.js';
-import { FOLD_LOCK, foldBatch } from '../../../server/src/store/rollups-sql.js';
-import type { Queryable, Row } from '../../../server/src/store/sql.js';
+import { openPostgresStore } from '../../../server/src/store/postgres/postgres.js';
+import { foldBatch } from '../../../server/src/store/rollups/rollup-fold-sql.js';
+import { FOLD_LOCK } from '../../../server/src/store/rollups/rollup-pending-sql.js';
+import type { Queryable, Row } from '../../../server/src/store/sql/sql.js';
 import { checkoutCampaign, eventually, seedEnvironment } from '../support.js';
 
 const url = process.env.DATABASE_URL;

@@ -1,11 +1,12 @@
-// Assignment histories written as numbers (migration 006, server/src/store/stored-histories.ts) on every store
+// Assignment histories written as numbers (migration 006, server/src/store/sql/stored-histories.ts) on every store
 // kind: what is written is the numbers form and reads back as the ids; a merge keeps the stored variation in
 // both forms (numbers, and JSON rows written before 006); a store that did not write an id's number (another
 // process, or the same folder reopened) reads it from the database; rows written by hand never fail a read
 // or a write.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { Store, VisitorAssignments } from '../../../server/src/store/store.js';
+import type { VisitorAssignments } from '../../../server/src/store/assignment-store.js';
+import type { Store } from '../../../server/src/store/store.js';
 import { rawDatabase, storeKinds, type RawDatabase } from '../support.js';
 
 /** The visitors of the rows written by hand in the second test. */

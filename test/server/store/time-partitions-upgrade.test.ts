@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { MIGRATIONS } from '../../../server/src/store/migrations/index.js';
-import type { StoredRowReads } from '../../../server/src/store/collect-sql.js';
+import type { StoredRowReads } from '../../../server/src/store/sql/collect-sql.js';
 import type { Store } from '../../../server/src/store/store.js';
 import { activation, hit } from '../report/rollups-support.js';
 import { rawDatabase, storeKinds } from '../support.js';

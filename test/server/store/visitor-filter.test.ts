@@ -2,7 +2,7 @@
 // "maybe"s for pairs never added; pairs of other environments apart.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { VisitorFilter } from '../../../server/src/store/visitor-filter.js';
+import { VisitorFilter } from '../../../server/src/store/pglite/visitor-filter.js';
 
 void describe('visitor filter', () => {
   // 300 000 pairs: past the first partition (about 110 000) and the second.

@@ -2,7 +2,7 @@
 // and for `feature-server report --rebuild`, which forgets the rollups and folds every stored row again (after a
 // suspected defect, or to check that the rollups equal their rows). Both are the same folds as live traffic's:
 // nothing here counts differently.
-import type { Store } from '../../store/store.js';
+import type { ReportStore } from '../../store/report-store.js';
 import type { FoldProgress } from './rollup-progress.js';
 
 /** Rows folded at once from which foldAll vacuums the rollup tables after (a few ms below it, seconds above). */
@@ -28,7 +28,7 @@ export interface FoldAllOutcome {
 }
 
 /** Folds every pending row of every environment, saying how far it is. */
-export const foldAll = async (store: Store, options: FoldAllOptions = {}): Promise<FoldAllOutcome> => {
+export const foldAll = async (store: ReportStore, options: FoldAllOptions = {}): Promise<FoldAllOutcome> => {
   const now = options.now ?? Date.now;
   const everyMs = options.everyMs ?? 2_000;
   const started = now();
@@ -50,7 +50,10 @@ export const foldAll = async (store: Store, options: FoldAllOptions = {}): Promi
 };
 
 /** Forgets the rollups and folds every stored row again (`report --rebuild`). */
-export const rebuildRollups = async (store: Store, options: FoldAllOptions = {}): Promise<FoldAllOutcome> => {
+export const rebuildRollups = async (
+  store: ReportStore,
+  options: FoldAllOptions = {},
+): Promise<FoldAllOutcome> => {
   await store.resetRollups();
   return foldAll(store, options);
 };

@@ -11,8 +11,8 @@
 //   as partitioned indexes, minus the (env_id, hid) ones; the primary key (seq, received_ms) serves the folds'
 //   lookups by seq. The copy holds the tables for as long as it takes: on a large PostgreSQL database, upgrade
 //   at a quiet time (docs/scaling.md).
-import { addMonths, createMonthPartition, monthStart, PARTITIONED_TABLES } from '../time-partitions.js';
-import { num, type Queryable } from '../sql.js';
+import { addMonths, createMonthPartition, monthStart, PARTITIONED_TABLES } from '../sql/time-partitions.js';
+import { num, type Queryable } from '../sql/sql.js';
 import type { MigrationStep } from './migration-progress.js';
 
 const COLUMNS = {

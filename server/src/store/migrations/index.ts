@@ -11,7 +11,7 @@ import { campaignBytesMigration } from './008-campaign-bytes.js';
 import { reportRollupsMigration } from './009-report-rollups.js';
 import { timePartitionsMigration } from './010-time-partitions.js';
 import { pendingReceivedMigration } from './011-pending-received.js';
-import type { Queryable } from '../sql.js';
+import type { Queryable } from '../sql/sql.js';
 import type { MigrationStep } from './migration-progress.js';
 
 /**

@@ -2,17 +2,17 @@
 // for LISTEN (pg-listener.ts), so every instance on the database learns of configuration changes (§13.5:
 // within one second).
 import pg from 'pg';
-import { migrate } from './migrate.js';
+import { migrate } from '../migrations/migrate.js';
 import { PgListener, type ListenerBackoff } from './pg-listener.js';
 import {
   checkAutovacuum,
   scheduleAnalyze,
   type AnalyzeSchedule,
   type AnalyzeScheduleOptions,
-} from './planner-statistics.js';
-import { createSqlStore } from './sql-store.js';
-import type { Queryable, Row, Sql } from './sql.js';
-import type { Store } from './store.js';
+} from '../sql/planner-statistics.js';
+import { createSqlStore } from '../sql/sql-store.js';
+import type { Queryable, Row, Sql } from '../sql/sql.js';
+import type { Store } from '../store.js';
 
 const asQueryable = (client: pg.Pool | pg.PoolClient): Queryable => ({
   query: async (text, params = []) => (await client.query(text, [...params])).rows as Row[],

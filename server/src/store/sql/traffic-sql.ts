@@ -4,7 +4,7 @@
 // the two are then merged by received time. Within one table seq is the insertion order, which follows
 // received time except between requests in flight together: close enough for a debugging view.
 import { num, numOrNull, text, textOrNull, type Queryable, type Row } from './sql.js';
-import type { TrafficItem, TrafficPage, TrafficQuery } from './store.js';
+import type { TrafficItem, TrafficPage, TrafficQuery } from '../collect-store.js';
 
 const activationItem = (row: Row): TrafficItem => ({
   kind: 'activation',

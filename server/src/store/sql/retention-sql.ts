@@ -3,8 +3,8 @@
 // rows behind. The report rollups keep what the dropped rows contributed (final-days.ts): a drop happens only
 // once every row of the months dropped is folded, under every environment's fold lock, and the horizon it
 // records makes later folds keep the days before it as they are.
-import { raiseRollupHorizon } from './rollup-horizon.js';
-import { FOLD_LOCK } from './rollups-sql.js';
+import { raiseRollupHorizon } from '../rollups/rollup-horizon.js';
+import { FOLD_LOCK } from '../rollups/rollup-pending-sql.js';
 import { num, type Queryable, type Sql } from './sql.js';
 import { monthPartitions, monthStart, PARTITIONED_TABLES, type MonthPartition } from './time-partitions.js';
 

@@ -1,4 +1,4 @@
-// When folds run (rollups-sql.ts): soon after this instance stores rows of an environment (batched: one fold
+// When folds run (rollup-fold-sql.ts): soon after this instance stores rows of an environment (batched: one fold
 // takes what arrived meanwhile), on a sweep that finds rows other instances stored, and before a report is read
 // (`settle`), so that a report always includes every row stored before it was asked for. Folding is off the
 // request that stored the rows: an insert never waits for a fold.

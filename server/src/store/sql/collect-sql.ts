@@ -3,7 +3,8 @@
 // batch), identities (§14.2) and usage counts (§12). Rows go in as arrays through unnest(), so a batch of any
 // size is one round trip.
 import { num, text, textOrNull, type Queryable } from './sql.js';
-import type { ActivationRow, HitRow, VisitorAssignments } from './store.js';
+import type { VisitorAssignments } from '../assignment-store.js';
+import type { ActivationRow, HitRow } from '../collect-store.js';
 import { HISTORY_ON_CONFLICT, storedHistories } from './stored-histories.js';
 
 /** Visitors per assignment upsert statement. */

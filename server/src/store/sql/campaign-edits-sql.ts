@@ -5,12 +5,12 @@
 // Positions of live campaigns stay dense (0…n-1): a position is what the API shows and what `PATCH
 // "position": n` means, so a gap left by a deleted campaign would make n ambiguous.
 import type { BucketingCampaign } from 'feature-ts/protocol';
-import { IdConflictError, InputError, unknownEnvironmentInput } from '../errors.js';
+import { IdConflictError, InputError, unknownEnvironmentInput } from '../../errors.js';
 import { checkRoomFor, sizedCampaign } from './campaign-limits.js';
 import { checkIds, registerIds, toCampaign } from './campaigns-sql.js';
 import { publish } from './environments-sql.js';
 import { num, text, type Queryable, type Sql } from './sql.js';
-import type { CampaignOptions, CampaignRecord } from './store.js';
+import type { CampaignOptions, CampaignRecord } from '../campaign-store.js';
 
 const lockEnvironment = async (tx: Queryable, envId: string): Promise<void> => {
   const env = await tx.query('SELECT id FROM environments WHERE id = $1 FOR UPDATE', [envId]);

@@ -41,7 +41,7 @@ export interface Sql extends Queryable {
    */
   readonly reportReads?: Queryable;
   /**
-   * Runs one report-rollup fold (rollups-sql.ts `foldBatch`) where the database runs, when that is another
+   * Runs one report-rollup fold (rollup-fold-sql.ts `foldBatch`) where the database runs, when that is another
    * thread: the embedded store's single connection is held for a transaction's whole life, and a fold driven
    * from this thread would hold it across every event-loop turn between its statements, a turn that under load
    * waits behind every request in the queue. Absent: the fold runs here in `transaction`.

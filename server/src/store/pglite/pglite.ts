@@ -4,12 +4,16 @@
 import { lockDataDir } from './data-dir-lock.js';
 import { prepareDataDir, restrictDataDirModes, type DataDirRepair } from './data-dir-modes.js';
 import { filterAssignmentReads } from './filtered-assignment-reads.js';
-import { migrate } from './migrate.js';
+import { migrate } from '../migrations/migrate.js';
 import { openPgliteThread } from './pglite-thread.js';
-import { scheduleAnalyze, type AnalyzeSchedule, type AnalyzeScheduleOptions } from './planner-statistics.js';
-import { createSqlStore } from './sql-store.js';
-import type { Sql } from './sql.js';
-import type { Store } from './store.js';
+import {
+  scheduleAnalyze,
+  type AnalyzeSchedule,
+  type AnalyzeScheduleOptions,
+} from '../sql/planner-statistics.js';
+import { createSqlStore } from '../sql/sql-store.js';
+import type { Sql } from '../sql/sql.js';
+import type { Store } from '../store.js';
 
 /** Options of openPgliteStore. */
 export interface PgliteStoreOptions {

@@ -12,7 +12,7 @@ import {
   type WorkerConnection,
 } from './pglite-worker-connection.js';
 import type { WorkerRequest } from './pglite-worker.js';
-import type { ListenInterruption, Queryable, Row, Sql } from './sql.js';
+import type { ListenInterruption, Queryable, Row, Sql } from '../sql/sql.js';
 
 /** How long a call made while the worker restarts waits for it by default before it rejects. */
 export const RESTART_WAIT_MS = 10_000;

@@ -2,11 +2,12 @@
 // and the configuration an instance builds its in-memory bucketing file from. Editing one campaign at a
 // time (the remote control API) is campaign-edits-sql.ts, over the same id checks.
 import type { BucketingCampaign } from 'feature-ts/protocol';
-import { IdConflictError, InputError, unknownEnvironmentInput } from '../errors.js';
+import { IdConflictError, InputError, unknownEnvironmentInput } from '../../errors.js';
 import { checkEnvironmentTotals, sizedCampaign, storedTotals, totalsOf } from './campaign-limits.js';
 import { publish, toEnvironment } from './environments-sql.js';
 import { num, numOrNull, text, textOrNull, type Queryable, type Row, type Sql } from './sql.js';
-import type { CampaignRecord, CampaignState, EnvironmentConfiguration, VariationOwner } from './store.js';
+import type { CampaignRecord, CampaignState } from '../campaign-store.js';
+import type { EnvironmentConfiguration, VariationOwner } from '../configuration-store.js';
 
 const isState = (value: string): value is CampaignState =>
   value === 'active' || value === 'paused' || value === 'interrupted';

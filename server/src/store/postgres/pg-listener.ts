@@ -3,7 +3,7 @@
 // and listens on every channel again. Notifications sent while it was away are lost, so subscribers hear
 // of the break ('lost' once, 'resumed' once back) and reload what they hold.
 import pg from 'pg';
-import type { ListenInterruption } from './sql.js';
+import type { ListenInterruption } from '../sql/sql.js';
 
 /** Reconnection delays: the first retry after `minDelayMs`, doubling up to `maxDelayMs`, ±20 % jitter. */
 export interface ListenerBackoff {

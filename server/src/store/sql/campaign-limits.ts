@@ -11,7 +11,7 @@ import {
   type BucketingCampaign,
   type Targeting,
 } from 'feature-ts/protocol';
-import { InputError } from '../errors.js';
+import { InputError } from '../../errors.js';
 import { num, type Queryable } from './sql.js';
 
 /** What one campaign counts toward its environment's totals (kept in columns beside its body, migration 008). */

@@ -1,7 +1,7 @@
 // The rows a campaign report is computed from (§14): activations with their person, and the goal hits of
 // the persons exposed to the campaign. The person rule of §14.2 is one SQL expression, used by both.
 import { num, text, textOrNull, type Queryable } from './sql.js';
-import type { ReportConversion, ReportExposure } from './store.js';
+import type { ReportConversion, ReportExposure } from '../report-store.js';
 
 // An activation with an anonymous id is made by its authenticated id; otherwise its id is an anonymous id
 // (or an authenticated one never seen with another), whose person is the first authenticated id seen with it.

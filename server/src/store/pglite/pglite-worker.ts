@@ -4,8 +4,8 @@
 // only posts them. Started by pglite-thread.ts with `workerData: { dataDir }`, never imported for its code.
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, types, type Transaction } from '@electric-sql/pglite';
-import { foldBatch } from './rollups-sql.js';
-import type { Row } from './sql.js';
+import { foldBatch } from '../rollups/rollup-fold-sql.js';
+import type { Row } from '../sql/sql.js';
 
 /** What the main thread asks of the worker; each is answered by one `reply` with the same request id. */
 export type WorkerRequest =

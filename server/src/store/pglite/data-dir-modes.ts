@@ -6,7 +6,7 @@
 // in it is brought to owner-only modes when the store opens and when it closes.
 import { chmodSync, lstatSync, mkdirSync, readdirSync, statSync, type Stats } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import { InputError } from '../errors.js';
+import { InputError } from '../../errors.js';
 
 /** How many changed entries a repair names as examples (a new database has about a thousand files). */
 const EXAMPLES = 3;

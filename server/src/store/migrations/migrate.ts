@@ -1,9 +1,9 @@
 // Applies the migrations of migrations/ in order, each in its own transaction, recording each in
 // schema_migrations. An advisory lock makes concurrent starts on one PostgreSQL database take turns.
-import { MIGRATIONS, type Migration } from './migrations/index.js';
-import { analyzeTables } from './planner-statistics.js';
-import { rowsProgressLine } from './progress-line.js';
-import { num, type Sql } from './sql.js';
+import { MIGRATIONS, type Migration } from './index.js';
+import { analyzeTables } from '../sql/planner-statistics.js';
+import { rowsProgressLine } from '../progress-line.js';
+import { num, type Sql } from '../sql/sql.js';
 
 // Arbitrary constant shared by every instance: the key of the migration advisory lock.
 const MIGRATION_LOCK = 7_200_107;

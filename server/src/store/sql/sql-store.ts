@@ -8,11 +8,11 @@ import { configChannel, environmentQueries } from './environments-sql.js';
 import { groupCommit } from './group-commit.js';
 import { reportQueries } from './report-sql.js';
 import { applyRetention } from './retention-sql.js';
-import { readRollupHorizon } from './rollup-horizon.js';
-import { rollupFolder } from './rollup-folder.js';
-import { rollupQueries } from './rollups-sql.js';
+import { readRollupHorizon } from '../rollups/rollup-horizon.js';
+import { rollupFolder } from '../rollups/rollup-folder.js';
+import { rollupQueries } from '../rollups/rollups-sql.js';
 import type { Sql } from './sql.js';
-import type { Store } from './store.js';
+import type { Store } from '../store.js';
 import { keepMonthPartitions } from './time-partitions.js';
 import { trafficQueries } from './traffic-sql.js';
 

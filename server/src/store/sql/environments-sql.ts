@@ -2,10 +2,11 @@
 // alters what decisions or the bucketing file see raises config_time by at least one second and notifies
 // every instance listening on the database.
 import type { AccountSettings } from 'feature-ts/protocol';
-import { InputError, unknownEnvironmentInput } from '../errors.js';
-import { digest, newApiKey, newId } from '../ids.js';
+import { InputError, unknownEnvironmentInput } from '../../errors.js';
+import { digest, newApiKey, newId } from '../../ids.js';
 import { bool, bytes, num, text, type Queryable, type Row, type Sql } from './sql.js';
-import type { Account, ConfigurationStamp, EnvironmentRecord } from './store.js';
+import type { Account, EnvironmentRecord } from '../account-store.js';
+import type { ConfigurationStamp } from '../configuration-store.js';
 
 /** The NOTIFY channel of configuration changes for a database/schema. */
 export const configChannel = (prefix: string): string => `${prefix}_config`;

@@ -1,8 +1,8 @@
 // The retention horizon (migration 010): the start of the oldest month of activations and hits still stored,
 // once FEATURE_RETENTION_DAYS has dropped anything (retention-sql.ts). Folds read it to keep the rollups' days
 // before it as they are (report/rollups/final-days.ts); a rebuild from stored rows refuses while it is set.
-import { InputError } from '../errors.js';
-import { num, type Queryable } from './sql.js';
+import { InputError } from '../../errors.js';
+import { num, type Queryable } from '../sql/sql.js';
 
 /** The stored horizon in epoch milliseconds; 0 when nothing was ever dropped. */
 export const readRollupHorizon = async (db: Queryable): Promise<number> => {

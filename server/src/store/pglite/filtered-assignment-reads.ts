@@ -5,8 +5,9 @@
 // is locked to one process, so every row is either there when the store opens (a background scan adds
 // those) or written through this store (added before the write is sent). On PostgreSQL other instances
 // write too, so every read goes to the database.
-import type { VisitorAssignments, Store } from './store.js';
-import { text, type Queryable } from './sql.js';
+import type { VisitorAssignments } from '../assignment-store.js';
+import type { Store } from '../store.js';
+import { text, type Queryable } from '../sql/sql.js';
 import { VisitorFilter } from './visitor-filter.js';
 
 /** Rows per page of the scan that fills the filter. */

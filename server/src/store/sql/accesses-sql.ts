@@ -3,10 +3,10 @@
 // (expiry, revocation, scope), is the token service's job: findToken hands it the token and its access in
 // one read, so a revocation is seen at the token's next use without any cache to invalidate.
 import { ACTIONS, type Action } from 'feature-ts/protocol';
-import { InputError } from '../errors.js';
-import { newId } from '../ids.js';
+import { InputError } from '../../errors.js';
+import { newId } from '../../ids.js';
 import { bytes, num, numOrNull, text, type Row, type Sql } from './sql.js';
-import type { AccessRecord, TokenRecord } from './store.js';
+import type { AccessRecord, TokenRecord } from '../access-store.js';
 
 const isAction = (value: unknown): value is Action =>
   typeof value === 'string' && (ACTIONS as readonly string[]).includes(value);
