@@ -124,6 +124,19 @@ export const createApp = async (deps: AppDeps): Promise<FastifyInstance> => {
     }
     done();
   });
+  // A change made through this instance is seen by its next request at once: the cached environment is
+  // dropped before the answer leaves, rather than when this instance's own change notification comes back
+  // (a few ms on PostgreSQL; a request in between would see the state before the change).
+  app.addHook('onSend', (request, reply, payload, done) => {
+    const envId = (request.params as { envId?: unknown } | undefined)?.envId;
+    // Only the routes that change a configuration: the remote control API and the operator routes (a decision
+    // is a POST too, and must keep the cache).
+    const route = request.routeOptions.url ?? '';
+    const configures = route.startsWith('/v1/') || route.startsWith('/admin/v1/');
+    const changes = request.method !== 'GET' && request.method !== 'HEAD' && request.method !== 'OPTIONS';
+    if (configures && changes && typeof envId === 'string' && reply.statusCode < 400) ctx.environments.invalidate(envId);
+    done(null, payload);
+  });
   app.addHook('onResponse', (request, reply, done) => {
     if (log.isLevelEnabled('debug')) {
       request.log.debug(
