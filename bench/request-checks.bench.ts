@@ -20,7 +20,7 @@ import { median, nsPerOp, type Bench, type BenchRow } from './harness.js';
 const BASE = 'c3d1c40';
 const CONNECTIONS = 50;
 const SECONDS = 3;
-const ROUNDS = 3;
+const ROUNDS = 5;
 const VISITORS = 10_000;
 const HITS_PER_REQUEST = 20;
 const ROOT = new URL('../', import.meta.url).pathname;
@@ -68,7 +68,7 @@ const startServer = async (root: string, tag: string): Promise<Running> => {
     '--name',
     'bench',
     '--actions',
-    'campaign.read',
+    'campaign.list,campaign.read',
   ]);
   const child = spawn(
     process.execPath,
