@@ -19,16 +19,23 @@ import { rewritePlatformUrl } from './http/platform-paths.js';
 import { errors } from './errors.js';
 import { STORABLE_TEXT_RULE, isStorableText } from './validation/storable-text.js';
 import { createLogger, redactUrl } from './logger.js';
-import { registerActivationRoutes } from './routes/activation.js';
-import { registerBucketingRoutes } from './routes/bucketing.js';
-import { registerDecisionRoutes } from './routes/decision.js';
-import { registerEventRoutes } from './routes/events.js';
-import { registerConsoleRoutes } from './routes/console.js';
-import { registerOAuthRoutes } from './routes/oauth.js';
-import { registerOperatorRoutes } from './routes/operator.js';
-import { registerPlatformRoutes } from './routes/platform-routes.js';
-import { registerRemoteRoutes } from './routes/remote.js';
-import { registerStaticRoutes, type StaticOptions } from './routes/static.js';
+import { activationRoutes } from './routes/activation.js';
+import { bucketingRoutes } from './routes/bucketing.js';
+import { campaignRoutes } from './routes/campaigns.js';
+import { consoleRoutes } from './routes/console.js';
+import { decisionRoutes } from './routes/decision.js';
+import { eventRoutes } from './routes/events.js';
+import { oauthRoutes } from './routes/oauth.js';
+import { operatorAccountRoutes } from './routes/operator.js';
+import { operatorInsightRoutes } from './routes/operator-insights.js';
+import { operatorRollupRoutes } from './routes/operator-rollups.js';
+import { OPERATOR_CAMPAIGNS_BASE, operatorCampaignRoutes } from './routes/operator-schemas.js';
+import { platformRoutes } from './routes/platform-routes.js';
+import { REMOTE_BASE, remoteRouteSchemas } from './routes/remote-schemas.js';
+import { staticRoutes, type StaticOptions } from './routes/static.js';
+import { authorizeCall } from './http/bearer-auth.js';
+import { guardOperatorScope, operatorEnvironment } from './http/operator-scope.js';
+import { rememberEnvironment } from './http/request-environment.js';
 import { TokenRateLimits, type TokenLimits } from './auth/rate-limits.js';
 import { TokenService } from './auth/token-service.js';
 import { ConsoleSessions } from './auth/console-sessions.js';
@@ -134,7 +141,8 @@ export const createApp = async (deps: AppDeps): Promise<FastifyInstance> => {
     const route = request.routeOptions.url ?? '';
     const configures = route.startsWith('/v1/') || route.startsWith('/admin/v1/');
     const changes = request.method !== 'GET' && request.method !== 'HEAD' && request.method !== 'OPTIONS';
-    if (configures && changes && typeof envId === 'string' && reply.statusCode < 400) ctx.environments.invalidate(envId);
+    if (configures && changes && typeof envId === 'string' && reply.statusCode < 400)
+      ctx.environments.invalidate(envId);
     done(null, payload);
   });
   app.addHook('onResponse', (request, reply, done) => {
@@ -151,37 +159,60 @@ export const createApp = async (deps: AppDeps): Promise<FastifyInstance> => {
     }
     done();
   });
-  registerDecisionRoutes(app, ctx);
-  registerActivationRoutes(app, ctx);
-  registerEventRoutes(app, ctx);
-  registerBucketingRoutes(app, ctx);
-  registerPlatformRoutes(app);
+  // One fastify plugin per route group. What they share comes through their options (the app's context) and
+  // the http/ helpers, never another route file.
+  void app.register(decisionRoutes, { ctx });
+  void app.register(activationRoutes, { ctx });
+  void app.register(eventRoutes, { ctx });
+  void app.register(bucketingRoutes, { ctx });
+  void app.register(platformRoutes);
   const tokens = new TokenService(deps.store, ctx.now);
-  registerOAuthRoutes(app, {
+  void app.register(oauthRoutes, {
     tokens,
     limits: new TokenRateLimits(deps.tokenLimits, ctx.now),
     maxLifetimeSeconds: deps.maxTokenLifetimeSeconds ?? null,
   });
-  registerRemoteRoutes(app, ctx, tokens);
+  // The remote control API: the campaign routes, each call with a bearer token for exactly its action (§13.6).
+  void app.register(campaignRoutes, {
+    ctx,
+    base: REMOTE_BASE,
+    authorize: (action) => async (request) => authorizeCall(request, tokens, ctx.store, action),
+    schemas: remoteRouteSchemas,
+  });
   const operatorKeys = deps.operatorKeys ?? [];
   const consoleSessions =
     deps.consoleSessions ?? new ConsoleSessions(deps.store, { operatorKeys, now: ctx.now });
   // One count of wrong operator keys per address, whether sent to the console's sign-in or as a Bearer key, with
   // the token routes' thresholds (kept apart from theirs: a job's wrong client secrets lock no operator out).
   const lockout = new OperatorKeyLockout(new TokenRateLimits(deps.tokenLimits, ctx.now));
-  registerOperatorRoutes(app, ctx, {
-    keys: new OperatorKeys(operatorKeys),
-    sessions: consoleSessions,
-    lockout,
-  });
-  registerConsoleRoutes(app, {
+  // The operator routes exist only with an operator key (§13.8): one scope, guarded by the key or a console
+  // session, holding their route groups and the campaign routes under /admin/v1/environments/{envId}.
+  if (operatorKeys.length > 0) {
+    void app.register((scope, _options, registered) => {
+      guardOperatorScope(scope, { keys: new OperatorKeys(operatorKeys), sessions: consoleSessions, lockout });
+      void scope.register(operatorAccountRoutes, { ctx });
+      void scope.register(operatorInsightRoutes, { ctx });
+      void scope.register(operatorRollupRoutes, { ctx });
+      void scope.register(campaignRoutes, {
+        ctx,
+        base: OPERATOR_CAMPAIGNS_BASE,
+        // The key was checked by the scope's hook; what is left is the environment (404 when unknown).
+        authorize: () => async (request) => {
+          rememberEnvironment(request, await operatorEnvironment(ctx.store, request));
+        },
+        schemas: operatorCampaignRoutes,
+      });
+      registered();
+    });
+  }
+  void app.register(consoleRoutes, {
     sessions: consoleSessions,
     operatorKeys,
     lockout,
     ...(deps.static?.consoleDir === undefined ? {} : { consoleDir: deps.static.consoleDir }),
     now: ctx.now,
   });
-  if (deps.static !== undefined) registerStaticRoutes(app, deps.static);
+  if (deps.static !== undefined) void app.register(staticRoutes, deps.static);
 
   const retentionMs = (deps.assignmentRetentionDays ?? 90) * DAY_MS;
   const purge = async (): Promise<void> => {

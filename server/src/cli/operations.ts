@@ -5,7 +5,7 @@
 import type { CampaignReport, CampaignState, RemoteCampaign } from 'feature-ts/protocol';
 import type { FoldAllOutcome } from '../report/rollups/fold-all.js';
 import type { FoldProgress } from '../report/rollups/rollup-progress.js';
-import type { accessAnswer, accountAnswer, environmentAnswer } from '../routes/operator.js';
+import type { accessAnswer, accountAnswer, environmentAnswer } from '../services/operator-answers.js';
 
 /** An account as the CLI prints it. */
 export type AccountView = ReturnType<typeof accountAnswer>;

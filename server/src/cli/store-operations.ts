@@ -7,7 +7,7 @@ import { secretMatches } from '../ids.js';
 import { campaignFromRemote, toRemoteCampaign } from '../remote/campaign-format.js';
 import { buildCampaignReport } from '../report/build-report.js';
 import { rebuildRollups } from '../report/rollups/fold-all.js';
-import { accessAnswer, accountAnswer, environmentAnswer } from '../routes/operator.js';
+import { accessAnswer, accountAnswer, environmentAnswer } from '../services/operator-answers.js';
 import type { EnvironmentRecord } from '../store/account-store.js';
 import type { CampaignRecord } from '../store/campaign-store.js';
 import type { Store } from '../store/store.js';

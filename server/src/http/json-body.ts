@@ -6,6 +6,9 @@ import { isUtf8 } from 'node:buffer';
 import type { FastifyInstance } from 'fastify';
 import { errors } from '../errors.js';
 
+/** The body limit of the activation, hit and usage routes (§2.1). */
+export const COLLECT_BODY_LIMIT = 3 * 1024 * 1024;
+
 /** The request content types of the SDK-facing routes (§2.1). */
 export const JSON_OR_TEXT = ['application/json', 'text/plain'] as const;
 

@@ -2,23 +2,20 @@
 // are stored durably (idempotent on hid) before the answer. The first 1 000 items are processed and the rest
 // rejected by index, never a 400 for the size: the platform's SDK sends its whole queue in one request and
 // would re-send it forever after a 4xx.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginCallback } from 'fastify';
 import { MAX_ACTIVATIONS_PROCESSED, type CollectAnswer } from 'feature-ts/protocol';
 import type { AppContext } from '../app-context.js';
 import { errors } from '../errors.js';
 import { apiKeyOf } from '../http/environment-auth.js';
-import { JSON_OR_TEXT } from '../http/json-body.js';
+import { COLLECT_BODY_LIMIT, JSON_OR_TEXT } from '../http/json-body.js';
 import { secretMatches } from '../ids.js';
 import { checkActivation } from '../validation/activation.js';
 import { checkBatch } from '../validation/batch.js';
 import { activationRouteSchema } from './activation-schemas.js';
 import { documented } from './shared-schemas.js';
 
-/** The body limit of activation, hit and usage routes (§2.1). */
-export const COLLECT_BODY_LIMIT = 3 * 1024 * 1024;
-
 /** Registers the activation route. */
-export const registerActivationRoutes = (app: FastifyInstance, ctx: AppContext): void => {
+export const activationRoutes: FastifyPluginCallback<{ ctx: AppContext }> = (app, { ctx }, registered) => {
   app.post(
     '/v2/activate',
     {
@@ -64,4 +61,5 @@ export const registerActivationRoutes = (app: FastifyInstance, ctx: AppContext):
       } satisfies CollectAnswer);
     },
   );
+  registered();
 };

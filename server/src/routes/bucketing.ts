@@ -1,6 +1,6 @@
 // The CDN files (PROTOCOL.md §6): the bucketing file and account settings of an environment, served from
 // memory with a strong ETag and the stored configuration time as Last-Modified (§2.5). No API key.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginCallback } from 'fastify';
 import type { AppContext } from '../app-context.js';
 import { sendConditional } from '../http/conditional.js';
 import { environmentOf, requireEnvironment } from '../http/environment-auth.js';
@@ -8,7 +8,7 @@ import { accountSettingsRouteSchema, bucketingFileRouteSchema } from './bucketin
 import { documented } from './shared-schemas.js';
 
 /** Registers the bucketing file and account settings routes. */
-export const registerBucketingRoutes = (app: FastifyInstance, ctx: AppContext): void => {
+export const bucketingRoutes: FastifyPluginCallback<{ ctx: AppContext }> = (app, { ctx }, registered) => {
   const onRequest = requireEnvironment(ctx.environments);
   const file = { ...documented(bucketingFileRouteSchema), onRequest };
   const settings = { ...documented(accountSettingsRouteSchema), onRequest };
@@ -20,4 +20,5 @@ export const registerBucketingRoutes = (app: FastifyInstance, ctx: AppContext): 
     const state = environmentOf(request);
     return sendConditional(request, reply, state.accountSettings, state.environment.configTime, ctx.now());
   });
+  registered();
 };

@@ -6,7 +6,7 @@
 // Sessions and links are bound to the operator key that opened them (console-sessions.ts); one route ends
 // every session at once.
 import { join, normalize, sep } from 'node:path';
-import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
+import type { FastifyReply, FastifyRequest, onRequestHookHandler, FastifyPluginCallback } from 'fastify';
 import type { ConsoleSessions, OpenedSession } from '../auth/console-sessions.js';
 import {
   consoleSessionOf,
@@ -81,7 +81,7 @@ const sessionAnswer = (csrf: string, expiresMs: number) => ({
  * Registers /admin (page and assets), /admin/session, /admin/v1/console/sign-in-links and
  * /admin/v1/console/sessions.
  */
-export const registerConsoleRoutes = (app: FastifyInstance, options: ConsoleOptions): void => {
+export const consoleRoutes: FastifyPluginCallback<ConsoleOptions> = (app, options, registered) => {
   const { sessions, lockout } = options;
   const keys = new OperatorKeys(options.operatorKeys);
   const enabled = keys.size > 0;
@@ -210,4 +210,5 @@ export const registerConsoleRoutes = (app: FastifyInstance, options: ConsoleOpti
     }
     registered();
   });
+  registered();
 };

@@ -1,7 +1,7 @@
 // The decision API (PROTOCOL.md §3): `POST /v2/{envId}/campaigns`. The engine decides over the
 // environment's compiled configuration and the visitor's stored assignments; new assignments are written
 // behind, the context is stored as a SEGMENT hit unless asked not to.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginCallback } from 'fastify';
 import { evaluate } from 'feature-ts/engine';
 import type { AssignmentHistory, Decision } from 'feature-ts/protocol';
 import type { AppContext } from '../app-context.js';
@@ -14,7 +14,7 @@ import {
   type DecisionInput,
 } from '../validation/decision-request.js';
 import { segmentValues } from '../validation/hit.js';
-import { decisionJson } from './decision-json.js';
+import { decisionJson } from '../http/decision-json.js';
 import { decisionRouteSchema } from './decision-schemas.js';
 import { documented } from './shared-schemas.js';
 
@@ -56,7 +56,7 @@ const decidedGroups = (decision: Decision): AssignmentHistory =>
   Object.fromEntries(decision.campaigns.map((c) => [c.variationGroupId, c.variation.id]));
 
 /** Registers the decision route. */
-export const registerDecisionRoutes = (app: FastifyInstance, ctx: AppContext): void => {
+export const decisionRoutes: FastifyPluginCallback<{ ctx: AppContext }> = (app, { ctx }, registered) => {
   app.post(
     '/v2/:envId/campaigns',
     {
@@ -107,4 +107,5 @@ export const registerDecisionRoutes = (app: FastifyInstance, ctx: AppContext): v
       return reply.type('application/json; charset=utf-8').send(decisionJson(result.decision));
     },
   );
+  registered();
 };

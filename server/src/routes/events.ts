@@ -2,14 +2,13 @@
 // (developer usage counts) and `/events/troubleshooting` (accepted and discarded). An answer is sent only
 // once every accepted hit is committed (§5.2); the first 1 000 hits of a request are processed, the rest
 // rejected by index, and an answer lists at most 100 rejections (`rejectedCount` gives the total).
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginCallback } from 'fastify';
 import { HIT_LIMITS, type CollectAnswer } from 'feature-ts/protocol';
 import type { AppContext } from '../app-context.js';
 import { errors } from '../errors.js';
-import { JSON_OR_TEXT } from '../http/json-body.js';
+import { COLLECT_BODY_LIMIT, JSON_OR_TEXT } from '../http/json-body.js';
 import { checkBatch } from '../validation/batch.js';
 import { checkHit } from '../validation/hit.js';
-import { COLLECT_BODY_LIMIT } from './activation.js';
 import { hitsRouteSchema, troubleshootingRouteSchema, usageRouteSchema } from './events-schemas.js';
 import { documented, type RouteSchema } from './shared-schemas.js';
 
@@ -25,7 +24,7 @@ const usageText = (cv: Record<string, unknown>, key: string): string => {
 };
 
 /** Registers the hit, usage and troubleshooting routes. */
-export const registerEventRoutes = (app: FastifyInstance, ctx: AppContext): void => {
+export const eventRoutes: FastifyPluginCallback<{ ctx: AppContext }> = (app, { ctx }, registered) => {
   app.post('/events', collecting(hitsRouteSchema), async (request, reply) => {
     // The route's schema checked the envelope (an object, cid a string, h an array when sent); each hit is
     // checked on its own below. What the schema leaves: a body that is neither a batch nor one hit.
@@ -74,4 +73,5 @@ export const registerEventRoutes = (app: FastifyInstance, ctx: AppContext): void
   app.post('/events/troubleshooting', collecting(troubleshootingRouteSchema), async (_request, reply) =>
     reply.send({ accepted: 0, duplicates: 0, rejected: [], rejectedCount: 0 } satisfies CollectAnswer),
   );
+  registered();
 };

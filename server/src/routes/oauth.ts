@@ -3,7 +3,7 @@
 // answer RFC 6749 §5.2 error bodies, never cache (no-store), send no CORS headers, and are rate-limited per
 // client IP (rate-limits.ts). They live in their own encapsulated scope so that their body parsers and error
 // bodies do not leak into the other routes.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest, FastifyPluginCallback } from 'fastify';
 import { TOKEN_LIFETIME, type OAuthErrorBody, type TokenAnswer } from 'feature-ts/protocol';
 import type { TokenRateLimits } from '../auth/rate-limits.js';
 import type { TokenService } from '../auth/token-service.js';
@@ -150,7 +150,7 @@ const toOAuthError = (error: unknown): OAuthError | null => {
 };
 
 /** Registers the token routes in their own scope. */
-export const registerOAuthRoutes = (app: FastifyInstance, options: OAuthOptions): void => {
+export const oauthRoutes: FastifyPluginCallback<OAuthOptions> = (app, options, registered) => {
   const tokenRoute = { ...documented(tokenRouteSchema), bodyLimit: BODY_LIMIT };
   void app.register((scope, _options, registered) => {
     // The token routes check their own input, in their own order: the rate limits first (a flood of bad
@@ -252,4 +252,5 @@ export const registerOAuthRoutes = (app: FastifyInstance, options: OAuthOptions)
     });
     registered();
   });
+  registered();
 };

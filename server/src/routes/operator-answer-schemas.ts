@@ -3,7 +3,7 @@
 // an access's client secret are in the answer that makes them, and in no other.
 import { ACTIONS } from 'feature-ts/protocol';
 import { accountSettingsSchema } from './bucketing-schemas.js';
-import type { accessAnswer, accountAnswer, environmentAnswer } from './operator.js';
+import type { accessAnswer, accountAnswer, environmentAnswer } from '../services/operator-answers.js';
 import { EXAMPLE } from './shared-schemas.js';
 
 const TIME = { type: 'string', format: 'date-time' } as const;

@@ -1,16 +1,16 @@
 // Read-only operator routes for the browser console (PROTOCOL.md §13.8): an environment's live traffic, to
 // watch an integration send activations and hits, and a campaign report's daily series, for a chart. They
 // are registered inside operator.ts's scope, whose hook has already checked the operator key.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyPluginCallback, FastifyRequest } from 'fastify';
 import type { TrafficAnswer, TrafficEntry } from 'feature-ts/protocol';
 import type { AppContext } from '../app-context.js';
 import { errors } from '../errors.js';
+import { operatorEnvironment } from '../http/operator-scope.js';
+import { pageParameter } from '../http/query-parameters.js';
 import { reportEtag, reportVersions, sendReportAnswer } from '../http/report-etag.js';
 import { buildDailySeries } from '../report/daily-series.js';
-import type { EnvironmentRecord } from '../store/account-store.js';
 import type { TrafficItem, TrafficPage } from '../store/collect-store.js';
 import { operatorInsightRoutes as doc } from './operator-insight-schemas.js';
-import { pageParameter } from './remote.js';
 
 const PREFIX = '/admin/v1/environments/:envId';
 
@@ -61,14 +61,15 @@ const visitorParameter = (request: FastifyRequest): string | null => {
 };
 
 /**
- * Registers GET …/environments/:envId/traffic and GET …/environments/:envId/reports/:campaignId/days in the
- * operator routes' `scope`; `environment` reads the request's environment or throws the operator routes' 404.
+ * GET …/environments/:envId/traffic and GET …/environments/:envId/reports/:campaignId/days, as a fastify
+ * plugin that app.ts registers in the operator scope (http/operator-scope.ts).
  */
-export const registerOperatorInsightRoutes = (
-  scope: FastifyInstance,
-  ctx: AppContext,
-  environment: (request: FastifyRequest) => Promise<EnvironmentRecord>,
-): void => {
+export const operatorInsightRoutes: FastifyPluginCallback<{ ctx: AppContext }> = (
+  scope,
+  { ctx },
+  registered,
+) => {
+  const environment = (request: FastifyRequest) => operatorEnvironment(ctx.store, request);
   scope.get(`${PREFIX}/traffic`, doc.traffic, async (request) => {
     const found = await environment(request);
     const query = {
@@ -95,4 +96,5 @@ export const registerOperatorInsightRoutes = (
       buildDailySeries(ctx.store, found.id, campaignId, new Date(now)),
     );
   });
+  registered();
 };

@@ -2,7 +2,7 @@
 // when a server holds the embedded store): POST starts it and answers 202 at once, GET says how far it is, so
 // that a rebuild of millions of rows shows progress and no request waits minutes. Registered inside
 // operator.ts's scope, whose hook has already checked the operator key.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginCallback } from 'fastify';
 import type { AppContext } from '../app-context.js';
 import { rebuildRollups } from '../report/rollups/fold-all.js';
 import { errors } from '../errors.js';
@@ -69,7 +69,11 @@ const doc = {
 };
 
 /** Registers the rebuild routes in the operator scope. */
-export const registerOperatorRollupRoutes = (scope: FastifyInstance, ctx: AppContext): void => {
+export const operatorRollupRoutes: FastifyPluginCallback<{ ctx: AppContext }> = (
+  scope,
+  { ctx },
+  registered,
+) => {
   const rebuild: RebuildState = {
     state: 'idle',
     total: 0,
@@ -129,4 +133,5 @@ export const registerOperatorRollupRoutes = (scope: FastifyInstance, ctx: AppCon
     return reply.code(202).send(answer());
   });
   scope.get(PATH, doc.state, () => answer());
+  registered();
 };

@@ -33,6 +33,9 @@ import {
   type RouteSchema,
 } from './shared-schemas.js';
 
+/** Where the operator routes serve an environment's campaign routes (the remote control API's own). */
+export const OPERATOR_CAMPAIGNS_BASE = '/admin/v1/environments/:envId';
+
 const NO_STORE = { 'Cache-Control': { type: 'string', description: '`no-store`' } } as const;
 const NAME = { type: 'string', minLength: 1, maxLength: 100 } as const;
 

@@ -2,61 +2,23 @@
 // import, reports and campaign routes the CLI needs when a server holds the embedded store. `Authorization:
 // Bearer <operator key>`; with no operator key configured (FEATURE_OPERATOR_KEY, or the local credential the
 // server writes for the CLI) the routes do not exist. Secrets (API keys, client secrets) are in an answer
-// once, when made. The campaign routes are the remote control API's own (remote.ts), under
-// /admin/v1/environments/{envId}: the same bodies, answers and field-named errors, with the operator key.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AccountSettings } from 'feature-ts/protocol';
+// once, when made. The campaign routes are the remote control API's own (campaigns.ts), which app.ts also
+// registers under /admin/v1/environments/{envId}: the same bodies, answers and field-named errors.
+import type { FastifyPluginCallback, FastifyRequest } from 'fastify';
 import type { AppContext } from '../app-context.js';
 import { AccessInputError, createAccess } from '../auth/create-access.js';
 import { InputError, errors, storeErrors } from '../errors.js';
-import { operatorCheck, type OperatorCheckOptions } from '../auth/operator-auth.js';
-import { isReportAnswer, reportEtag, reportVersions, sendReportAnswer } from '../http/report-etag.js';
-import { rememberEnvironment } from '../http/request-environment.js';
+import { operatorEnvironment } from '../http/operator-scope.js';
+import { reportEtag, reportVersions, sendReportAnswer } from '../http/report-etag.js';
 import { buildCampaignReport } from '../report/build-report.js';
 import { STORABLE_TEXT_RULE, isStorableText } from '../validation/storable-text.js';
 import type { AccessRecord } from '../store/access-store.js';
 import type { Account, EnvironmentRecord } from '../store/account-store.js';
 import { validateBucketingCampaigns } from '../validation/bucketing-campaigns.js';
-import { registerOperatorInsightRoutes } from './operator-insights.js';
-import { registerOperatorRollupRoutes } from './operator-rollups.js';
-import { operatorCampaignRoutes, operatorRoutes as doc } from './operator-schemas.js';
-import { registerCampaignRoutes } from './remote.js';
+import { operatorRoutes as doc } from './operator-schemas.js';
+import { accessAnswer, accountAnswer, environmentAnswer } from '../services/operator-answers.js';
 
 const PREFIX = '/admin/v1';
-
-const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
-
-/** An account as the operator routes show it. */
-export const accountAnswer = (account: Account) => ({
-  id: account.id,
-  name: account.name,
-  created_at: iso(account.createdMs),
-});
-
-// The return type is written out: inferred, the declaration emit named AccountSettings by a relative path
-// into the SDK's build (`../../../dist/lib/…`), which the packed server cannot resolve (arethetypeswrong).
-/** An environment as the operator routes show it (never its API key). */
-export const environmentAnswer = (
-  environment: EnvironmentRecord,
-): { id: string; account_id: string; name: string; panic: boolean; settings: AccountSettings } => ({
-  id: environment.id,
-  account_id: environment.accountId,
-  name: environment.name,
-  panic: environment.panic,
-  settings: environment.accountSettings,
-});
-
-/** An access as the operator routes show it (never its secret). */
-export const accessAnswer = (access: AccessRecord) => ({
-  id: access.id,
-  account_id: access.accountId,
-  name: access.name,
-  environments: access.environments,
-  actions: access.actions,
-  client_id: access.clientId,
-  created_at: iso(access.createdMs),
-  revoked_at: iso(access.revokedMs),
-});
 
 const bodyOf = (request: FastifyRequest): Record<string, unknown> => {
   const body = request.body;
@@ -81,28 +43,22 @@ const optionalBoolean = (body: Record<string, unknown>, field: string): boolean 
 };
 
 /**
- * Registers the operator routes when at least one operator key is given; a console session (cookie and CSRF
- * token) opens them too. Wrong keys lock an address out as at the console's sign-in (operator-auth.ts).
+ * The operator routes of accounts, environments, accesses, import and reports, as a fastify plugin: app.ts
+ * registers it in the operator scope (http/operator-scope.ts: the operator key or a console session).
  */
-export const registerOperatorRoutes = (
-  app: FastifyInstance,
-  ctx: AppContext,
-  operators: OperatorCheckOptions,
-): void => {
-  if (operators.keys.size === 0) return;
-  const authorized = operatorCheck(operators);
+export const operatorAccountRoutes: FastifyPluginCallback<{ ctx: AppContext }> = (
+  scope,
+  { ctx },
+  registered,
+) => {
   const account = async (request: FastifyRequest): Promise<Account> => {
     const { accountId } = request.params as { accountId: string };
     const found = await ctx.store.getAccount(accountId);
     if (found === null) throw errors.notFound(request.method, `account ${accountId.slice(0, 64)}`);
     return found;
   };
-  const environment = async (request: FastifyRequest): Promise<EnvironmentRecord> => {
-    const { envId } = request.params as { envId: string };
-    const found = await ctx.store.getEnvironment(envId);
-    if (found === null) throw errors.unknownEnvironment(envId);
-    return found;
-  };
+  const environment = (request: FastifyRequest): Promise<EnvironmentRecord> =>
+    operatorEnvironment(ctx.store, request);
   const access = async (request: FastifyRequest): Promise<AccessRecord> => {
     const { accessId } = request.params as { accessId: string };
     const found = await ctx.store.getAccess(accessId);
@@ -110,129 +66,108 @@ export const registerOperatorRoutes = (
     return found;
   };
 
-  void app.register((scope, _options, registered) => {
-    scope.addHook('onRequest', async (request) => {
-      await authorized(request);
-    });
-    scope.addHook('onSend', (_request, reply, payload, done) => {
-      // Reports are revalidated instead (report-etag.ts): the console asks with If-None-Match.
-      if (!isReportAnswer(reply)) void reply.header('cache-control', 'no-store');
-      done(null, payload);
-    });
+  scope.get(`${PREFIX}/accounts`, doc.listAccounts, async () => ({
+    items: (await ctx.store.listAccounts()).map(accountAnswer),
+  }));
+  scope.post(`${PREFIX}/accounts`, doc.newAccount, async (request, reply) => {
+    const created = await storeErrors(() => ctx.store.createAccount(name(bodyOf(request))));
+    return reply.code(201).send(accountAnswer(created));
+  });
 
-    scope.get(`${PREFIX}/accounts`, doc.listAccounts, async () => ({
-      items: (await ctx.store.listAccounts()).map(accountAnswer),
-    }));
-    scope.post(`${PREFIX}/accounts`, doc.newAccount, async (request, reply) => {
-      const created = await storeErrors(() => ctx.store.createAccount(name(bodyOf(request))));
-      return reply.code(201).send(accountAnswer(created));
-    });
-
-    scope.get(`${PREFIX}/accounts/:accountId/environments`, doc.listEnvironments, async (request) => ({
-      items: (await ctx.store.listEnvironments((await account(request)).id)).map(environmentAnswer),
-    }));
-    scope.post(`${PREFIX}/accounts/:accountId/environments`, doc.newEnvironment, async (request, reply) => {
-      const owner = await account(request);
-      const body = bodyOf(request);
-      const enabledXPC = optionalBoolean(body, 'enabledXPC');
-      const enabled1V1T = optionalBoolean(body, 'enabled1V1T');
-      const { environment: created, apiKey } = await storeErrors(() =>
-        ctx.store.createEnvironment({
-          accountId: owner.id,
-          name: name(body),
-          accountSettings: {
-            ...(enabledXPC === undefined ? {} : { enabledXPC }),
-            ...(enabled1V1T === undefined ? {} : { enabled1V1T }),
-          },
-        }),
-      );
-      return reply.code(201).send({ ...environmentAnswer(created), api_key: apiKey });
-    });
-    scope.post(`${PREFIX}/environments/:envId/rotate-key`, doc.rotateKey, async (request) => {
-      const found = await environment(request);
-      return { id: found.id, api_key: await ctx.store.rotateApiKey(found.id) };
-    });
-    scope.patch(`${PREFIX}/environments/:envId`, doc.updateEnvironment, async (request) => {
-      const found = await environment(request);
-      const body = bodyOf(request);
-      const enabledXPC = optionalBoolean(body, 'enabledXPC');
-      const enabled1V1T = optionalBoolean(body, 'enabled1V1T');
-      const panic = optionalBoolean(body, 'panic');
-      if (enabledXPC !== undefined || enabled1V1T !== undefined)
-        await ctx.store.setAccountSettings(found.id, {
+  scope.get(`${PREFIX}/accounts/:accountId/environments`, doc.listEnvironments, async (request) => ({
+    items: (await ctx.store.listEnvironments((await account(request)).id)).map(environmentAnswer),
+  }));
+  scope.post(`${PREFIX}/accounts/:accountId/environments`, doc.newEnvironment, async (request, reply) => {
+    const owner = await account(request);
+    const body = bodyOf(request);
+    const enabledXPC = optionalBoolean(body, 'enabledXPC');
+    const enabled1V1T = optionalBoolean(body, 'enabled1V1T');
+    const { environment: created, apiKey } = await storeErrors(() =>
+      ctx.store.createEnvironment({
+        accountId: owner.id,
+        name: name(body),
+        accountSettings: {
           ...(enabledXPC === undefined ? {} : { enabledXPC }),
           ...(enabled1V1T === undefined ? {} : { enabled1V1T }),
-        });
-      if (panic !== undefined) await ctx.store.setPanic(found.id, panic);
-      return environmentAnswer(await environment(request));
-    });
-    scope.put(`${PREFIX}/environments/:envId/campaigns`, doc.importCampaigns, async (request) => {
-      const found = await environment(request);
-      let campaigns;
-      try {
-        campaigns = validateBucketingCampaigns(request.body);
-      } catch (error) {
-        if (error instanceof InputError) throw errors.invalidBody('(body)', error.message);
-        throw error;
-      }
-      const count = await storeErrors(() => ctx.store.replaceCampaigns(found.id, campaigns));
-      return { envId: found.id, campaigns: count };
-    });
-    scope.get(`${PREFIX}/environments/:envId/reports`, doc.reports, async (request, reply) => {
-      const found = await environment(request);
-      const wanted = (request.query as Record<string, unknown>).campaign;
-      const all = await ctx.store.listCampaigns(found.id, { includeDeleted: true });
-      const chosen =
-        typeof wanted === 'string' ? all.filter((c) => c.id === wanted || c.body.slug === wanted) : all;
-      if (typeof wanted === 'string' && chosen.length === 0)
-        throw errors.notFound(request.method, `campaign ${wanted.slice(0, 64)}`);
-      // Conditional (issue 31): the tag covers which campaigns are listed, in order, and each one's version.
-      const versions = await reportVersions(ctx.store, found.id, chosen);
-      const nowMs = ctx.now();
-      const now = new Date(nowMs);
-      return sendReportAnswer(request, reply, reportEtag('reports', versions, nowMs), async () => ({
-        reports: await Promise.all(chosen.map((c) => buildCampaignReport(ctx.store, found.id, c.id, now))),
-      }));
-    });
-
-    scope.get(`${PREFIX}/accounts/:accountId/accesses`, doc.listAccesses, async (request) => ({
-      items: (await ctx.store.listAccesses((await account(request)).id)).map(accessAnswer),
-    }));
-    scope.post(`${PREFIX}/accounts/:accountId/accesses`, doc.newAccess, async (request, reply) => {
-      const owner = await account(request);
-      const body = bodyOf(request);
-      try {
-        const { access: created, clientSecret } = await createAccess(ctx.store, {
-          accountId: owner.id,
-          name: body.name,
-          actions: body.actions,
-          environments: body.environments,
-        });
-        return await reply.code(201).send({ ...accessAnswer(created), client_secret: clientSecret });
-      } catch (error) {
-        if (error instanceof AccessInputError)
-          throw errors.invalidBody(error.field, error.message.slice(error.field.length + 2));
-        throw error;
-      }
-    });
-    scope.get(`${PREFIX}/accesses/:accessId`, doc.readAccess, async (request) =>
-      accessAnswer(await access(request)),
+        },
+      }),
     );
-    scope.post(`${PREFIX}/accesses/:accessId/revoke`, doc.revokeAccess, async (request) => {
-      const found = await access(request);
-      const revoked = await ctx.store.revokeAccess(found.id);
-      return accessAnswer(revoked ?? found);
-    });
-    registerOperatorInsightRoutes(scope, ctx, environment);
-    registerOperatorRollupRoutes(scope, ctx);
-    registerCampaignRoutes(scope, ctx, {
-      base: `${PREFIX}/environments/:envId`,
-      // The key was checked by the scope's hook; what is left is the environment (404 when unknown).
-      authorize: () => async (request) => {
-        rememberEnvironment(request, await environment(request));
-      },
-      schemas: operatorCampaignRoutes,
-    });
-    registered();
+    return reply.code(201).send({ ...environmentAnswer(created), api_key: apiKey });
   });
+  scope.post(`${PREFIX}/environments/:envId/rotate-key`, doc.rotateKey, async (request) => {
+    const found = await environment(request);
+    return { id: found.id, api_key: await ctx.store.rotateApiKey(found.id) };
+  });
+  scope.patch(`${PREFIX}/environments/:envId`, doc.updateEnvironment, async (request) => {
+    const found = await environment(request);
+    const body = bodyOf(request);
+    const enabledXPC = optionalBoolean(body, 'enabledXPC');
+    const enabled1V1T = optionalBoolean(body, 'enabled1V1T');
+    const panic = optionalBoolean(body, 'panic');
+    if (enabledXPC !== undefined || enabled1V1T !== undefined)
+      await ctx.store.setAccountSettings(found.id, {
+        ...(enabledXPC === undefined ? {} : { enabledXPC }),
+        ...(enabled1V1T === undefined ? {} : { enabled1V1T }),
+      });
+    if (panic !== undefined) await ctx.store.setPanic(found.id, panic);
+    return environmentAnswer(await environment(request));
+  });
+  scope.put(`${PREFIX}/environments/:envId/campaigns`, doc.importCampaigns, async (request) => {
+    const found = await environment(request);
+    let campaigns;
+    try {
+      campaigns = validateBucketingCampaigns(request.body);
+    } catch (error) {
+      if (error instanceof InputError) throw errors.invalidBody('(body)', error.message);
+      throw error;
+    }
+    const count = await storeErrors(() => ctx.store.replaceCampaigns(found.id, campaigns));
+    return { envId: found.id, campaigns: count };
+  });
+  scope.get(`${PREFIX}/environments/:envId/reports`, doc.reports, async (request, reply) => {
+    const found = await environment(request);
+    const wanted = (request.query as Record<string, unknown>).campaign;
+    const all = await ctx.store.listCampaigns(found.id, { includeDeleted: true });
+    const chosen =
+      typeof wanted === 'string' ? all.filter((c) => c.id === wanted || c.body.slug === wanted) : all;
+    if (typeof wanted === 'string' && chosen.length === 0)
+      throw errors.notFound(request.method, `campaign ${wanted.slice(0, 64)}`);
+    // Conditional (issue 31): the tag covers which campaigns are listed, in order, and each one's version.
+    const versions = await reportVersions(ctx.store, found.id, chosen);
+    const nowMs = ctx.now();
+    const now = new Date(nowMs);
+    return sendReportAnswer(request, reply, reportEtag('reports', versions, nowMs), async () => ({
+      reports: await Promise.all(chosen.map((c) => buildCampaignReport(ctx.store, found.id, c.id, now))),
+    }));
+  });
+
+  scope.get(`${PREFIX}/accounts/:accountId/accesses`, doc.listAccesses, async (request) => ({
+    items: (await ctx.store.listAccesses((await account(request)).id)).map(accessAnswer),
+  }));
+  scope.post(`${PREFIX}/accounts/:accountId/accesses`, doc.newAccess, async (request, reply) => {
+    const owner = await account(request);
+    const body = bodyOf(request);
+    try {
+      const { access: created, clientSecret } = await createAccess(ctx.store, {
+        accountId: owner.id,
+        name: body.name,
+        actions: body.actions,
+        environments: body.environments,
+      });
+      return await reply.code(201).send({ ...accessAnswer(created), client_secret: clientSecret });
+    } catch (error) {
+      if (error instanceof AccessInputError)
+        throw errors.invalidBody(error.field, error.message.slice(error.field.length + 2));
+      throw error;
+    }
+  });
+  scope.get(`${PREFIX}/accesses/:accessId`, doc.readAccess, async (request) =>
+    accessAnswer(await access(request)),
+  );
+  scope.post(`${PREFIX}/accesses/:accessId/revoke`, doc.revokeAccess, async (request) => {
+    const found = await access(request);
+    const revoked = await ctx.store.revokeAccess(found.id);
+    return accessAnswer(revoked ?? found);
+  });
+  registered();
 };

@@ -1,10 +1,9 @@
 // Routes only the platform's own SDKs call (PROTOCOL.md §2.6): `POST /events/emotionsai`, where their browser
 // SDK sends its "emotion AI" page views and visitor events (the events host's `POST /emotionsai`, mapped here
 // by http/platform-paths.ts). We keep none of it, and answer 204 so that nothing is retried.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginCallback } from 'fastify';
 import { errors } from '../errors.js';
-import { JSON_OR_TEXT } from '../http/json-body.js';
-import { COLLECT_BODY_LIMIT } from './activation.js';
+import { COLLECT_BODY_LIMIT, JSON_OR_TEXT } from '../http/json-body.js';
 import {
   EXAMPLE,
   documented,
@@ -45,7 +44,7 @@ export const emotionsAiRouteSchema: RouteSchema = {
 };
 
 /** Registers the routes of the platform's SDKs that have no route of our own. */
-export const registerPlatformRoutes = (app: FastifyInstance): void => {
+export const platformRoutes: FastifyPluginCallback = (app, _options, registered) => {
   app.post(
     '/events/emotionsai',
     {
@@ -55,4 +54,5 @@ export const registerPlatformRoutes = (app: FastifyInstance): void => {
     },
     async (_request, reply) => reply.code(204).send(),
   );
+  registered();
 };

@@ -14,6 +14,9 @@ import {
   type RouteSchema,
 } from './shared-schemas.js';
 
+/** Where the remote control API serves an environment's campaign routes (§13.5). */
+export const REMOTE_BASE = '/v1/accounts/:accountId/account_environments/:envId';
+
 /** The answers of §13.6 a call may get before its route runs: no or a bad token, a missing action. */
 const authErrors = (action: Action) => ({
   401: {

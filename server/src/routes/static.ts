@@ -2,7 +2,7 @@
 // files read from disk on request (they are small and change when rebuilt). Bundles load in CORS mode from any
 // origin.
 import { join, normalize, sep } from 'node:path';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginCallback } from 'fastify';
 import { errors } from '../errors.js';
 import { SDK_BUNDLE_HEADERS } from '../http/cors.js';
 import { sendStaticFile } from '../http/static-file.js';
@@ -33,7 +33,7 @@ const inside = (root: string, relative: string): string | null => {
 const hidden = { schema: { hide: true } };
 
 /** Registers `/`, `/demo/config.json`, `/sdk/*` and, with `frameworkDemoDir`, `/demo/framework/*`. */
-export const registerStaticRoutes = (app: FastifyInstance, options: StaticOptions): void => {
+export const staticRoutes: FastifyPluginCallback<StaticOptions> = (app, options, registered) => {
   app.get('/', hidden, async (request, reply) => {
     if (!(await sendStaticFile(request, reply, join(options.demoDir, 'index.html'))))
       throw errors.notFound(request.method, request.url);
@@ -78,4 +78,5 @@ export const registerStaticRoutes = (app: FastifyInstance, options: StaticOption
       throw errors.notFound(request.method, `${request.url} (build the SDK bundles with \`npm run build\`)`);
     return reply;
   });
+  registered();
 };

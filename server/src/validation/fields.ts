@@ -15,4 +15,3 @@ export const badString = (value: unknown, max: number): string | null => {
 /** The first field of an object named in either spelling (camelCase first), or undefined. */
 export const either = (body: Record<string, unknown>, camel: string, snake: string): unknown =>
   Object.hasOwn(body, camel) ? body[camel] : Object.hasOwn(body, snake) ? body[snake] : undefined;
-

@@ -1,13 +1,13 @@
-// The decision API's answer text (routes/decision-json.ts) is byte for byte JSON.stringify of the decision.
+// The decision API's answer text (http/decision-json.ts) is byte for byte JSON.stringify of the decision.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { compileFile, evaluate } from '../../src/engine/index.js';
-import type { BucketingFile, Decision } from '../../src/protocol/index.js';
-import { decisionJson } from '../../server/src/routes/decision-json.js';
+import { compileFile, evaluate } from '../../../src/engine/index.js';
+import type { BucketingFile, Decision } from '../../../src/protocol/index.js';
+import { decisionJson } from '../../../server/src/http/decision-json.js';
 
 const file = JSON.parse(
-  readFileSync(new URL('../../bench/fixtures/engine-50x2x3.json', import.meta.url), 'utf8'),
+  readFileSync(new URL('../../../bench/fixtures/engine-50x2x3.json', import.meta.url), 'utf8'),
 ) as BucketingFile;
 
 void describe('decisionJson', () => {

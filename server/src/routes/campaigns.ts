@@ -1,18 +1,18 @@
-// The remote control API (PROTOCOL.md §13.5): campaigns of one environment listed, created, read, updated,
-// deleted and toggled, the environment's panic switch, and a campaign's report, each call authorized by a
-// bearer token for exactly its action and environment (bearer-auth.ts). Every change goes through the store,
-// which publishes it: decisions and the bucketing file change at once, other instances within a second.
+// The campaign routes (PROTOCOL.md §13.5): campaigns of one environment listed, created, read, updated,
+// deleted and toggled, the environment's panic switch, and a campaign's report. Every change goes through the
+// store, which publishes it: decisions and the bucketing file change at once, other instances within a second.
 //
-// The operator routes (operator.ts) serve the same routes under /admin/v1/environments/{envId} with the
-// operator key, for the CLI while a server holds the embedded store: registerCampaignRoutes is given the base
-// path, the authorization and the schemas, so both families answer the same bodies and the same errors.
-import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+// One fastify plugin, registered twice by app.ts with a base path, an authorization and the schemas: the
+// remote control API (/v1/accounts/{accountId}/account_environments/{envId}, a bearer token for exactly each
+// call's action and environment, bearer-auth.ts), and the operator routes (/admin/v1/environments/{envId},
+// the operator key, for the CLI while a server holds the embedded store). Both answer the same bodies and
+// the same errors.
+import type { FastifyPluginCallback, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import type { Action, CampaignState, RemoteCampaign, RemotePage } from 'feature-ts/protocol';
 import type { AppContext } from '../app-context.js';
-import type { TokenService } from '../auth/token-service.js';
 import { servedDocument } from '../configuration/environment-state.js';
 import { InputError, errors, storeErrors } from '../errors.js';
-import { authorizeCall } from '../http/bearer-auth.js';
+import { pageParameter } from '../http/query-parameters.js';
 import { environmentOf } from '../http/request-environment.js';
 import { sendConditional } from '../http/conditional.js';
 import { reportEtag, reportVersions, sendReportAnswer } from '../http/report-etag.js';
@@ -21,10 +21,7 @@ import { campaignCompatibility } from '../remote/compatibility.js';
 import { buildCampaignReport } from '../report/build-report.js';
 import { FieldError } from '../validation/bucketing-campaigns.js';
 import type { CampaignRecord } from '../store/campaign-store.js';
-import { remoteRouteSchemas } from './remote-schemas.js';
 import { documented, type RouteSchema } from './shared-schemas.js';
-
-const REMOTE_BASE = '/v1/accounts/:accountId/account_environments/:envId';
 
 interface Params {
   envId: string;
@@ -32,12 +29,6 @@ interface Params {
 }
 
 const paramsOf = (request: FastifyRequest): Params => request.params as Params;
-
-/** A whole number query parameter, as the route's query schema checked it (within bounds), or its default. */
-export const pageParameter = (request: FastifyRequest, name: string, fallback: number): number => {
-  const value = (request.query as Record<string, unknown>)[name];
-  return typeof value === 'number' ? value : fallback;
-};
 
 /** The body's validation errors as 400 invalid_body naming the field (e.g. `variation_groups[0].name`). */
 const parseCampaign = (body: unknown, existing?: CampaignRecord) => {
@@ -52,8 +43,9 @@ const parseCampaign = (body: unknown, existing?: CampaignRecord) => {
 
 const STATES: readonly CampaignState[] = ['active', 'paused', 'interrupted'];
 
-/** Where and how one family of campaign routes is served. */
+/** Where and how one family of campaign routes is served: the plugin's options. */
 export interface CampaignRoutes {
+  ctx: AppContext;
   /** The environment's path, holding `:envId` (and any other parameter the authorization reads). */
   base: string;
   /** Authorizes `action` on the request's environment, and refuses an unknown environment (404). */
@@ -69,15 +61,11 @@ const fillPath = (base: string, request: FastifyRequest): string => {
 };
 
 /**
- * Registers the campaign routes (list, create, read, update, delete, toggle, report) and the panic switch of
- * one environment under `routes.base`, each behind `routes.authorize(action)`.
+ * The campaign routes (list, create, read, update, delete, toggle, report) and the panic switch of one
+ * environment under `routes.base`, each behind `routes.authorize(action)`.
  */
-export const registerCampaignRoutes = (
-  app: FastifyInstance,
-  ctx: AppContext,
-  routes: CampaignRoutes,
-): void => {
-  const { base } = routes;
+export const campaignRoutes: FastifyPluginCallback<CampaignRoutes> = (app, routes, registered) => {
+  const { base, ctx } = routes;
   // One route per action: its schema, whose security names the action, is the action's.
   const guard = (action: Action) => ({
     ...documented(routes.schemas[action]),
@@ -210,12 +198,5 @@ export const registerCampaignRoutes = (
       buildCampaignReport(ctx.store, envId, campaignId, new Date(now)),
     );
   });
+  registered();
 };
-
-/** Registers the remote control routes: the campaign routes with a bearer token for each action (§13.6). */
-export const registerRemoteRoutes = (app: FastifyInstance, ctx: AppContext, tokens: TokenService): void =>
-  registerCampaignRoutes(app, ctx, {
-    base: REMOTE_BASE,
-    authorize: (action) => async (request) => authorizeCall(request, tokens, ctx.store, action),
-    schemas: remoteRouteSchemas,
-  });
