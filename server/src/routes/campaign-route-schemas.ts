@@ -16,8 +16,8 @@ import {
   campaignToggleBodySchema,
   panicAnswerSchema,
   panicBodySchema,
-  remoteCampaignSchema,
-} from '../remote/campaign-schemas.js';
+} from '../remote/campaign-body-schemas.js';
+import { remoteCampaignSchema } from '../remote/campaign-schemas.js';
 import { campaignReportSchema } from './report-schemas.js';
 import {
   EXAMPLE,

@@ -4,7 +4,7 @@
 // document (shared-schemas.ts says why).
 import type { DailySeries, TrafficAnswer } from 'feature-ts/protocol';
 import { errors } from '../errors.js';
-import { operatorRoute } from './operator-schemas.js';
+import { operatorRoute } from './operator-route-schemas.js';
 import { variationGroupsOf } from './report-schemas.js';
 import {
   EXAMPLE,

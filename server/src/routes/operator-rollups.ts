@@ -8,7 +8,7 @@ import { rebuildRollups } from '../report/rollups/fold-all.js';
 import { errors } from '../errors.js';
 import { progressLine } from '../report/rollups/rollup-progress.js';
 import { rebuildAfterRetentionError } from '../store/rollups/rollup-horizon.js';
-import { operatorRoute } from './operator-schemas.js';
+import { operatorRoute } from './operator-route-schemas.js';
 import { errorAnswer, errorResponse } from './shared-schemas.js';
 
 const PATH = '/admin/v1/reports/rebuild';

@@ -1,5 +1,5 @@
-// Schemas of the operator routes (PROTOCOL.md §13.8), for the OpenAPI document: the routes check their
-// bodies by hand (shared-schemas.ts says why the schemas only document). What they answer is in
+// Schemas of the operator routes (PROTOCOL.md §13.8): their requests are checked against them, their answers
+// serialized by them, and the OpenAPI document built from them. What they answer is in
 // operator-answer-schemas.ts; every answer is no-store. The campaign routes under
 // /admin/v1/environments/{envId} are the remote control API's (campaign-route-schemas.ts) with the key.
 import { ACTIONS, type Action } from 'feature-ts/protocol';
@@ -17,19 +17,17 @@ import {
   environmentSchema,
   environmentWithKeySchema,
 } from './operator-answer-schemas.js';
+import { operatorAuthErrors, operatorRoute } from './operator-route-schemas.js';
 import { campaignReportSchema } from './report-schemas.js';
 import {
   EXAMPLE,
   errorAnswer,
   errorResponse,
-  internalErrorResponse,
   pathParameters,
-  documented,
   reportAnswerHeaders,
   reportConditionalHeaders,
   reportNotModifiedResponse,
   security,
-  type DocumentedRoute,
   type RouteSchema,
 } from './shared-schemas.js';
 
@@ -67,44 +65,6 @@ const bodyErrors = {
   413: errorResponse('The body is over 1 MiB.', errorAnswer(errors.payloadTooLarge(1024 * 1024))),
   415: errorResponse('The body is not JSON.', errorAnswer(errors.unsupportedMediaType(JSON_OR_TEXT))),
 } as const;
-
-/**
- * What any operator route may answer before it runs: no key or session, a wrong key, an ended session; a
- * console session's change without its CSRF token; an address locked out after wrong keys; a server fault.
- */
-export const operatorAuthErrors = {
-  401: {
-    ...errorResponse(
-      'No operator key and no console session, a wrong key, or a session that ended (or was opened with another operator key).',
-      errorAnswer(errors.missingToken()),
-      errorAnswer(errors.invalidToken()),
-      errorAnswer(errors.consoleSignInRequired()),
-      errorAnswer(errors.consoleSessionEnded()),
-    ),
-    headers: { 'WWW-Authenticate': { type: 'string', description: 'Bearer realm="feature"…' } },
-  },
-  403: errorResponse(
-    "A change made with a console session but without the session's X-CSRF-Token, or from another site (GET never).",
-    errorAnswer(errors.csrfRejected('The X-CSRF-Token header is missing')),
-  ),
-  429: {
-    ...errorResponse(
-      'Too many wrong operator keys from this address (as a Bearer key or at the console sign-in): even the right key waits Retry-After seconds.',
-      errorAnswer(errors.signInLocked(4)),
-    ),
-    headers: { 'Retry-After': { type: 'string', description: 'Seconds to wait.' } },
-  },
-  500: internalErrorResponse,
-} as const;
-
-/** A route's documented options: the tag, key and answers every operator route shares, around its own. */
-export const operatorRoute = (schema: RouteSchema & { response: Record<number, unknown> }): DocumentedRoute =>
-  documented({
-    tags: ['operator'],
-    security: security.operator,
-    ...schema,
-    response: { ...schema.response, ...operatorAuthErrors },
-  });
 
 const settingsBody = {
   enabledXPC: { type: 'boolean', description: 'Experience continuity (§8.5).' },

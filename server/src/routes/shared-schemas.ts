@@ -6,9 +6,8 @@
 // serializes answers from its response schemas (fast-json-stringify), and the OpenAPI document is built
 // from it.
 import type { FastifySchema } from 'fastify';
-import type { Action, ErrorBody, OAuthErrorBody } from 'feature-ts/protocol';
+import { ERROR_CODES, type Action, type ErrorBody, type OAuthErrorBody } from 'feature-ts/protocol';
 import { errors, type ApiError } from '../errors.js';
-import { errorBodySchema } from '../remote/campaign-schemas.js';
 
 /** A route's schema: JSON Schemas of its parts plus the OpenAPI fields @fastify/swagger reads. */
 export type RouteSchema = FastifySchema;
@@ -168,6 +167,38 @@ export const reportNotModifiedResponse = {
 
 /** A 2xx answer without a body. */
 export const noContentResponse = (description: string) => ({ description, type: 'null' }) as const;
+
+/** An error answer (§2.4): what is wrong and what to change, a stable code, field details when known. */
+export const errorBodySchema = {
+  title: 'Error',
+  type: 'object',
+  required: ['message', 'code'],
+  properties: {
+    message: { type: 'string' },
+    code: { type: 'string', enum: ERROR_CODES },
+    details: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['path', 'message'],
+        properties: { path: { type: 'string' }, message: { type: 'string' } },
+      },
+    },
+    requestId: { type: 'string', description: 'Only on 500: the id under which the server logged it.' },
+  },
+  examples: [
+    {
+      message: 'variation_groups[0].variations[1].allocation: must be an integer from 0 to 100',
+      code: 'invalid_body',
+      details: [
+        {
+          path: 'variation_groups[0].variations[1].allocation',
+          message: 'must be an integer from 0 to 100',
+        },
+      ],
+    },
+  ],
+} as const;
 
 /** The body an ApiError is answered with (error-handler.ts). */
 export const errorAnswer = (error: ApiError): ErrorBody => ({

@@ -1,11 +1,11 @@
-// One hit of `POST /events` (PROTOCOL.md §5.1), validated on its own against the hit schema (events-schemas.ts):
+// One hit of `POST /events` (PROTOCOL.md §5.1), validated on its own against the hit schema (hit-schemas.ts):
 // a bad hit is rejected with its index and a message naming its field, and the batch's other hits are still
 // stored (§5.2). Every string the hit row keeps (its columns and its JSON body, unknown keys included) is
 // storable text, every number within its field's range (§2.1): what is stored is exactly what was sent, or
 // the hit is rejected.
 import { isJsonObject } from 'feature-ts/protocol';
 import { itemChecker } from '../http/schema-validation.js';
-import { hitSchema } from '../routes/events-schemas.js';
+import { hitSchema } from '../routes/hit-schemas.js';
 import type { HitRow } from '../store/collect-store.js';
 
 const checkShape = itemChecker(hitSchema);

@@ -15,11 +15,11 @@ import {
   campaignPageSchema,
   campaignPatchBodySchema,
   campaignToggleBodySchema,
-  errorBodySchema,
   panicAnswerSchema,
   panicBodySchema,
-  remoteCampaignSchema,
-} from '../../../server/src/remote/campaign-schemas.js';
+} from '../../../server/src/remote/campaign-body-schemas.js';
+import { remoteCampaignSchema } from '../../../server/src/remote/campaign-schemas.js';
+import { errorBodySchema } from '../../../server/src/routes/shared-schemas.js';
 import type { CampaignRecord } from '../../../server/src/store/campaign-store.js';
 import { FieldError } from '../../../server/src/validation/bucketing-campaigns.js';
 

@@ -1,0 +1,50 @@
+// The route options every operator route shares (PROTOCOL.md §13.8): its tag, its security (the operator key
+// or a console session) and what it may answer before it runs, around its own schema.
+import { errors } from '../errors.js';
+import {
+  documented,
+  errorAnswer,
+  errorResponse,
+  internalErrorResponse,
+  security,
+  type DocumentedRoute,
+  type RouteSchema,
+} from './shared-schemas.js';
+
+/**
+ * What any operator route may answer before it runs: no key or session, a wrong key, an ended session; a
+ * console session's change without its CSRF token; an address locked out after wrong keys; a server fault.
+ */
+export const operatorAuthErrors = {
+  401: {
+    ...errorResponse(
+      'No operator key and no console session, a wrong key, or a session that ended (or was opened with another operator key).',
+      errorAnswer(errors.missingToken()),
+      errorAnswer(errors.invalidToken()),
+      errorAnswer(errors.consoleSignInRequired()),
+      errorAnswer(errors.consoleSessionEnded()),
+    ),
+    headers: { 'WWW-Authenticate': { type: 'string', description: 'Bearer realm="feature"…' } },
+  },
+  403: errorResponse(
+    "A change made with a console session but without the session's X-CSRF-Token, or from another site (GET never).",
+    errorAnswer(errors.csrfRejected('The X-CSRF-Token header is missing')),
+  ),
+  429: {
+    ...errorResponse(
+      'Too many wrong operator keys from this address (as a Bearer key or at the console sign-in): even the right key waits Retry-After seconds.',
+      errorAnswer(errors.signInLocked(4)),
+    ),
+    headers: { 'Retry-After': { type: 'string', description: 'Seconds to wait.' } },
+  },
+  500: internalErrorResponse,
+} as const;
+
+/** A route's documented options: the tag, key and answers every operator route shares, around its own. */
+export const operatorRoute = (schema: RouteSchema & { response: Record<number, unknown> }): DocumentedRoute =>
+  documented({
+    tags: ['operator'],
+    security: security.operator,
+    ...schema,
+    response: { ...schema.response, ...operatorAuthErrors },
+  });
