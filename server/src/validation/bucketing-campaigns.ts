@@ -4,71 +4,21 @@
 // (remote/campaign-format.ts), which spells one field in snake_case and adds stricter rules (GroupRules);
 // the import keeps the file's looser rules, so every file that imported before still does.
 import {
-  CAMPAIGN_LIMITS,
   CAMPAIGN_TYPES,
-  CONTEXT_LIMITS,
-  TARGETING_OPERATORS,
   isJsonObject,
   type BucketingCampaign,
   type BucketingVariation,
   type BucketingVariationGroup,
   type JsonValue,
-  type Targeting,
-  type VariationGroupTargeting,
 } from 'feature-ts/protocol';
 import { isValidId } from '../ids.js';
 import { checkAnalysis } from './analysis-settings.js';
 import { fail, fieldPath, rejectUnknownFields } from './field-error.js';
-import { badString } from './fields.js';
-import { STORABLE_TEXT_RULE, isStorableText } from './storable-text.js';
+import { FILE_RULES, TEXT_LIMITS, badText, checkJson, type GroupRules } from './campaign-rules.js';
+import { checkTargeting } from './targeting-check.js';
 
 export { FieldError, fail, fieldPath, rejectUnknownFields } from './field-error.js';
-
-/** Length limits of the API's texts; ids have their own (1-64 characters, PROTOCOL.md §1). */
-export const TEXT_LIMITS = {
-  /** Campaign, variation group and variation names. */
-  name: 256,
-  slug: 256,
-  description: 10_000,
-  /** Targeting and flag keys: as long as a context key may be (§3). */
-  key: CONTEXT_LIMITS.maxKeyLength,
-  modificationsType: 64,
-} as const;
-
-// JSON values nest at most this deep in a body (§2.1); the walk below never goes further.
-const MAX_DEPTH = 64;
-
-const illFormed = (text: string): boolean => !isStorableText(text);
-const ILL_FORMED = STORABLE_TEXT_RULE;
-
-/** A message when `value` is not storable text of 1..`max` characters (§2.1; `min` 0 allows ''), else null. */
-export const badText = (value: unknown, max: number, min = 1): string | null => {
-  if (min === 0 && value === '') return null;
-  const bad = badString(value, max);
-  if (bad !== null) return bad;
-  return illFormed(value as string) ? ILL_FORMED : null;
-};
-
-/** The path and reason of the first string or key in a JSON value that is not storable text, or null. */
-const findBadJson = (value: unknown, path: string, depth: number): [string, string] | null => {
-  if (typeof value === 'string') return illFormed(value) ? [path, ILL_FORMED] : null;
-  if (typeof value !== 'object' || value === null) return null;
-  if (depth >= MAX_DEPTH) return [path, `nests deeper than ${MAX_DEPTH} levels`];
-  for (const [key, item] of Object.entries(value)) {
-    if (illFormed(key)) return [path, `has a key that ${ILL_FORMED}`];
-    const at = Array.isArray(value) ? `${path}[${key}]` : fieldPath(path, key);
-    const bad = findBadJson(item, at, depth + 1);
-    if (bad !== null) return bad;
-  }
-  return null;
-};
-
-const checkJson = (value: unknown, path: string): JsonValue => {
-  const bad = findBadJson(value, path, 0);
-  if (bad !== null) fail(...bad);
-  // A parsed JSON body holds JSON values only; the walk above bounded it and checked its texts.
-  return value as JsonValue;
-};
+export { FILE_RULES, TEXT_LIMITS, badText, type GroupRules } from './campaign-rules.js';
 
 /** Checks an object's id and claims it: ids are unique across the campaigns, groups and variations. */
 export const claimId = (id: unknown, path: string, ids: Set<string>, scope: string): string => {
@@ -85,28 +35,6 @@ export const checkCampaignType = (type: unknown, path: string): string => {
   return type as string;
 };
 
-/** How a format spells and checks variation groups: the bucketing file's rules or the remote API's. */
-export interface GroupRules {
-  /** The key of the list under `targeting`: `targetingGroups` (file) or `targeting_groups` (API). */
-  readonly targetingGroups: string;
-  /** Where ids must be unique, for messages: "in the file", "in the campaign". */
-  readonly scope: string;
-  /**
-   * The remote control API's rules on top of the file's (§13.5): no unknown fields, bounded non-empty
-   * texts, targeting required, exactly one reference variation, one value type per flag key in a group.
-   */
-  readonly strict: boolean;
-  /** Makes the id of an object given without one (strict only; the file needs every id). */
-  readonly newId?: () => string;
-}
-
-/** The bucketing file's rules, as the import has always applied them. */
-export const FILE_RULES: GroupRules = {
-  targetingGroups: 'targetingGroups',
-  scope: 'in the file',
-  strict: false,
-};
-
 const idOf = (object: Record<string, unknown>, rules: GroupRules): unknown =>
   object.id === undefined && rules.strict && rules.newId !== undefined ? rules.newId() : object.id;
 
@@ -118,82 +46,6 @@ const checkName = (name: unknown, path: string, rules: GroupRules): string => {
       : 'must be a string';
   if (bad !== null) fail(path, bad);
   return name as string;
-};
-
-const checkRule = (t: unknown, at: string, rules: GroupRules): Targeting => {
-  if (rules.strict) {
-    if (!isJsonObject(t)) fail(at, 'must be an object {"key", "operator", "value"}');
-    rejectUnknownFields(t, ['key', 'operator', 'value'], at);
-  }
-  if (!isJsonObject(t) || typeof t.key !== 'string') fail(`${at}.key`, 'must be a string');
-  const badKey = rules.strict ? badText(t.key, TEXT_LIMITS.key) : null;
-  if (badKey !== null) fail(`${at}.key`, badKey);
-  const operator = t.operator;
-  if (!(TARGETING_OPERATORS as readonly unknown[]).includes(operator))
-    fail(`${at}.operator`, `"${String(operator)}" is not a known operator`);
-  if (rules.strict && !Object.hasOwn(t, 'value'))
-    fail(`${at}.value`, 'is required (any JSON value; EXISTS and NOT_EXISTS ignore it)');
-  checkTargetSize(operator as string, t.value, `${at}.value`);
-  // The file's values are kept as given; the API's are checked as text the store can keep.
-  const value = rules.strict ? checkJson(t.value, `${at}.value`) : (t.value as JsonValue);
-  return { operator: operator as string, key: t.key, value };
-};
-
-const tooLong = (text: string, max: number): string =>
-  `is ${text.length} characters long; a targeting's string value${max === CAMPAIGN_LIMITS.maxVersionTargetLength ? ' under a SEMVER operator' : ''} has at most ${max} (docs/http-api.md, Limits)`;
-
-/** Where to put what does not fit in one list: for an "every element" operator, not in another group. */
-const splitAdvice = (operator: string): string =>
-  operator === 'NOT_EQUALS' || operator === 'NOT_CONTAINS'
-    ? 'put the rest in another targeting of the same targeting group: both must hold'
-    : 'put the rest in another targeting group: groups are alternatives';
-
-/** Throws when a targeting's value passes the limits that bound a decision's cost (issue 29). */
-const checkTargetSize = (operator: string, value: unknown, path: string): void => {
-  const max = operator.startsWith('SEMVER_')
-    ? CAMPAIGN_LIMITS.maxVersionTargetLength
-    : CAMPAIGN_LIMITS.maxTargetLength;
-  if (typeof value === 'string' && value.length > max) fail(path, tooLong(value, max));
-  if (!Array.isArray(value)) return;
-  if (value.length > CAMPAIGN_LIMITS.maxListItems)
-    fail(
-      path,
-      `is a list of ${value.length} items; a targeting's list has at most ${CAMPAIGN_LIMITS.maxListItems} (${splitAdvice(operator)})`,
-    );
-  value.forEach((item, i) => {
-    if (typeof item === 'string' && item.length > max) fail(`${path}[${i}]`, tooLong(item, max));
-  });
-};
-
-const checkTargeting = (
-  targeting: unknown,
-  path: string,
-  rules: GroupRules,
-): VariationGroupTargeting | undefined => {
-  const list = rules.targetingGroups;
-  if (targeting === undefined) {
-    if (!rules.strict) return undefined;
-    fail(path, `is required: {"${list}": [{"targetings": [...]}]} (key fs_all_users targets everyone)`);
-  }
-  if (rules.strict) {
-    if (!isJsonObject(targeting)) fail(path, `must be an object {"${list}": [...]}`);
-    rejectUnknownFields(targeting, [list], path);
-  }
-  const groups = isJsonObject(targeting) ? targeting[list] : undefined;
-  if (!Array.isArray(groups)) fail(`${path}.${list}`, 'must be an array');
-  const targetingGroups = (groups as unknown[]).map((tg, i) => {
-    const at = `${path}.${list}[${i}]`;
-    if (rules.strict) {
-      if (!isJsonObject(tg)) fail(at, 'must be an object {"targetings": [...]}');
-      rejectUnknownFields(tg, ['targetings'], at);
-    }
-    const targetings = isJsonObject(tg) ? tg.targetings : undefined;
-    if (!Array.isArray(targetings)) fail(`${at}.targetings`, 'must be an array');
-    return {
-      targetings: (targetings as unknown[]).map((t, j) => checkRule(t, `${at}.targetings[${j}]`, rules)),
-    };
-  });
-  return { targetingGroups };
 };
 
 const checkModifications = (
