@@ -183,6 +183,11 @@ const missingSpellings = (error: ErrorObject, all: readonly ErrorObject[]): stri
   return branches.map((branch) => String((branch.params as { missingProperty?: unknown }).missingProperty));
 };
 
+/** At most this many wrong fields are listed in an answer's `details`. */
+export const MAX_DETAILS = 20;
+/** At most this many of Ajv's errors are read to find them (a oneOf's branch errors come with its own). */
+const MAX_ERRORS_READ = 200;
+
 // Query parameters are named as they are spelled in the URL (`limit`), as the routes always named them.
 const PREFIX: Readonly<Record<string, string>> = {
   body: '',
@@ -199,8 +204,12 @@ export const detailsOf = (
 ): ErrorDetail[] => {
   const details: ErrorDetail[] = [];
   const seen = new Set<string>();
-  for (const error of validationErrors) {
-    const spellings = error.keyword === 'anyOf' ? missingSpellings(error, validationErrors) : null;
+  // Ajv reports every error (a 64 KiB context of wrong values makes thousands): the answer and the work of
+  // writing it stay bounded, and the client fixes the first fields and sends again.
+  const read = validationErrors.slice(0, MAX_ERRORS_READ);
+  for (const error of read) {
+    if (details.length === MAX_DETAILS) break;
+    const spellings = error.keyword === 'anyOf' ? missingSpellings(error, read) : null;
     if (spellings !== null) {
       const [first, ...others] = spellings;
       const path = fieldOf(pathOf(error.instancePath), first ?? '');
@@ -214,7 +223,7 @@ export const detailsOf = (
       continue;
     }
     // A key's own error (it carries the key's name) comes before its wrapper, which names only the object.
-    if (error.keyword === 'propertyNames' || isBranchNoise(error, validationErrors)) continue;
+    if (error.keyword === 'propertyNames' || isBranchNoise(error, read)) continue;
     const field = fieldPathOf(error);
     const path =
       pathPrefix === ''
@@ -232,11 +241,13 @@ export const detailsOf = (
 
 /**
  * fastify's `schemaErrorFormatter`: a request that fails its schema answers 400 `invalid_body`, its message
- * naming the first wrong field (`variation_groups[0].name: must not be empty`) and `details` every one.
+ * naming the first wrong field (`variation_groups[0].name: must not be empty`) and `details` each one, up to
+ * MAX_DETAILS.
  */
 export const formatSchemaErrors = (validationErrors: readonly ErrorObject[], part: string): ApiError => {
   const details = detailsOf(validationErrors, part);
   const first = details[0] ?? { path: '(body)', message: 'is not valid' };
-  const more = details.length > 1 ? ` (and ${details.length - 1} more in details)` : '';
+  const capped = details.length === MAX_DETAILS ? `, which lists the first ${MAX_DETAILS}` : '';
+  const more = details.length > 1 ? ` (and ${details.length - 1} more in details${capped})` : '';
   return new ApiError(400, 'invalid_body', `${first.path}: ${first.message}${more}`, { details });
 };

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import { detailsOf } from '../../../server/src/http/schema-errors.js';
+import { MAX_DETAILS, detailsOf, formatSchemaErrors } from '../../../server/src/http/schema-errors.js';
 import { compileRequestSchema } from '../../../server/src/http/schema-validation.js';
 import type { Store } from '../../../server/src/store/store.js';
 import { openFreshPgliteStore } from '../template-data-dir.js';
@@ -187,6 +187,22 @@ void describe('route schemas and the bodies the routes accept', () => {
       }
     }
     assert.ok(mutations >= 30, `${mutations} wrong-typed fields`);
+  });
+
+  void it('answers a body of thousands of wrong values with a bounded list of them', () => {
+    const decision = routes.find((r) => r.method === 'POST' && r.url === '/v2/:envId/campaigns');
+    assert.ok(decision !== undefined);
+    const validate = validatorOf(decision, 'body');
+    // 6 000 context values of a wrong type fit in the route's 64 KiB: Ajv reports each one.
+    const context = Object.fromEntries(Array.from({ length: 6000 }, (_, i) => [`k${i}`, [i]]));
+    assert.equal(validate({ visitorId: 'v', context }), false);
+    assert.ok((validate.errors?.length ?? 0) > 6000);
+    const refusal = formatSchemaErrors(validate.errors as never, 'body');
+    const details = refusal.details ?? [];
+    assert.equal(details.length, MAX_DETAILS);
+    assert.equal(details[0]?.path, 'context');
+    assert.match(refusal.message, /which lists the first 20\)$/);
+    assert.ok(JSON.stringify(refusal.details).length < 4000);
   });
 
   void it('reads typed query parameters from their text and refuses a malformed one, naming it', () => {
