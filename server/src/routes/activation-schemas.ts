@@ -1,6 +1,6 @@
-// The activation route's schema (PROTOCOL.md §4), for the OpenAPI document: checkActivation checks each
-// item by hand and rejects a bad one with its index, keeping the others (shared-schemas.ts says why the
-// schemas only document).
+// The activation route's schema (PROTOCOL.md §4): the envelope is checked by the route's validator, each
+// item on its own against the activation schema (checkActivation), so a bad one is rejected by its index
+// and the others are kept.
 import {
   HIT_LIMITS,
   MAX_ACTIVATIONS_PER_BATCH,

@@ -12,14 +12,14 @@ import { secretMatches } from '../ids.js';
 import { checkActivation } from '../validation/activation.js';
 import { checkBatch } from '../validation/batch.js';
 import { activationRouteSchema } from './activation-schemas.js';
-import { documented } from './shared-schemas.js';
+import { withSchema } from './shared-schemas.js';
 
 /** Registers the activation route. */
 export const activationRoutes: FastifyPluginCallback<{ ctx: AppContext }> = (app, { ctx }, registered) => {
   app.post(
     '/v2/activate',
     {
-      ...documented(activationRouteSchema),
+      ...withSchema(activationRouteSchema),
       bodyLimit: COLLECT_BODY_LIMIT,
       config: { accepts: JSON_OR_TEXT },
     },

@@ -5,13 +5,13 @@ import type { AppContext } from '../app-context.js';
 import { sendConditional } from '../http/conditional.js';
 import { environmentOf, requireEnvironment } from '../http/environment-auth.js';
 import { accountSettingsRouteSchema, bucketingFileRouteSchema } from './bucketing-schemas.js';
-import { documented } from './shared-schemas.js';
+import { withSchema } from './shared-schemas.js';
 
 /** Registers the bucketing file and account settings routes. */
 export const bucketingRoutes: FastifyPluginCallback<{ ctx: AppContext }> = (app, { ctx }, registered) => {
   const onRequest = requireEnvironment(ctx.environments);
-  const file = { ...documented(bucketingFileRouteSchema), onRequest };
-  const settings = { ...documented(accountSettingsRouteSchema), onRequest };
+  const file = { ...withSchema(bucketingFileRouteSchema), onRequest };
+  const settings = { ...withSchema(accountSettingsRouteSchema), onRequest };
   app.get('/cdn/:envId/bucketing.json', file, async (request, reply) => {
     const state = environmentOf(request);
     return sendConditional(request, reply, state.bucketing, state.environment.configTime, ctx.now());

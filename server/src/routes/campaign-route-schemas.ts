@@ -1,11 +1,11 @@
-// The campaign routes' schemas (PROTOCOL.md §13.5), for the OpenAPI document: one description of each route
-// (list, create, read, update, delete, toggle, panic, report), given the family that serves it. remote.ts
-// registers the same handlers twice: under the remote control base with a bearer token per action
+// The campaign routes' schemas (PROTOCOL.md §13.5): one description of each route (list, create, read,
+// update, delete, toggle, panic, report), given the family that serves it. app.ts registers the campaign
+// routes (campaigns.ts) twice: under the remote control base with a bearer token per action
 // (remote-schemas.ts), and under /admin/v1/environments/{envId} with the operator key (operator-schemas.ts).
 // What differs between the two (tag, security, path parameters, authorization errors, caching) is the
-// family's; bodies, answers and field-named errors are the same. The campaign bodies are
-// campaign-schemas.ts's; campaignFromRemote and the routes check requests by hand, naming the field
-// (shared-schemas.ts says why the schemas only document, toggle and panic bodies included).
+// family's; bodies, answers and field-named errors are the same. The requests are checked against the
+// schemas, answers serialized by them; campaignFromRemote then checks what the campaign body schemas
+// (remote/campaign-body-schemas.ts) leave to it, naming the field.
 import type { Action, RemoteCampaign } from 'feature-ts/protocol';
 import { errors } from '../errors.js';
 import { JSON_OR_TEXT } from '../http/json-body.js';

@@ -21,7 +21,7 @@ import { campaignCompatibility } from '../remote/compatibility.js';
 import { buildCampaignReport } from '../report/build-report.js';
 import { FieldError } from '../validation/bucketing-campaigns.js';
 import type { CampaignRecord } from '../store/campaign-store.js';
-import { documented, type RouteSchema } from './shared-schemas.js';
+import { withSchema, type RouteSchema } from './shared-schemas.js';
 
 interface Params {
   envId: string;
@@ -68,7 +68,7 @@ export const campaignRoutes: FastifyPluginCallback<CampaignRoutes> = (app, route
   const { base, ctx } = routes;
   // One route per action: its schema, whose security names the action, is the action's.
   const guard = (action: Action) => ({
-    ...documented(routes.schemas[action]),
+    ...withSchema(routes.schemas[action]),
     onRequest: routes.authorize(action),
   });
   const campaignOf = async (request: FastifyRequest): Promise<CampaignRecord> => {

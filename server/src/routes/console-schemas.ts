@@ -1,14 +1,14 @@
-// Schemas of the console's session routes (routes/console.ts), for the OpenAPI document (documentation only,
-// as shared-schemas.ts says). A session is a cookie plus a CSRF token; the operator key is sent once, here.
+// Schemas of the console's session routes (routes/console.ts): requests checked, answers serialized and the
+// OpenAPI document built from them. A session is a cookie plus a CSRF token; the operator key is sent once, here.
 import { errors } from '../errors.js';
 import {
-  documented,
+  withSchema,
   errorAnswer,
   errorResponse,
   internalErrorResponse,
   noContentResponse,
   security,
-  type DocumentedRoute,
+  type SchemaRoute,
 } from './shared-schemas.js';
 
 const EXPIRES = '2026-11-25T18:00:00.000Z';
@@ -49,8 +49,8 @@ const csrf = errorResponse(
   errorAnswer(errors.csrfRejected('The X-CSRF-Token header is missing')),
 );
 
-const route = (schema: Parameters<typeof documented>[0]): DocumentedRoute =>
-  documented({ tags: ['operator'], ...schema });
+const route = (schema: Parameters<typeof withSchema>[0]): SchemaRoute =>
+  withSchema({ tags: ['operator'], ...schema });
 
 const noOperator = errorResponse(
   'No operator key or session, a wrong key, or a session that ended (or was opened with another operator key).',

@@ -16,7 +16,7 @@ import {
 import { segmentValues } from '../validation/hit.js';
 import { decisionJson } from '../http/decision-json.js';
 import { decisionRouteSchema } from './decision-schemas.js';
-import { documented } from './shared-schemas.js';
+import { withSchema } from './shared-schemas.js';
 
 /** The decision route's body limit (§2.1). */
 export const DECISION_BODY_LIMIT = 64 * 1024;
@@ -60,7 +60,7 @@ export const decisionRoutes: FastifyPluginCallback<{ ctx: AppContext }> = (app, 
   app.post(
     '/v2/:envId/campaigns',
     {
-      ...documented(decisionRouteSchema),
+      ...withSchema(decisionRouteSchema),
       bodyLimit: DECISION_BODY_LIMIT,
       config: { accepts: JSON_OR_TEXT },
       onRequest: requireEnvironmentAndKey(ctx.environments),

@@ -10,12 +10,12 @@ import { COLLECT_BODY_LIMIT, JSON_OR_TEXT } from '../http/json-body.js';
 import { checkBatch } from '../validation/batch.js';
 import { checkHit } from '../validation/hit.js';
 import { hitsRouteSchema, troubleshootingRouteSchema, usageRouteSchema } from './events-schemas.js';
-import { documented, type RouteSchema } from './shared-schemas.js';
+import { withSchema, type RouteSchema } from './shared-schemas.js';
 
 const collect = { bodyLimit: COLLECT_BODY_LIMIT, config: { accepts: JSON_OR_TEXT } };
 
-/** A hit route's options: the shared limits, and its schema for the OpenAPI document. */
-const collecting = (schema: RouteSchema) => ({ ...collect, ...documented(schema) });
+/** A hit route's options: the shared limits, and its schema (checked requests, serialized answers, document). */
+const collecting = (schema: RouteSchema) => ({ ...collect, ...withSchema(schema) });
 
 /** A usage hit's `cv[key]` as stored (the schema checked its length): "unknown" when absent. */
 const usageText = (cv: Record<string, unknown>, key: string): string => {

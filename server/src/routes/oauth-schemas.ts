@@ -1,6 +1,6 @@
-// Schemas of the token routes (PROTOCOL.md §13.3, §13.4), for the OpenAPI document: the routes parse their
-// body into a Map of parameters in their own content-type parsers and check it by hand, answering RFC 6749
-// §5.2 bodies (shared-schemas.ts says why the schemas only document).
+// Schemas of the token routes (PROTOCOL.md §13.3, §13.4), for the OpenAPI document and their answers'
+// serialization: the routes parse their body into a Map of parameters in their own content-type parsers and
+// check it themselves, after their rate limits, answering RFC 6749 §5.2 bodies (oauth.ts says why).
 import { TOKEN_LIFETIME, type TokenAnswer, type TokenCheckAnswer } from 'feature-ts/protocol';
 import {
   EXAMPLE,

@@ -10,7 +10,7 @@ import type { TokenService } from '../auth/token-service.js';
 import { ApiError, errors } from '../errors.js';
 import { parseJsonBody } from '../http/json-body.js';
 import { tokenCheckRouteSchema, tokenRouteSchema } from './oauth-schemas.js';
-import { documented } from './shared-schemas.js';
+import { withSchema } from './shared-schemas.js';
 import { CREDENTIAL_FAILURE_FLOOR_MS, noSoonerThan } from '../http/failure-floor.js';
 
 /** What the token routes are built with. */
@@ -151,7 +151,7 @@ const toOAuthError = (error: unknown): OAuthError | null => {
 
 /** Registers the token routes in their own scope. */
 export const oauthRoutes: FastifyPluginCallback<OAuthOptions> = (app, options, registered) => {
-  const tokenRoute = { ...documented(tokenRouteSchema), bodyLimit: BODY_LIMIT };
+  const tokenRoute = { ...withSchema(tokenRouteSchema), bodyLimit: BODY_LIMIT };
   void app.register((scope, _options, registered) => {
     // The token routes check their own input, in their own order: the rate limits first (a flood of bad
     // requests is throttled too), then each parameter as RFC 6749 says, answered with its error bodies
@@ -240,7 +240,7 @@ export const oauthRoutes: FastifyPluginCallback<OAuthOptions> = (app, options, r
       return reply.headers(NO_STORE).send(answer);
     });
 
-    scope.get('/oauth/token', documented(tokenCheckRouteSchema), async (request, reply) => {
+    scope.get('/oauth/token', withSchema(tokenCheckRouteSchema), async (request, reply) => {
       const wait = options.limits.tokenCheck(request.ip);
       if (wait !== null) throw tooMany(wait);
       const token = (request.query as Record<string, unknown>).access_token;

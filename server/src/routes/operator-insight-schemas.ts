@@ -1,7 +1,6 @@
-// Schemas of the operator's insight routes (operator-insights.ts), for the OpenAPI document: the live
-// traffic of an environment (no-store) and the daily series of a campaign report (revalidated with its ETag),
-// both read-only. As in operator-schemas.ts, the routes check their query by hand and the schemas only
-// document (shared-schemas.ts says why).
+// Schemas of the operator's insight routes (operator-insights.ts): the live traffic of an environment
+// (no-store) and the daily series of a campaign report (revalidated with its ETag), both read-only. Their
+// queries are checked and read (integers from their text) by these schemas, their answers serialized by them.
 import type { DailySeries, TrafficAnswer } from 'feature-ts/protocol';
 import { errors } from '../errors.js';
 import { operatorRoute } from './operator-route-schemas.js';

@@ -2,12 +2,12 @@
 // or a console session) and what it may answer before it runs, around its own schema.
 import { errors } from '../errors.js';
 import {
-  documented,
+  withSchema,
   errorAnswer,
   errorResponse,
   internalErrorResponse,
   security,
-  type DocumentedRoute,
+  type SchemaRoute,
   type RouteSchema,
 } from './shared-schemas.js';
 
@@ -40,9 +40,9 @@ export const operatorAuthErrors = {
   500: internalErrorResponse,
 } as const;
 
-/** A route's documented options: the tag, key and answers every operator route shares, around its own. */
-export const operatorRoute = (schema: RouteSchema & { response: Record<number, unknown> }): DocumentedRoute =>
-  documented({
+/** A route's options: the tag, key and answers every operator route shares, around its own. */
+export const operatorRoute = (schema: RouteSchema & { response: Record<number, unknown> }): SchemaRoute =>
+  withSchema({
     tags: ['operator'],
     security: security.operator,
     ...schema,

@@ -6,7 +6,7 @@ import { errors } from '../errors.js';
 import { COLLECT_BODY_LIMIT, JSON_OR_TEXT } from '../http/json-body.js';
 import {
   EXAMPLE,
-  documented,
+  withSchema,
   errorAnswer,
   errorResponse,
   internalErrorResponse,
@@ -48,7 +48,7 @@ export const platformRoutes: FastifyPluginCallback = (app, _options, registered)
   app.post(
     '/events/emotionsai',
     {
-      ...documented(emotionsAiRouteSchema),
+      ...withSchema(emotionsAiRouteSchema),
       bodyLimit: COLLECT_BODY_LIMIT,
       config: { accepts: JSON_OR_TEXT },
     },

@@ -12,13 +12,13 @@ import { errors, type ApiError } from '../errors.js';
 /** A route's schema: JSON Schemas of its parts plus the OpenAPI fields @fastify/swagger reads. */
 export type RouteSchema = FastifySchema;
 
-/** The route options `documented` returns, spread into a route's options. */
-export interface DocumentedRoute {
+/** The route options `withSchema` returns, spread into a route's options. */
+export interface SchemaRoute {
   schema: RouteSchema;
 }
 
 /** Route options that attach `schema`: requests checked by it, answers serialized by it, and documented. */
-export const documented = (schema: RouteSchema): DocumentedRoute => ({ schema });
+export const withSchema = (schema: RouteSchema): SchemaRoute => ({ schema });
 
 /** The document's security schemes (components.securitySchemes). */
 export const SECURITY_SCHEMES = {
