@@ -1,23 +1,6 @@
 // Browser bundles (ES modules). Node code is compiled by tsc (`tsc -b tsconfig.build.json` → dist/lib), so
 // Node loads plain modules with no bundler in between; vite only builds what browsers download.
-import { readdirSync, readFileSync } from 'node:fs';
 import { defineConfig, type Plugin } from 'vite';
-
-/**
- * Internal members end with `_` (`stateAtom_`, `runtime_`): the minifier shortens them like local names, which
- * plain property names never are. One fixed mapping serves the whole build (names `$0`, `$1`, … that no real
- * property uses, from every such name in src/): each chunk is minified on its own, and a mapping made per
- * chunk would give a member one name in the entry and another in a lazy chunk that uses it.
- */
-const INTERNAL_MEMBER = /^[a-z][A-Za-z0-9]*_$/;
-const internalMemberNames = (): Record<string, string> => {
-  const names = new Set<string>();
-  for (const file of readdirSync('src', { recursive: true, encoding: 'utf8' }))
-    if (file.endsWith('.ts'))
-      for (const [name] of readFileSync(`src/${file}`, 'utf8').matchAll(/\b[a-z][A-Za-z0-9]*_(?![\w$])/g))
-        names.add(name);
-  return Object.fromEntries([...names].sort().map((name, i) => [name, `$${i.toString(36)}`]));
-};
 
 /**
  * Code a page loads with `import()` (the tracking manager, the IndexedDB caches, bucketing mode, usage
@@ -91,16 +74,9 @@ const lazyChunks = () => {
 
 const lazy = lazyChunks();
 
-/** The minifier's options, shared with vite.sdk.config.ts so both builds rename internal members alike. */
-export const minifyOptions = { mangleProps: INTERNAL_MEMBER, mangleCache: internalMemberNames() };
-
 export default defineConfig({
   define: { 'process.env.NODE_ENV': JSON.stringify('production') },
   plugins: [lazy.plugin],
-  // `build.minify: 'esbuild'` reads these options. Vite 8 marks `esbuild` deprecated in favour of `oxc`, whose
-  // minifier has no fixed property mapping; until it has, this is the one place that renames internal members.
-  // eslint-disable-next-line @typescript-eslint/no-deprecated
-  esbuild: minifyOptions,
   build: {
     outDir: 'dist/browser',
     emptyOutDir: true,

@@ -7,7 +7,6 @@
 // - lazy chunks: the tracking manager and usage statistics (loaded at start, not awaited: nothing renders from
 //   them) and bucketing mode (loaded only in that mode).
 import { defineConfig } from 'vite';
-import { minifyOptions } from './vite.config.js';
 
 /** Modules that load after the first render, or only in bucketing mode: they keep their own chunks. */
 const AFTER_RENDER =
@@ -24,9 +23,6 @@ const FIRST_RENDER =
  */
 export default defineConfig(({ mode }) => ({
   define: { 'process.env.NODE_ENV': JSON.stringify('production') },
-  // The same fixed mapping of internal member names as the library build (vite.config.ts explains it).
-  // eslint-disable-next-line @typescript-eslint/no-deprecated
-  esbuild: minifyOptions,
   build: {
     outDir: 'dist/sdk',
     emptyOutDir: mode === 'elements',

@@ -5,11 +5,11 @@ import type { FlagHost } from './flag-entry.js';
 
 /** Reads nothing: the empty flag a collection returns for a key it does not hold. */
 const NO_FLAGS: FlagHost = {
-  flags_: () => undefined,
-  flagsState_: () => FlagStatus.FETCHED,
-  expose_: () => Promise.resolve(),
-  warnOnce_: () => undefined,
-  missing_: () => undefined,
+  flags: () => undefined,
+  flagsState: () => FlagStatus.FETCHED,
+  expose: () => Promise.resolve(),
+  warnOnce: () => undefined,
+  missing: () => undefined,
 };
 
 /**

@@ -11,19 +11,19 @@ export type FlagsSnapshot = ReadonlyMap<string, FlagEntry>;
 /** What a `Flag` reads through: its visitor, or nothing for the empty flag of a collection. */
 export interface FlagHost {
   /** The flags in use; undefined in panic (every value is then the default). */
-  flags_(): FlagsSnapshot | undefined;
+  flags(): FlagsSnapshot | undefined;
   /** PANIC, FETCH_REQUIRED (also while fetching) or FETCHED: the visitor's side of the flag status. */
-  flagsState_(): FlagStatus;
+  flagsState(): FlagStatus;
   /** Reports the exposure of `entry` (PROTOCOL.md §4); resolves once queued, never rejects. */
-  expose_(entry: FlagEntry, defaultValue: unknown): Promise<void>;
+  expose(entry: FlagEntry, defaultValue: unknown): Promise<void>;
   /** Logs a warning once per SDK instance and `onceKey`. */
-  warnOnce_(message: string, onceKey: string): void;
+  warnOnce(message: string, onceKey: string): void;
   /**
    * Called when a read finds no flag for `key`: warns once per key, naming the known keys, when the flags are
    * known (fetched or from a cache) and the SDK is not in panic. Only the miss path calls it: a read that
    * finds its flag allocates nothing.
    */
-  missing_(key: string): void;
+  missing(key: string): void;
 }
 
 /**

@@ -42,11 +42,11 @@ export class Flag {
     this.#lastDefault = defaultValue;
     const entry = this.#current();
     if (entry === undefined) {
-      this.#host.missing_(this.key);
+      this.#host.missing(this.key);
       return defaultValue;
     }
     if (!this.#fits(entry, defaultValue)) return defaultValue;
-    if (options?.visitorExposed !== false) void this.#host.expose_(entry, defaultValue);
+    if (options?.visitorExposed !== false) void this.#host.expose(entry, defaultValue);
     return entry.value === null ? defaultValue : (entry.value as T);
   }
 
@@ -66,11 +66,11 @@ export class Flag {
   visitorExposed(): Promise<void> {
     const entry = this.#current();
     if (entry === undefined) {
-      this.#host.missing_(this.key);
+      this.#host.missing(this.key);
       return Promise.resolve();
     }
     return this.#fits(entry, this.#lastDefault)
-      ? this.#host.expose_(entry, this.#lastDefault ?? null)
+      ? this.#host.expose(entry, this.#lastDefault ?? null)
       : Promise.resolve();
   }
 
@@ -81,14 +81,14 @@ export class Flag {
 
   /** FETCHED, FETCH_REQUIRED, NOT_FOUND or PANIC, read now (PROTOCOL.md §16.3). */
   getFlagStatus(): FlagStatus {
-    const state = this.#host.flagsState_();
+    const state = this.#host.flagsState();
     if (state === FlagStatus.PANIC) return state;
     return this.#current() === undefined ? FlagStatus.NOT_FOUND : state;
   }
 
   /** This key's entry in the flags in use; undefined when missing or in panic. */
   #current(): FlagEntry | undefined {
-    const flags = this.#host.flags_();
+    const flags = this.#host.flags();
     if (flags !== this.#snapshot) {
       this.#snapshot = flags;
       this.#entry = flags?.get(this.key);
@@ -98,7 +98,7 @@ export class Flag {
 
   #fits(entry: FlagEntry, defaultValue: unknown): boolean {
     if (valueFits(entry.value, defaultValue)) return true;
-    this.#host.warnOnce_(
+    this.#host.warnOnce(
       `flag "${this.key}" is a ${typeName(entry.value)} but the default is a ${typeName(defaultValue)}: the default is returned and no exposure is reported.`,
       `type:${this.key}:${typeName(defaultValue)}`,
     );

@@ -25,7 +25,7 @@ export const useDefaultPlatform = (platform: Platform): void => {
 
 /** A started SDK: the runtime plus what only the instance may do with it. */
 interface Run extends Runtime {
-  shutdown_(): Promise<void>;
+  shutdown(): Promise<void>;
 }
 
 /**
@@ -70,24 +70,24 @@ export class FeatureInstance {
     const tracking = import('./tracking/manager.js');
     const cacheLink = import('./visitor-cache-link.js');
     const contextRules = import('./visitor-context.js');
-    const createSource = await loadDecisionSource(options.mode_);
+    const createSource = await loadDecisionSource(options.mode);
     if (this.#run !== null) await this.close();
-    const c = options.config_;
-    const logger = new Logger(options.logLevel_, c.logManager);
+    const c = options.config;
+    const logger = new Logger(options.logLevel, c.logManager);
     this.#logger = logger;
     this.#listeners = [c.statusListener, c.onSdkStatusChanged].filter((l) => l !== undefined);
     this.#setStatus(FSSdkStatus.SDK_INITIALIZING);
-    logger.info(`the SDK uses the server at ${options.serverUrl_}.`);
+    logger.info(`the SDK uses the server at ${options.serverUrl}.`);
 
-    const hitCache = c.hitCache ?? platform.createHitCache(logger, options.envId_);
+    const hitCache = c.hitCache ?? platform.createHitCache(logger, options.envId);
     const tracker = deferred(
       tracking.then((m) =>
         m.createTracker({
-          envId: options.envId_,
-          apiKey: options.apiKey_,
-          decisionApiUrl: options.urls_.decisionApi,
-          eventsUrl: options.urls_.events,
-          config: options.tracking_,
+          envId: options.envId,
+          apiKey: options.apiKey,
+          decisionApiUrl: options.urls.decisionApi,
+          eventsUrl: options.urls.events,
+          config: options.tracking,
           hitCache,
           logger,
           onVisitorExposed: c.onVisitorExposed,
@@ -96,7 +96,7 @@ export class FeatureInstance {
       ),
       TRACKER_METHODS,
     );
-    const visitorCache = c.visitorCache ?? platform.createVisitorCache(logger, options.envId_);
+    const visitorCache = c.visitorCache ?? platform.createVisitorCache(logger, options.envId);
     const [device, { VisitorCacheLink }, { applyContext }] = await Promise.all([
       platform.deviceContext(),
       cacheLink,
@@ -106,11 +106,11 @@ export class FeatureInstance {
     let xpc = false;
     const isCurrent = (): boolean => this.#run === run;
     const source = await createSource({
-      envId: options.envId_,
-      apiKey: options.apiKey_,
-      urls: options.urls_,
-      timeout: options.timeout_,
-      pollingIntervals: options.bucketingPollingIntervals_,
+      envId: options.envId,
+      apiKey: options.apiKey,
+      urls: options.urls,
+      timeout: options.timeout,
+      pollingIntervals: options.bucketingPollingIntervals,
       logger,
       events: {
         status: (status) => {
@@ -125,32 +125,32 @@ export class FeatureInstance {
         ? null
         : import('./usage.js').then((m) => m.usageTracker(options, this, logger));
     const run: Run = {
-      options_: options,
-      logger_: logger,
-      tracker_: tracker,
-      source_: source,
-      visitorCache_: visitorCache,
-      cacheLink_: VisitorCacheLink,
-      applyContext_: applyContext,
-      device_: Object.freeze(device),
-      flagsOf_: platform.campaignFlags,
-      status_: () => (isCurrent() ? this.#statusAtom.value : FSSdkStatus.SDK_NOT_INITIALIZED),
-      closed_: () => closed,
-      xpcEnabled_: () => xpc,
-      learn_: (decision: Decision) => {
+      options: options,
+      logger: logger,
+      tracker: tracker,
+      source: source,
+      visitorCache: visitorCache,
+      cacheLink: VisitorCacheLink,
+      applyContext: applyContext,
+      device: Object.freeze(device),
+      flagsOf: platform.campaignFlags,
+      status: () => (isCurrent() ? this.#statusAtom.value : FSSdkStatus.SDK_NOT_INITIALIZED),
+      closed: () => closed,
+      xpcEnabled: () => xpc,
+      learn: (decision: Decision) => {
         if (closed) return;
         const settings = decision.extras?.accountSettings;
         if (settings !== undefined) xpc = settings.enabledXPC;
         this.#setStatus(decision.panic === true ? FSSdkStatus.SDK_PANIC : FSSdkStatus.SDK_INITIALIZED);
       },
-      usage_: (visitorId) => {
+      usage: (visitorId) => {
         const at = Date.now();
         void usage?.then(
           (track) => track(visitorId, at),
           () => undefined,
         );
       },
-      shutdown_: async () => {
+      shutdown: async () => {
         closed = true;
         source.close();
         await tracker.close().catch((error: unknown) => logger.error(`close: ${String(error)}`));
@@ -159,7 +159,7 @@ export class FeatureInstance {
     this.#run = run;
     // Decision-API mode is ready once device information is gathered; the bucketing source reports its own
     // status through `events.status` (PROTOCOL.md §16.1).
-    if (options.mode_ === Mode.DECISION_API) this.#setStatus(FSSdkStatus.SDK_INITIALIZED);
+    if (options.mode === Mode.DECISION_API) this.#setStatus(FSSdkStatus.SDK_INITIALIZED);
   }
 
   /** The SDK status. */
@@ -215,7 +215,7 @@ export class FeatureInstance {
     const run = this.#run;
     this.#run = null;
     this.#current = null;
-    if (run !== null) await run.shutdown_();
+    if (run !== null) await run.shutdown();
     this.#setStatus(FSSdkStatus.SDK_NOT_INITIALIZED);
   }
 

@@ -20,26 +20,26 @@ export interface Reevaluable {
  * next run's tracker.
  */
 export interface Runtime {
-  readonly options_: StartOptions;
-  readonly logger_: Logger;
-  readonly tracker_: Tracker;
-  readonly source_: DecisionSource;
-  readonly visitorCache_: IVisitorCacheImplementation;
+  readonly options: StartOptions;
+  readonly logger: Logger;
+  readonly tracker: Tracker;
+  readonly source: DecisionSource;
+  readonly visitorCache: IVisitorCacheImplementation;
   /** The visitor cache logic, from the chunk `start` loaded. */
-  readonly cacheLink_: typeof VisitorCacheLink;
+  readonly cacheLink: typeof VisitorCacheLink;
   /** The context rules, from the chunk `start` loaded. */
-  readonly applyContext_: typeof applyContext;
-  readonly device_: Readonly<DeviceContext>;
+  readonly applyContext: typeof applyContext;
+  readonly device: Readonly<DeviceContext>;
   /** The platform's campaign flags for decisions (`Platform.campaignFlags`), if it has its own. */
-  readonly flagsOf_: ((campaign: DecisionCampaign) => readonly ResolvedFlag[]) | undefined;
+  readonly flagsOf: ((campaign: DecisionCampaign) => readonly ResolvedFlag[]) | undefined;
   /** The SDK status now. */
-  status_(): FSSdkStatus;
+  status(): FSSdkStatus;
   /** True once closed. */
-  closed_(): boolean;
+  closed(): boolean;
   /** Experience continuity as last learned from a decision (PROTOCOL.md §8.5); false until known. */
-  xpcEnabled_(): boolean;
+  xpcEnabled(): boolean;
   /** Applies what a decision says about the SDK: panic (PROTOCOL.md §16.1) and account settings. */
-  learn_(decision: Decision): void;
+  learn(decision: Decision): void;
   /** Developer usage tracking for a new visitor (PROTOCOL.md §12). */
-  usage_(visitorId: string): void;
+  usage(visitorId: string): void;
 }

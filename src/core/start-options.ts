@@ -4,19 +4,19 @@ import { Level } from './logger.js';
 import { BatchCachingStrategy, Mode } from './status.js';
 import type { TrackingManagerConfig } from './tracking/tracker.js';
 
-/** A configuration `start` accepted, with every default filled in (internal: members end with `_`, see vite.config.ts). */
+/** A configuration `start` accepted, with every default filled in. */
 export interface StartOptions {
-  envId_: string;
-  apiKey_: string;
-  config_: FeatureConfig;
-  mode_: Mode;
-  timeout_: number;
-  logLevel_: Level;
-  bucketingPollingIntervals_: number;
-  tracking_: Required<TrackingManagerConfig>;
+  envId: string;
+  apiKey: string;
+  config: FeatureConfig;
+  mode: Mode;
+  timeout: number;
+  logLevel: Level;
+  bucketingPollingIntervals: number;
+  tracking: Required<TrackingManagerConfig>;
   /** The base URL in use and whether it is the platform's default (logged once at INFO). */
-  serverUrl_: string;
-  urls_: ServiceUrls;
+  serverUrl: string;
+  urls: ServiceUrls;
 }
 
 const fail = (message: string): never => {
@@ -88,28 +88,28 @@ export const resolveStartOptions = (
   const serverUrl = httpUrl(c.serverUrl ?? defaultServerUrl, '', 'withServerUrl');
   const derived = serviceUrlsFrom(serverUrl);
   return {
-    envId_: envId as string,
-    apiKey_: apiKey as string,
-    config_: c,
-    mode_: oneOf(
+    envId: envId as string,
+    apiKey: apiKey as string,
+    config: c,
+    mode: oneOf(
       c.mode,
       DEFAULTS.mode,
       Mode,
       `mode ${JSON.stringify(c.mode)} is unknown: use Mode.DECISION_API or Mode.BUCKETING.`,
     ),
-    timeout_: positiveInteger(c.timeout, DEFAULTS.timeout, 'withTimeout (milliseconds)'),
-    logLevel_: oneOf(
+    timeout: positiveInteger(c.timeout, DEFAULTS.timeout, 'withTimeout (milliseconds)'),
+    logLevel: oneOf(
       c.logLevel,
       DEFAULTS.logLevel,
       Level,
       `withLogLevel ${String(c.logLevel)} is unknown: use a Level.`,
     ),
-    bucketingPollingIntervals_: positiveInteger(
+    bucketingPollingIntervals: positiveInteger(
       c.bucketingPollingIntervals,
       DEFAULTS.bucketingPollingIntervals,
       'withBucketingPollingIntervals (seconds)',
     ),
-    tracking_: {
+    tracking: {
       batchIntervals: positiveInteger(
         t.batchIntervals,
         DEFAULTS.batchIntervals,
@@ -123,8 +123,8 @@ export const resolveStartOptions = (
         `batchStrategy ${JSON.stringify(t.batchStrategy)} is unknown: use a BatchCachingStrategy.`,
       ),
     },
-    serverUrl_: serverUrl,
-    urls_: {
+    serverUrl: serverUrl,
+    urls: {
       decisionApi: httpUrl(c.decisionApiUrl, derived.decisionApi, 'withDecisionApiUrl'),
       bucketing: httpUrl(c.bucketingUrl, derived.bucketing, 'withBucketingUrl'),
       events: httpUrl(c.eventsUrl, derived.events, 'withEventsUrl'),

@@ -7,16 +7,16 @@ const usageValues = (o: StartOptions): Record<string, string> => ({
   version: '1',
   'stack.name': SDK_NAME,
   'stack.version': SDK_VERSION,
-  'sdk.config.mode': o.mode_,
-  'sdk.config.timeout': String(o.timeout_),
-  'sdk.config.logLevel': String(o.logLevel_),
-  'sdk.config.pollingInterval': String(o.bucketingPollingIntervals_),
-  'sdk.config.trackingManager.strategy': o.tracking_.batchStrategy,
-  'sdk.config.trackingManager.batchIntervals': String(o.tracking_.batchIntervals),
-  'sdk.config.trackingManager.poolMaxSize': String(o.tracking_.poolMaxSize),
-  'sdk.config.usingCustomHitCache': String(o.config_.hitCache !== undefined),
-  'sdk.config.usingCustomVisitorCache': String(o.config_.visitorCache !== undefined),
-  'sdk.config.usingOnVisitorExposed': String(o.config_.onVisitorExposed !== undefined),
+  'sdk.config.mode': o.mode,
+  'sdk.config.timeout': String(o.timeout),
+  'sdk.config.logLevel': String(o.logLevel),
+  'sdk.config.pollingInterval': String(o.bucketingPollingIntervals),
+  'sdk.config.trackingManager.strategy': o.tracking.batchStrategy,
+  'sdk.config.trackingManager.batchIntervals': String(o.tracking.batchIntervals),
+  'sdk.config.trackingManager.poolMaxSize': String(o.tracking.poolMaxSize),
+  'sdk.config.usingCustomHitCache': String(o.config.hitCache !== undefined),
+  'sdk.config.usingCustomVisitorCache': String(o.config.visitorCache !== undefined),
+  'sdk.config.usingOnVisitorExposed': String(o.config.onVisitorExposed !== undefined),
 });
 
 /** The usage hit's `vid`: one random id per SDK instance, made the first time that instance sends one. */
@@ -26,8 +26,8 @@ const instanceIds = new WeakMap<object, string>();
 export const sendUsage = async (options: StartOptions, instance: object): Promise<void> => {
   let vid = instanceIds.get(instance);
   if (vid === undefined) instanceIds.set(instance, (vid = uuidV4()));
-  const hit: UsageHit = { t: 'USAGE', cid: options.envId_, vid, cv: usageValues(options) };
-  const url = usageRoute(options.urls_.events);
+  const hit: UsageHit = { t: 'USAGE', cid: options.envId, vid, cv: usageValues(options) };
+  const url = usageRoute(options.urls.events);
   await fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'text/plain' },

@@ -43,17 +43,17 @@ export class VisitorCacheLink {
   ) {}
 
   /** Resolves once every lookup started so far has settled (`fetchFlags` waits for it). */
-  settled_(): Promise<void> {
+  settled(): Promise<void> {
     return this.pending;
   }
 
   /** The assignment history known now. */
-  history_(): Readonly<AssignmentHistory> {
+  history(): Readonly<AssignmentHistory> {
     return this.assignments;
   }
 
   /** The lookup when a visitor is built, in the background: restores flags and history. */
-  lookupAtCreation_(visitorId: string): void {
+  lookupAtCreation(visitorId: string): void {
     this.pending = this.read(visitorId).then((data) => {
       if (data === null) return;
       this.assignments = data.assignmentsHistory;
@@ -65,8 +65,8 @@ export class VisitorCacheLink {
    * The lookup under a new id (`authenticate`, `unauthenticate`): the history becomes the new id's, merged with
    * the anonymous id's when experience continuity is on, the authenticated id's first (PROTOCOL.md §8.5).
    */
-  lookupOnAuthenticate_(visitorId: string, anonymousId: string | null): void {
-    const xpc = this.runtime.xpcEnabled_();
+  lookupOnAuthenticate(visitorId: string, anonymousId: string | null): void {
+    const xpc = this.runtime.xpcEnabled();
     this.pending = this.pending.then(async () => {
       const own = await this.read(visitorId);
       const anonymous = xpc && anonymousId !== null ? await this.read(anonymousId) : null;
@@ -78,7 +78,7 @@ export class VisitorCacheLink {
    * Writes the record after a successful fetch (upsert; the history merges over the previous one). With
    * experience continuity on and an anonymous id, that id's record gets the merged history and nothing else.
    */
-  async write_(
+  async write(
     input: DecisionInput,
     campaigns: readonly DecisionCampaign[],
     newAssignments: AssignmentHistory | undefined,
@@ -101,7 +101,7 @@ export class VisitorCacheLink {
       fetchedAt: now,
     });
     const anonymousId = input.anonymousId;
-    if (anonymousId === null || !this.runtime.xpcEnabled_()) return;
+    if (anonymousId === null || !this.runtime.xpcEnabled()) return;
     const record = await this.read(anonymousId);
     await this.store(anonymousId, {
       visitorId: anonymousId,
@@ -115,21 +115,21 @@ export class VisitorCacheLink {
   }
 
   /** Erases the visitor's record (consent set to false). */
-  async flush_(visitorId: string): Promise<void> {
+  async flush(visitorId: string): Promise<void> {
     await this.call('flushVisitor', (cache) => cache.flushVisitor(visitorId));
   }
 
   private async read(visitorId: string): Promise<HeldVisitorRecord | null> {
-    const cache = this.runtime.visitorCache_;
+    const cache = this.runtime.visitorCache;
     // A cache holding records as objects gives them back as handed over: nothing to parse or check.
     const held = holdsRecords(cache)
-      ? await this.call('lookupVisitor', () => cache.heldRecord_(visitorId))
+      ? await this.call('lookupVisitor', () => cache.heldRecord(visitorId))
       : await this.call('lookupVisitor', () => cache.lookupVisitor(visitorId));
     if (held === undefined || held === null) return null;
     if (typeof held === 'object') return held;
     const data = parseVisitorRecord(held, visitorId);
     if (data === null) {
-      this.runtime.logger_.warning(
+      this.runtime.logger.warning(
         `the visitor cache record of "${visitorId}" is not a version-1 record of this visitor: ignored, it is overwritten at the next fetch.`,
         `record:${visitorId}`,
       );
@@ -140,22 +140,22 @@ export class VisitorCacheLink {
 
   /** Upserts a record: as objects into a cache that holds them, else as PROTOCOL.md §10's JSON text. */
   private async store(visitorId: string, record: HeldVisitorRecord): Promise<void> {
-    const cache = this.runtime.visitorCache_;
+    const cache = this.runtime.visitorCache;
     await this.call('cacheVisitor', () =>
       holdsRecords(cache)
-        ? cache.holdRecord_(visitorId, record)
+        ? cache.holdRecord(visitorId, record)
         : cache.cacheVisitor(visitorId, heldRecordJson(record)),
     );
   }
 
   private async call<T>(
     method: string,
-    run: (cache: Runtime['visitorCache_']) => T | Promise<T>,
+    run: (cache: Runtime['visitorCache']) => T | Promise<T>,
   ): Promise<T | undefined> {
     try {
-      return await run(this.runtime.visitorCache_);
+      return await run(this.runtime.visitorCache);
     } catch (error) {
-      this.runtime.logger_.error(`the visitor cache's ${method} failed: ${String(error)}`, `cache:${method}`);
+      this.runtime.logger.error(`the visitor cache's ${method} failed: ${String(error)}`, `cache:${method}`);
       return undefined;
     }
   }

@@ -66,15 +66,15 @@ export interface HeldVisitorRecord extends Readonly<Omit<VisitorCacheRecord['dat
  * Node's default). Duck-typed, so the browser bundle carries no class for it.
  */
 export interface VisitorRecordHolder {
-  holdRecord_(visitorId: string, record: HeldVisitorRecord): void;
+  holdRecord(visitorId: string, record: HeldVisitorRecord): void;
   /** The record as objects, the JSON text an application stored itself, or null. */
-  heldRecord_(visitorId: string): HeldVisitorRecord | string | null;
+  heldRecord(visitorId: string): HeldVisitorRecord | string | null;
 }
 
 /** True when `cache` holds records as objects. */
 export const holdsRecords = (cache: object): cache is VisitorRecordHolder =>
-  typeof (cache as Partial<VisitorRecordHolder>).holdRecord_ === 'function' &&
-  typeof (cache as Partial<VisitorRecordHolder>).heldRecord_ === 'function';
+  typeof (cache as Partial<VisitorRecordHolder>).holdRecord === 'function' &&
+  typeof (cache as Partial<VisitorRecordHolder>).heldRecord === 'function';
 
 /** The JSON text of a held record (PROTOCOL.md §10), for application code that looks it up itself. */
 export const heldRecordJson = (record: HeldVisitorRecord): string =>

@@ -98,19 +98,19 @@ export class Visitor implements FlagHost {
     this.#id = init.visitorId;
     this.#consent = init.hasConsented;
     this.#authenticated = init.isAuthenticated;
-    this.#ctx = { ...runtime.device_ };
+    this.#ctx = { ...runtime.device };
     this.#applyContextEntries(Object.entries(init.context));
     const initial = init.initialDecision === undefined ? null : this.#initialFlags(init.initialDecision);
-    this.#cache = new runtime.cacheLink_(runtime, (data) => {
+    this.#cache = new runtime.cacheLink(runtime, (data) => {
       // PROTOCOL.md §16.2: flags from the creation lookup apply only while nothing was fetched, and never
       // over initial flags, which a server decided for this page view.
       if (initial !== null || this.#fetchStarted || this.#id !== data.visitorId) return;
       this.#setFlags(data.campaigns, true);
       this.#setState(FlagStatus.FETCH_REQUIRED, Reason.FLAGS_FETCHED_FROM_CACHE);
     });
-    this.#cache.lookupAtCreation_(this.#id);
+    this.#cache.lookupAtCreation(this.#id);
     void this.#sendConsentHit();
-    runtime.usage_(this.#id);
+    runtime.usage(this.#id);
   }
 
   /** The current id: the authenticated id after `authenticate`. */
@@ -162,7 +162,7 @@ export class Visitor implements FlagHost {
   updateContextWithMap(context: Readonly<Record<string, ContextValue>>): void {
     const given: unknown = context;
     if (typeof given !== 'object' || given === null) {
-      this.#runtime.logger_.error('updateContextWithMap takes an object.');
+      this.#runtime.logger.error('updateContextWithMap takes an object.');
       return;
     }
     this.#contextCall(Object.entries(context));
@@ -174,14 +174,14 @@ export class Visitor implements FlagHost {
       typeof key === 'object' && typeof key.key === 'string'
         ? predefinedValueProblem(key, value)
         : 'updateFeatureContext takes a FeatureContext key';
-    if (problem !== null) this.#runtime.logger_.error(`context refused: ${problem}.`);
+    if (problem !== null) this.#runtime.logger.error(`context refused: ${problem}.`);
     else this.#contextCall([[key.key, value]]);
   }
 
   /** Removes the application's context keys; keeps the SDK's (`sdk_*` auto-set ones and `fs_*`). */
   clearContext(): void {
     if (this.#ignoredInPanic('clearContext')) return;
-    const cleared: VisitorContext = { ...this.#runtime.device_ };
+    const cleared: VisitorContext = { ...this.#runtime.device };
     if (sameContext(cleared, this.#ctx)) return;
     this.#ctx = cleared;
     this.#contextView = null;
@@ -229,7 +229,7 @@ export class Visitor implements FlagHost {
    */
   async setConsent(hasConsented: boolean): Promise<void> {
     if (typeof hasConsented !== 'boolean') {
-      this.#runtime.logger_.error('setConsent takes a boolean.');
+      this.#runtime.logger.error('setConsent takes a boolean.');
       return;
     }
     const changed = hasConsented !== this.#consent;
@@ -238,9 +238,9 @@ export class Visitor implements FlagHost {
       // Only a withdrawal drops pooled items: when consent was already false, the pool holds nothing of this
       // visitor but its own fs_consent event, which must still go out.
       if (changed) {
-        await this.#runtime.tracker_.dropVisitor(this.#id, this).catch(() => undefined);
+        await this.#runtime.tracker.dropVisitor(this.#id, this).catch(() => undefined);
       }
-      await this.#cache.flush_(this.#id);
+      await this.#cache.flush(this.#id);
     }
     if (changed) await this.#sendConsentHit();
   }
@@ -256,13 +256,13 @@ export class Visitor implements FlagHost {
       visitorId === '' ||
       visitorId.length > CONTEXT_LIMITS.maxVisitorIdLength
     ) {
-      this.#runtime.logger_.error(
+      this.#runtime.logger.error(
         `authenticate takes a visitor id of 1 to ${CONTEXT_LIMITS.maxVisitorIdLength} characters.`,
       );
       return;
     }
-    if (!this.#runtime.xpcEnabled_())
-      this.#runtime.logger_.warning(
+    if (!this.#runtime.xpcEnabled())
+      this.#runtime.logger.warning(
         'experience continuity is off: variations may change after authenticate.',
         'xpc-off',
       );
@@ -270,7 +270,7 @@ export class Visitor implements FlagHost {
     this.#id = visitorId;
     this.#contextView = null;
     this.#authenticated = true;
-    this.#cache.lookupOnAuthenticate_(visitorId, this.#anonymous);
+    this.#cache.lookupOnAuthenticate(visitorId, this.#anonymous);
     this.#requireFetch(Reason.VISITOR_AUTHENTICATED);
   }
 
@@ -278,7 +278,7 @@ export class Visitor implements FlagHost {
   unauthenticate(): void {
     if (this.#ignoredInPanic('unauthenticate')) return;
     if (!this.#authenticated || this.#anonymous === null) {
-      this.#runtime.logger_.error(
+      this.#runtime.logger.error(
         'unauthenticate needs a visitor that authenticate() turned from anonymous to authenticated.',
       );
       return;
@@ -287,7 +287,7 @@ export class Visitor implements FlagHost {
     this.#contextView = null;
     this.#anonymous = null;
     this.#authenticated = false;
-    this.#cache.lookupOnAuthenticate_(this.#id, null);
+    this.#cache.lookupOnAuthenticate(this.#id, null);
     this.#requireFetch(Reason.VISITOR_UNAUTHENTICATED);
   }
 
@@ -296,7 +296,7 @@ export class Visitor implements FlagHost {
    * or when `hit.validate()` names a problem (all logged).
    */
   async sendHit(hit: HitProtocol): Promise<void> {
-    const { logger_: logger, tracker_: tracker } = this.#runtime;
+    const { logger: logger, tracker: tracker } = this.#runtime;
     if (!this.#consent) return logger.info(`hit not sent: visitor "${this.#id}" has not consented.`);
     if (this.#inPanic()) return logger.info('hit not sent: the SDK is in panic mode.');
     await tracker.sendHit(this.#tracked(), hit).catch((error: unknown) => {
@@ -305,38 +305,38 @@ export class Visitor implements FlagHost {
   }
 
   /** @internal FlagHost: the flags in use. */
-  flags_(): FlagsSnapshot | undefined {
+  flags(): FlagsSnapshot | undefined {
     return this.#inPanic() ? undefined : this.#flags;
   }
 
   /** @internal FlagHost: the visitor's side of a flag status (PROTOCOL.md §16.3). */
-  flagsState_(): FlagStatus {
+  flagsState(): FlagStatus {
     if (this.#inPanic()) return FlagStatus.PANIC;
     return this.#state.status === FlagStatus.FETCHED ? FlagStatus.FETCHED : FlagStatus.FETCH_REQUIRED;
   }
 
   /** @internal FlagHost: reports an exposure, unless consent is false. */
-  expose_(entry: FlagEntry, defaultValue: unknown): Promise<void> {
+  expose(entry: FlagEntry, defaultValue: unknown): Promise<void> {
     if (!this.#consent) {
-      this.#runtime.logger_.info(
+      this.#runtime.logger.info(
         `exposure not reported: visitor "${this.#id}" has not consented.`,
         `expose:${this.#id}`,
       );
       return Promise.resolve();
     }
     const exposure = { visitor: this.#tracked(), context: this.context, entry, defaultValue };
-    return this.#runtime.tracker_.expose(this, exposure);
+    return this.#runtime.tracker.expose(this, exposure);
   }
 
   /** @internal FlagHost. */
-  warnOnce_(message: string, onceKey: string): void {
-    this.#runtime.logger_.warning(message, onceKey);
+  warnOnce(message: string, onceKey: string): void {
+    this.#runtime.logger.warning(message, onceKey);
   }
 
   /** @internal FlagHost: one warning per key and SDK instance, with the keys known (at most 10 listed). */
-  missing_(key: string): void {
+  missing(key: string): void {
     if (this.#flagsFromCache === undefined || this.#inPanic()) return;
-    this.#runtime.logger_.warning(() => {
+    this.#runtime.logger.warning(() => {
       const keys = [...this.#flags.keys()];
       return `flag "${key}" not found for visitor "${this.#id}"; known keys: ${keys.slice(0, 10).join(', ')}${keys.length > 10 ? ', …' : ''}`;
     }, `missing:${key}`);
@@ -354,7 +354,7 @@ export class Visitor implements FlagHost {
             ? `it is for visitor "${decision.visitorId}", not "${this.#id}"`
             : null;
     if (problem !== null || decision === null) {
-      this.#runtime.logger_.warning(`initial flags ignored: ${problem ?? ''}.`, `initial:${this.#id}`);
+      this.#runtime.logger.warning(`initial flags ignored: ${problem ?? ''}.`, `initial:${this.#id}`);
       return null;
     }
     this.#setFlags(decision.campaigns, true);
@@ -365,12 +365,12 @@ export class Visitor implements FlagHost {
   // `value`, not `get()`: on a store nobody listens to, `get()` subscribes and unsubscribes, and every flag read
   // comes here.
   #inPanic(): boolean {
-    return this.#state.status === FlagStatus.PANIC || this.#runtime.status_() === FSSdkStatus.SDK_PANIC;
+    return this.#state.status === FlagStatus.PANIC || this.#runtime.status() === FSSdkStatus.SDK_PANIC;
   }
 
   #ignoredInPanic(call: string): boolean {
     if (this.#state.status !== FlagStatus.PANIC) return false;
-    this.#runtime.logger_.warning(`${call} ignored in panic mode: call fetchFlags.`, `panic:${call}`);
+    this.#runtime.logger.warning(`${call} ignored in panic mode: call fetchFlags.`, `panic:${call}`);
     return true;
   }
 
@@ -388,7 +388,7 @@ export class Visitor implements FlagHost {
   #setFlags(
     campaigns: readonly DecisionCampaign[],
     fromCache: boolean,
-    flags: FlagsSnapshot = buildFlags(campaigns, this.#runtime.flagsOf_),
+    flags: FlagsSnapshot = buildFlags(campaigns, this.#runtime.flagsOf),
   ): void {
     this.#flagsFromCache = fromCache;
     this.#flagCache = new Map();
@@ -408,44 +408,44 @@ export class Visitor implements FlagHost {
   }
 
   #applyContextEntries(entries: Array<[unknown, unknown]>): boolean {
-    const { changed, refused } = this.#runtime.applyContext_(this.#ctx, entries);
+    const { changed, refused } = this.#runtime.applyContext(this.#ctx, entries);
     if (changed) this.#contextView = null;
-    for (const message of refused) this.#runtime.logger_.error(message);
+    for (const message of refused) this.#runtime.logger.error(message);
     return changed;
   }
 
   async #sendConsentHit(): Promise<void> {
-    if (!this.#inPanic() && !this.#runtime.closed_()) await this.#queue(consentHit(this.#consent));
+    if (!this.#inPanic() && !this.#runtime.closed()) await this.#queue(consentHit(this.#consent));
   }
 
   /** Hands a hit the SDK makes itself to the tracker; a failure (its chunk did not load) is logged. */
   #queue(hit: TrackedHit): Promise<void> {
-    return this.#runtime.tracker_.addHit(this.#tracked(), hit).catch((error: unknown) => {
-      this.#runtime.logger_.error(`the ${hit.type} hit was not queued: ${String(error)}`);
+    return this.#runtime.tracker.addHit(this.#tracked(), hit).catch((error: unknown) => {
+      this.#runtime.logger.error(`the ${hit.type} hit was not queued: ${String(error)}`);
     });
   }
 
   async #runFetch(seq: number, input: DecisionInput): Promise<void> {
     const runtime = this.#runtime;
     try {
-      await this.#cache.settled_();
+      await this.#cache.settled();
       if (seq !== this.#fetchSeq) return; // a later call supersedes this one before it started
-      if (runtime.closed_()) {
-        runtime.logger_.error('fetchFlags: the SDK is closed; call Feature.start first.');
+      if (runtime.closed()) {
+        runtime.logger.error('fetchFlags: the SDK is closed; call Feature.start first.');
         return;
       }
       if (!this.#watched) {
         this.#watched = true;
-        runtime.source_.watch?.(this);
+        runtime.source.watch?.(this);
       }
       this.#pendingReason = null;
       this.#fetchStarted = true;
       this.#setState(FlagStatus.FETCHING, Reason.NONE);
-      const decided: DecisionInput = { ...input, assignments: this.#cache.history_() };
-      const outcome = await runtime.source_.decide(decided);
+      const decided: DecisionInput = { ...input, assignments: this.#cache.history() };
+      const outcome = await runtime.source.decide(decided);
       if (seq !== this.#fetchSeq) return; // an older answer arriving late is dropped
       if (!outcome.ok) {
-        runtime.logger_.error(`fetchFlags failed: ${outcome.reason}`);
+        runtime.logger.error(`fetchFlags failed: ${outcome.reason}`);
         this.#setState(
           FlagStatus.FETCH_REQUIRED,
           this.#flagsFromCache ? Reason.FLAGS_FETCHED_FROM_CACHE : Reason.FLAGS_FETCHING_ERROR,
@@ -462,7 +462,7 @@ export class Visitor implements FlagHost {
     { decision, newAssignments, flags }: DecisionOutcome & { ok: true },
     input: DecisionInput,
   ): Promise<void> {
-    this.#runtime.learn_(decision);
+    this.#runtime.learn(decision);
     if (decision.panic === true) {
       // Panic forces defaults over known flags (PROTOCOL.md §9.4).
       this.#setFlags([], false);
@@ -475,7 +475,7 @@ export class Visitor implements FlagHost {
     if (pending !== null) this.#setState(FlagStatus.FETCH_REQUIRED, pending);
     else this.#setState(FlagStatus.FETCHED, Reason.NONE);
     if (!this.#consent) return;
-    await this.#cache.write_(input, decision.campaigns, newAssignments);
+    await this.#cache.write(input, decision.campaigns, newAssignments);
     await this.#sendSegment(input.context);
   }
 
@@ -485,7 +485,7 @@ export class Visitor implements FlagHost {
    * that needs it makes the hit.
    */
   async #sendSegment(context: Readonly<VisitorContext>): Promise<void> {
-    const source = this.#runtime.source_;
+    const source = this.#runtime.source;
     if (source.contextHit === undefined) return;
     if (this.#segmentSent !== null && sameContext(this.#segmentSent, context)) return;
     this.#segmentSent = context;

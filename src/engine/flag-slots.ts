@@ -35,7 +35,7 @@ export class FlagSlots {
     const entries = new Array<ResolvedFlag | undefined>(this.keys.length);
     let size = 0;
     for (const campaign of campaigns) {
-      const { flags, slots } = this.slotsOf_(campaign);
+      const { flags, slots } = this.slotsOf(campaign);
       for (let i = 0; i < flags.length; i++) {
         const flag = flags[i] as ResolvedFlag;
         const slot = slots[i] as number;
@@ -48,7 +48,7 @@ export class FlagSlots {
   }
 
   /** @internal The flags and slots of one campaign (remembered for the engine's frozen campaigns). */
-  slotsOf_(campaign: DecisionCampaign): CampaignSlots {
+  slotsOf(campaign: DecisionCampaign): CampaignSlots {
     const known = this.#byCampaign.get(campaign);
     if (known !== undefined) return known;
     const flags = sharedCampaignFlags(campaign);
@@ -128,7 +128,7 @@ class SlotFlags implements ReadonlyMap<string, ResolvedFlag> {
     if (this.#map !== undefined) return this.#map;
     const map = new Map<string, ResolvedFlag>();
     for (const campaign of this.#campaigns)
-      for (const slot of this.#table.slotsOf_(campaign).slots) {
+      for (const slot of this.#table.slotsOf(campaign).slots) {
         const key = this.#table.keys[slot] as string;
         const entry = this.#entries[slot];
         if (entry !== undefined && !map.has(key)) map.set(key, entry);

@@ -1,7 +1,6 @@
-// The built browser bundle (vite: entry, static chunks, lazy chunks, internal members renamed across chunks)
-// runs the quick-start flow end to end. The other suites run the sources; this one catches what only the
-// build can break: a lazy chunk that does not load, or a member renamed one way in the entry and another in
-// a lazy chunk. Node stands in for the browser with the few globals the SDK reads; IndexedDB is absent, so
+// The built browser bundle (vite: entry, static chunks, lazy chunks) runs the quick-start flow end to end.
+// The other suites run the sources; this one catches what only the build can break: a lazy chunk that does
+// not load. Node stands in for the browser with the few globals the SDK reads; IndexedDB is absent, so
 // the caches take their memory fallback (and say so once).
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';

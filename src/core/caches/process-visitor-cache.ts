@@ -44,7 +44,7 @@ export class ProcessVisitorCache implements IVisitorCacheImplementation, Visitor
 
   /** The visitor's JSON text, or null. */
   lookupVisitor(visitorId: string): Promise<string | null> {
-    const held = this.heldRecord_(visitorId);
+    const held = this.heldRecord(visitorId);
     return Promise.resolve(held === null || typeof held === 'string' ? held : heldRecordJson(held));
   }
 
@@ -56,12 +56,12 @@ export class ProcessVisitorCache implements IVisitorCacheImplementation, Visitor
   }
 
   /** @internal The SDK's write: the record as objects, which the SDK never changes after handing it over. */
-  holdRecord_(visitorId: string, record: HeldVisitorRecord): void {
+  holdRecord(visitorId: string, record: HeldVisitorRecord): void {
     this.#put(visitorId, record);
   }
 
   /** @internal The SDK's lookup: the record as objects, or the JSON text an application stored, or null. */
-  heldRecord_(visitorId: string): HeldVisitorRecord | string | null {
+  heldRecord(visitorId: string): HeldVisitorRecord | string | null {
     return this.#recent.get(visitorId) ?? this.#older.get(visitorId) ?? null;
   }
 

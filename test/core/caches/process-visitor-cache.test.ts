@@ -41,14 +41,14 @@ void describe('ProcessVisitorCache', () => {
     await cache.cacheVisitor('v1', '{"a":1}');
     await cache.cacheVisitor('v1', '{"a":2}');
     assert.equal(await cache.lookupVisitor('v1'), '{"a":2}');
-    assert.equal(cache.heldRecord_('v1'), '{"a":2}', 'text an application stored comes back as text');
+    assert.equal(cache.heldRecord('v1'), '{"a":2}', 'text an application stored comes back as text');
     await cache.flushVisitor('v1');
     assert.equal(await cache.lookupVisitor('v1'), null);
   });
 
   void it('gives a held record to applications as the JSON of PROTOCOL.md §10', async () => {
     const cache = new ProcessVisitorCache();
-    cache.holdRecord_('user-42', record('user-42'));
+    cache.holdRecord('user-42', record('user-42'));
     const json = await cache.lookupVisitor('user-42');
     assert.deepEqual(JSON.parse(json ?? 'null'), {
       version: 1,
@@ -78,8 +78,8 @@ void describe('ProcessVisitorCache', () => {
     });
     assert.notEqual(parseVisitorRecord(json, 'user-42'), null, 'the SDK reads it back as a version-1 record');
     assert.equal(
-      cache.heldRecord_('user-42'),
-      cache.heldRecord_('user-42'),
+      cache.heldRecord('user-42'),
+      cache.heldRecord('user-42'),
       'the SDK gets the object itself',
     );
   });
@@ -88,7 +88,7 @@ void describe('ProcessVisitorCache', () => {
     const cache = new ProcessVisitorCache({ maxVisitors: 10 });
     const writes: string[] = [];
     const write = (id: string): void => {
-      cache.holdRecord_(id, record(id));
+      cache.holdRecord(id, record(id));
       writes.push(id);
     };
     write('first');
@@ -97,10 +97,10 @@ void describe('ProcessVisitorCache', () => {
       if (i % 3 === 0) write('first');
       assert.ok(cache.size <= 10, `size ${cache.size} after ${writes.length} writes`);
       for (const id of writes.slice(-5))
-        assert.notEqual(cache.heldRecord_(id), null, `${id}, of the 5 latest writes`);
+        assert.notEqual(cache.heldRecord(id), null, `${id}, of the 5 latest writes`);
     }
-    assert.equal(cache.heldRecord_('v0'), null, 'the oldest went');
-    assert.notEqual(cache.heldRecord_('first'), null, 'written again recently, kept');
+    assert.equal(cache.heldRecord('v0'), null, 'the oldest went');
+    assert.notEqual(cache.heldRecord('first'), null, 'written again recently, kept');
     assert.throws(() => new ProcessVisitorCache({ maxVisitors: 1 }), /maxVisitors must be an integer ≥ 2/);
   });
 });
