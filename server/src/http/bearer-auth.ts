@@ -7,7 +7,7 @@ import type { Action } from 'feature-ts/protocol';
 import type { TokenService } from '../auth/token-service.js';
 import { errors } from '../errors.js';
 import type { AccessRecord } from '../store/access-store.js';
-import type { Store } from '../store/store.js';
+import type { AccountStore } from '../store/account-store.js';
 import { rememberEnvironment } from './request-environment.js';
 
 /** The bearer token of a request, null when there is no `Authorization: Bearer` header. */
@@ -35,7 +35,7 @@ export const accessOf = (request: FastifyRequest): AccessRecord => {
 export const authorizeCall = async (
   request: FastifyRequest,
   tokens: TokenService,
-  store: Store,
+  store: AccountStore,
   action: Action,
 ): Promise<void> => {
   const token = bearerToken(request);

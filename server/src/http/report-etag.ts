@@ -14,7 +14,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DAY_MS } from '../report/attribution.js';
 import type { CampaignRecord } from '../store/campaign-store.js';
-import type { Store } from '../store/store.js';
+import type { ReportStore } from '../store/report-store.js';
 
 /** The Cache-Control of report answers (200 and 304). */
 export const REPORT_CACHE_CONTROL = 'private, no-cache';
@@ -34,7 +34,7 @@ export interface ReportVersion {
 
 /** The rollup revisions of `campaigns` as they stand now (every row stored before the call folded in). */
 export const reportVersions = (
-  store: Store,
+  store: ReportStore,
   envId: string,
   campaigns: readonly Pick<CampaignRecord, 'id' | 'body'>[],
 ): Promise<ReportVersion[]> =>

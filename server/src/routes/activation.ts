@@ -13,9 +13,14 @@ import { checkActivation } from '../validation/activation.js';
 import { checkBatch } from '../validation/batch.js';
 import { activationRouteSchema } from './activation-schemas.js';
 import { withSchema } from './shared-schemas.js';
+import type { CollectStore } from '../store/collect-store.js';
 
 /** Registers the activation route. */
-export const activationRoutes: FastifyPluginCallback<{ ctx: AppContext }> = (app, { ctx }, registered) => {
+export const activationRoutes: FastifyPluginCallback<{ ctx: AppContext<CollectStore> }> = (
+  app,
+  { ctx },
+  registered,
+) => {
   app.post(
     '/v2/activate',
     {

@@ -8,7 +8,11 @@ import { accountSettingsRouteSchema, bucketingFileRouteSchema } from './bucketin
 import { withSchema } from './shared-schemas.js';
 
 /** Registers the bucketing file and account settings routes. */
-export const bucketingRoutes: FastifyPluginCallback<{ ctx: AppContext }> = (app, { ctx }, registered) => {
+export const bucketingRoutes: FastifyPluginCallback<{ ctx: AppContext<unknown> }> = (
+  app,
+  { ctx },
+  registered,
+) => {
   const onRequest = requireEnvironment(ctx.environments);
   const file = { ...withSchema(bucketingFileRouteSchema), onRequest };
   const settings = { ...withSchema(accountSettingsRouteSchema), onRequest };

@@ -22,6 +22,9 @@ import { buildCampaignReport } from '../report/build-report.js';
 import { FieldError } from '../validation/bucketing-campaigns.js';
 import type { CampaignRecord } from '../store/campaign-store.js';
 import { withSchema, type RouteSchema } from './shared-schemas.js';
+import type { AccountStore } from '../store/account-store.js';
+import type { CampaignStore } from '../store/campaign-store.js';
+import type { ReportStore } from '../store/report-store.js';
 
 interface Params {
   envId: string;
@@ -45,7 +48,7 @@ const STATES: readonly CampaignState[] = ['active', 'paused', 'interrupted'];
 
 /** Where and how one family of campaign routes is served: the plugin's options. */
 export interface CampaignRoutes {
-  ctx: AppContext;
+  ctx: AppContext<AccountStore & CampaignStore & ReportStore>;
   /** The environment's path, holding `:envId` (and any other parameter the authorization reads). */
   base: string;
   /** Authorizes `action` on the request's environment, and refuses an unknown environment (404). */

@@ -17,6 +17,7 @@ import { segmentValues } from '../validation/hit.js';
 import { decisionJson } from '../http/decision-json.js';
 import { decisionRouteSchema } from './decision-schemas.js';
 import { withSchema } from './shared-schemas.js';
+import type { CollectStore } from '../store/collect-store.js';
 
 /** The decision route's body limit (§2.1). */
 export const DECISION_BODY_LIMIT = 64 * 1024;
@@ -56,7 +57,11 @@ const decidedGroups = (decision: Decision): AssignmentHistory =>
   Object.fromEntries(decision.campaigns.map((c) => [c.variationGroupId, c.variation.id]));
 
 /** Registers the decision route. */
-export const decisionRoutes: FastifyPluginCallback<{ ctx: AppContext }> = (app, { ctx }, registered) => {
+export const decisionRoutes: FastifyPluginCallback<{ ctx: AppContext<CollectStore> }> = (
+  app,
+  { ctx },
+  registered,
+) => {
   app.post(
     '/v2/:envId/campaigns',
     {

@@ -11,6 +11,7 @@ import { checkBatch } from '../validation/batch.js';
 import { checkHit } from '../validation/hit.js';
 import { hitsRouteSchema, troubleshootingRouteSchema, usageRouteSchema } from './events-schemas.js';
 import { withSchema, type RouteSchema } from './shared-schemas.js';
+import type { CollectStore } from '../store/collect-store.js';
 
 const collect = { bodyLimit: COLLECT_BODY_LIMIT, config: { accepts: JSON_OR_TEXT } };
 
@@ -24,7 +25,11 @@ const usageText = (cv: Record<string, unknown>, key: string): string => {
 };
 
 /** Registers the hit, usage and troubleshooting routes. */
-export const eventRoutes: FastifyPluginCallback<{ ctx: AppContext }> = (app, { ctx }, registered) => {
+export const eventRoutes: FastifyPluginCallback<{ ctx: AppContext<CollectStore> }> = (
+  app,
+  { ctx },
+  registered,
+) => {
   app.post('/events', collecting(hitsRouteSchema), async (request, reply) => {
     // The route's schema checked the envelope (an object, cid a string, h an array when sent); each hit is
     // checked on its own below. What the schema leaves: a body that is neither a batch nor one hit.

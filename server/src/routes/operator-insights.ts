@@ -11,6 +11,10 @@ import { reportEtag, reportVersions, sendReportAnswer } from '../http/report-eta
 import { buildDailySeries } from '../report/daily-series.js';
 import type { TrafficItem, TrafficPage } from '../store/collect-store.js';
 import { operatorInsightRoutes as doc } from './operator-insight-schemas.js';
+import type { AccountStore } from '../store/account-store.js';
+import type { CampaignStore } from '../store/campaign-store.js';
+import type { CollectStore } from '../store/collect-store.js';
+import type { ReportStore } from '../store/report-store.js';
 
 const PREFIX = '/admin/v1/environments/:envId';
 
@@ -64,11 +68,9 @@ const visitorParameter = (request: FastifyRequest): string | null => {
  * GET …/environments/:envId/traffic and GET …/environments/:envId/reports/:campaignId/days, as a fastify
  * plugin that app.ts registers in the operator scope (http/operator-scope.ts).
  */
-export const operatorInsightRoutes: FastifyPluginCallback<{ ctx: AppContext }> = (
-  scope,
-  { ctx },
-  registered,
-) => {
+export const operatorInsightRoutes: FastifyPluginCallback<{
+  ctx: AppContext<AccountStore & CampaignStore & CollectStore & ReportStore>;
+}> = (scope, { ctx }, registered) => {
   const environment = (request: FastifyRequest) => operatorEnvironment(ctx.store, request);
   scope.get(`${PREFIX}/traffic`, doc.traffic, async (request) => {
     const found = await environment(request);

@@ -10,6 +10,8 @@ import { progressLine } from '../report/rollups/rollup-progress.js';
 import { rebuildAfterRetentionError } from '../store/rollups/rollup-horizon.js';
 import { operatorRoute } from './operator-route-schemas.js';
 import { errorAnswer, errorResponse } from './shared-schemas.js';
+import type { ReportStore } from '../store/report-store.js';
+import type { UpkeepStore } from '../store/upkeep-store.js';
 
 const PATH = '/admin/v1/reports/rebuild';
 
@@ -69,7 +71,7 @@ const doc = {
 };
 
 /** Registers the rebuild routes in the operator scope. */
-export const operatorRollupRoutes: FastifyPluginCallback<{ ctx: AppContext }> = (
+export const operatorRollupRoutes: FastifyPluginCallback<{ ctx: AppContext<ReportStore & UpkeepStore> }> = (
   scope,
   { ctx },
   registered,

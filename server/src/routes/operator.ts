@@ -17,6 +17,10 @@ import type { Account, EnvironmentRecord } from '../store/account-store.js';
 import { validateBucketingCampaigns } from '../validation/bucketing-campaigns.js';
 import { operatorRoutes as doc } from './operator-schemas.js';
 import { accessAnswer, accountAnswer, environmentAnswer } from '../services/operator-answers.js';
+import type { AccountStore } from '../store/account-store.js';
+import type { AccessStore } from '../store/access-store.js';
+import type { CampaignStore } from '../store/campaign-store.js';
+import type { ReportStore } from '../store/report-store.js';
 
 const PREFIX = '/admin/v1';
 
@@ -46,11 +50,9 @@ const optionalBoolean = (body: Record<string, unknown>, field: string): boolean 
  * The operator routes of accounts, environments, accesses, import and reports, as a fastify plugin: app.ts
  * registers it in the operator scope (http/operator-scope.ts: the operator key or a console session).
  */
-export const operatorAccountRoutes: FastifyPluginCallback<{ ctx: AppContext }> = (
-  scope,
-  { ctx },
-  registered,
-) => {
+export const operatorAccountRoutes: FastifyPluginCallback<{
+  ctx: AppContext<AccountStore & AccessStore & CampaignStore & ReportStore>;
+}> = (scope, { ctx }, registered) => {
   const account = async (request: FastifyRequest): Promise<Account> => {
     const { accountId } = request.params as { accountId: string };
     const found = await ctx.store.getAccount(accountId);
