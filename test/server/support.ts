@@ -360,16 +360,6 @@ export const post = async (
   };
 };
 
-/** Waits until `check` returns true (bounded), for effects that land asynchronously. */
-export const eventually = async (check: () => Promise<boolean>, timeoutMs = 3000): Promise<void> => {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error('condition not met in time');
-};
-
 /** A logger at `info` whose records are kept (parsed), to check what the app logged. */
 export const keptLogs = (): {
   records: Array<Record<string, unknown>>;

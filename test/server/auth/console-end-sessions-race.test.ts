@@ -13,6 +13,7 @@ import { OperatorKeys } from '../../../server/src/auth/operator-keys.js';
 import { digest } from '../../../server/src/ids.js';
 import type { Store } from '../../../server/src/store/store.js';
 import { describeOnEveryStoreWith, startApp } from '../support.js';
+import { until } from '../../support/until.js';
 
 const KEY = 'operator-key-for-the-end-sessions-race-test-0123';
 
@@ -186,27 +187,22 @@ describeOnEveryStoreWith(
                 [pid],
               )
             ).rows.map((row) => row.pid);
-          const waitFor = async <T>(what: string, found: () => Promise<T | null>): Promise<T> => {
-            for (let i = 0; i < 500; i++) {
-              const value = await found();
-              if (value !== null) return value;
-              await new Promise((resolve) => setTimeout(resolve, 20));
-            }
-            throw new Error(`waited 10 s for ${what}`);
-          };
-          const endPid = await waitFor('the end to wait on the held row', async () => {
-            const pids = await blockedBy(holderPid);
-            return pids.length === 1 ? pids[0] : null;
-          });
+          const endPid = await until(
+            async () => {
+              const pids = await blockedBy(holderPid);
+              return pids.length === 1 ? pids[0] : null;
+            },
+            { what: 'the end to wait on the held row', timeoutMs: 10_000 },
+          );
 
           // Meanwhile the leaked session (it passes its check: the end has not committed) asks for a link, and
           // the link it made before is used. Each either waits for the end or is already answered.
           const settled = new Set<string>();
           const minting = mintLink(app.url, as(leaked)).finally(() => settled.add('mint'));
           const using = signIn(app.url, { sign_in_link: earlier.token }).finally(() => settled.add('use'));
-          await waitFor('the link calls to wait for the end or be answered', async () => {
-            const waiting = (await blockedBy(endPid)).length;
-            return waiting + settled.size === 2 ? true : null;
+          await until(async () => (await blockedBy(endPid)).length + settled.size === 2, {
+            what: 'the link calls to wait for the end or be answered',
+            timeoutMs: 10_000,
           });
           await holder.query('COMMIT');
 

@@ -12,15 +12,8 @@ import { openPostgresStore } from '../../../server/src/store/postgres/postgres.j
 import { createSqlStore } from '../../../server/src/store/sql/sql-store.js';
 import type { Row } from '../../../server/src/store/sql/sql.js';
 import type { Store } from '../../../server/src/store/store.js';
-import {
-  checkoutCampaign,
-  eventually,
-  keptLogs,
-  post,
-  seedEnvironment,
-  startApp,
-  storeKinds,
-} from '../support.js';
+import { checkoutCampaign, keptLogs, post, seedEnvironment, startApp, storeKinds } from '../support.js';
+import { until } from '../../support/until.js';
 
 /** Plain SQL on the store's database, with no notification. */
 interface Behind {
@@ -80,7 +73,10 @@ for (const kind of storeKinds()) {
         'UPDATE environments SET panic = true, config_time = config_time + 1 WHERE id = $1',
         [env.envId],
       );
-      await eventually(async () => (await bucketing(url)).file.panic, 3000);
+      await until(async () => (await bucketing(url)).file.panic, {
+        what: 'the panic set behind the app to be served',
+        timeoutMs: 3000,
+      });
       assert.notEqual((await bucketing(url)).etag, first.etag);
 
       // A key rotation behind its back too: the new key works, the old one stops.
@@ -89,11 +85,11 @@ for (const kind of storeKinds()) {
         env.envId,
         digest('fk_rotated-behind-its-back'),
       ]);
-      await eventually(
+      await until(
         async () =>
           (await post(route, { visitorId: 'v' }, { 'x-api-key': 'fk_rotated-behind-its-back' })).status ===
           200,
-        3000,
+        { what: 'the key rotated behind the app to be accepted', timeoutMs: 3000 },
       );
       assert.equal((await post(route, { visitorId: 'v' }, { 'x-api-key': env.apiKey })).status, 403);
     });
@@ -126,15 +122,24 @@ for (const kind of storeKinds()) {
           'UPDATE environments SET panic = true, config_time = config_time + 1 WHERE id = $1',
           [env.envId],
         );
-        await eventually(async () => (await bucketing(url)).file.panic, 5000);
-        await eventually(async () => (await listening()).some((p) => p !== pid), 5000);
+        await until(async () => (await bucketing(url)).file.panic, {
+          what: 'the panic published while the listener was down to be served',
+          timeoutMs: 5000,
+        });
+        await until(async () => (await listening()).some((p) => p !== pid), {
+          what: 'a new LISTEN connection',
+          timeoutMs: 5000,
+        });
         assert.ok(logs.records.some((r) => String(r.msg).startsWith('configuration notifications lost')));
         assert.ok(logs.records.some((r) => String(r.msg).startsWith('configuration notifications resumed')));
 
         const sibling = await kind.openSibling();
         t.after(() => sibling.close());
         await sibling.setPanic(env.envId, false);
-        await eventually(async () => !(await bucketing(url)).file.panic, 3000);
+        await until(async () => !(await bucketing(url)).file.panic, {
+          what: "the sibling's panic off to be heard by NOTIFY",
+          timeoutMs: 3000,
+        });
       },
     );
   });

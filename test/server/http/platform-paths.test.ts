@@ -13,12 +13,12 @@ import { openFreshPgliteStore } from '../template-data-dir.js';
 import type { Store } from '../../../server/src/store/store.js';
 import {
   checkoutCampaign,
-  eventually,
   seedEnvironment,
   startApp,
   type Running,
   type SeededEnvironment,
 } from '../support.js';
+import { until } from '../../support/until.js';
 
 interface Answer {
   status: number;
@@ -120,11 +120,14 @@ void describe("the platform SDKs' hosts pointed at the server", () => {
   void it('serves the bucketing file and account settings at the CDN host root, conditional as at /cdn', async () => {
     // A publication in the second of the previous one carries the next second, and Last-Modified rises to it
     // once that second has come: it is final once it is earlier than Date, as it is here before comparing.
-    let alias = await call(server, 'GET', `/${env.envId}/bucketing.json`, 'cdn.flagship.io');
-    const settled = (answer: typeof alias) =>
-      Date.parse(String(answer.headers['last-modified'])) < Date.parse(String(answer.headers.date));
-    await eventually(async () =>
-      settled((alias = await call(server, 'GET', `/${env.envId}/bucketing.json`, 'cdn.flagship.io'))),
+    const alias = await until(
+      async () => {
+        const answer = await call(server, 'GET', `/${env.envId}/bucketing.json`, 'cdn.flagship.io');
+        const settled =
+          Date.parse(String(answer.headers['last-modified'])) < Date.parse(String(answer.headers.date));
+        return settled && answer;
+      },
+      { what: 'the aliased bucketing file to carry a Last-Modified earlier than its Date' },
     );
     const own = await call(server, 'GET', `/cdn/${env.envId}/bucketing.json`, '127.0.0.1');
     assert.equal(alias.status, 200);

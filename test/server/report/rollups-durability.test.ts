@@ -18,6 +18,7 @@ import type { Store } from '../../../server/src/store/store.js';
 import { runCliCommand, startServerProcess } from '../cli-support.js';
 import { checkoutCampaign, post, seedEnvironment } from '../support.js';
 import { copyTemplateDataDir } from '../template-data-dir.js';
+import { until } from '../../support/until.js';
 
 /** Requests in flight at once, and how many each client sends at most (bounded load). */
 const CLIENTS = 8;
@@ -89,12 +90,31 @@ void describe('report rollups after a kill -9 mid-ingest (embedded store)', () =
       }
     };
     const load = Promise.all(Array.from({ length: CLIENTS }, (_, c) => client(c)));
-    // Killed once enough has gone in that folds are certainly running (each store schedules one).
-    while (acknowledged.hits < 600) await new Promise((resolve) => setTimeout(resolve, 10));
-    server.child.kill('SIGKILL');
-    state.stop = true;
-    await once(server.child, 'exit');
-    await load;
+    // The clients swallow failed requests, so a server that died early ends the load short of the mark.
+    let loadEnded = false;
+    void load.then(
+      () => (loadEnded = true),
+      () => (loadEnded = true),
+    );
+    // Killed once enough has gone in that folds are certainly running (each store schedules one). Bounded:
+    // a server that stops acknowledging fails the wait (60 s, 6 001 checks) instead of hanging the test.
+    try {
+      await until(() => acknowledged.hits >= 600 || loadEnded, {
+        what: '600 acknowledged hits before the kill, or the load to end',
+        timeoutMs: 60_000,
+        intervalMs: 10,
+      });
+    } finally {
+      const running = server.child.exitCode === null && server.child.signalCode === null;
+      server.child.kill('SIGKILL');
+      state.stop = true;
+      if (running) await once(server.child, 'exit');
+      await load;
+    }
+    assert.ok(
+      acknowledged.hits >= 600,
+      `the load ended with ${acknowledged.hits} hits acknowledged, before the kill`,
+    );
 
     const now = new Date();
     let store = await openPgliteStore(dir);

@@ -20,7 +20,8 @@ import {
   type CatalogueApp,
   type TextName,
 } from '../bad-input-support.js';
-import { describeOnEveryStoreWith, eventually } from '../support.js';
+import { describeOnEveryStoreWith } from '../support.js';
+import { until } from '../../support/until.js';
 
 interface Decided {
   visitorId: string;
@@ -34,17 +35,24 @@ const assertStored = async (app: CatalogueApp, sent: Decided): Promise<void> => 
   const envId = app.env.envId;
   const hitVisitor = sent.anonymousId ?? sent.visitorId;
   // The context's SEGMENT hit and the assignments are written behind the answer.
-  await eventually(async () =>
-    (await app.store.listHits(envId)).some(
-      (h) =>
-        h.type === 'SEGMENT' &&
-        h.visitorId === hitVisitor &&
-        JSON.stringify(h.body.s) ===
-          JSON.stringify(Object.fromEntries(Object.entries(sent.context).map(([k, v]) => [k, String(v)]))) &&
-        h.customerId === (sent.anonymousId === null ? null : sent.visitorId),
-    ),
+  await until(
+    async () =>
+      (await app.store.listHits(envId)).some(
+        (h) =>
+          h.type === 'SEGMENT' &&
+          h.visitorId === hitVisitor &&
+          JSON.stringify(h.body.s) ===
+            JSON.stringify(
+              Object.fromEntries(Object.entries(sent.context).map(([k, v]) => [k, String(v)])),
+            ) &&
+          h.customerId === (sent.anonymousId === null ? null : sent.visitorId),
+      ),
+    { what: "the decision's SEGMENT hit, stored as sent" },
   );
-  await eventually(async () => (await app.store.getAssignments(envId, [sent.visitorId])).length === 1, 5000);
+  await until(async () => (await app.store.getAssignments(envId, [sent.visitorId])).length === 1, {
+    what: "the decision's assignments",
+    timeoutMs: 5000,
+  });
   if (sent.triggerHit) {
     const activations = await app.store.listActivations(envId);
     assert.ok(

@@ -22,7 +22,8 @@ import {
   type RouteName,
   ROUTES,
 } from '../bad-input-support.js';
-import { describeOnEveryStoreWith, eventually } from '../support.js';
+import { describeOnEveryStoreWith } from '../support.js';
+import { until } from '../../support/until.js';
 
 interface Case {
   name: string;
@@ -247,13 +248,16 @@ cases.push({
 // Conditional requests (§2.5): If-Modified-Since in the future, or not a date, is ignored (RFC 9110 §13.1.3).
 for (const route of GET_ROUTES) {
   const lastModified = async (app: CatalogueApp): Promise<Response> => {
-    let res = await fetch(urlOf(app, route));
     // Last-Modified is final once it is earlier than Date (a publication in the same second shows later).
-    await eventually(async () => {
-      res = await fetch(urlOf(app, route));
-      return Date.parse(res.headers.get('last-modified') ?? '') < Date.parse(res.headers.get('date') ?? '');
-    });
-    return res;
+    return until(
+      async () => {
+        const res = await fetch(urlOf(app, route));
+        const final =
+          Date.parse(res.headers.get('last-modified') ?? '') < Date.parse(res.headers.get('date') ?? '');
+        return final && res;
+      },
+      { what: `${route}: a Last-Modified earlier than Date` },
+    );
   };
   for (const [label, since, status] of [
     ['a day in the future', () => new Date(Date.now() + 86_400_000).toUTCString(), 200],

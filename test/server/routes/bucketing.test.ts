@@ -2,7 +2,8 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import type { BucketingFile } from '../../../src/protocol/index.js';
-import { checkoutCampaign, describeOnEveryStore, eventually, premiumToggle, startApp } from '../support.js';
+import { checkoutCampaign, describeOnEveryStore, premiumToggle, startApp } from '../support.js';
+import { until } from '../../support/until.js';
 
 /** An interval that never elapses during a test (setInterval's largest; a larger one would fire at once). */
 const NEVER_MS = 2 ** 31 - 1;
@@ -32,10 +33,15 @@ describeOnEveryStore('bucketing file', [checkoutCampaign(), premiumToggle()], (f
     const url = `${fixture.server.url}/cdn/${fixture.env.envId}/bucketing.json`;
     // A publication in the second of the previous one carries the next second, and Last-Modified rises to it
     // once that second has come: it is final once it is earlier than Date, as it is here before comparing.
-    let first = await fetch(url);
     const settled = (r: Response) =>
       Date.parse(r.headers.get('last-modified') ?? '') < Date.parse(r.headers.get('date') ?? '');
-    await eventually(async () => settled((first = await fetch(url))));
+    const first = await until(
+      async () => {
+        const answer = await fetch(url);
+        return settled(answer) && answer;
+      },
+      { what: 'a bucketing file whose Last-Modified is earlier than its Date' },
+    );
     const etag = first.headers.get('etag') ?? '';
     const lastModified = first.headers.get('last-modified') ?? '';
     const byTag = await fetch(url, { headers: { 'if-none-match': etag } });
@@ -57,15 +63,18 @@ describeOnEveryStore('bucketing file', [checkoutCampaign(), premiumToggle()], (f
     const etag = before.headers.get('etag');
     const lastModified = Date.parse(before.headers.get('last-modified') ?? '');
     await fixture.store.setPanic(fixture.env.envId, true);
-    await eventually(
-      async () => (await fetch(url, { headers: { 'if-none-match': etag ?? '' } })).status === 200,
-    );
+    await until(async () => (await fetch(url, { headers: { 'if-none-match': etag ?? '' } })).status === 200, {
+      what: 'the panic to be published under a new ETag',
+    });
     const after = await fetch(url);
     assert.equal(((await after.json()) as BucketingFile).panic, true);
     // The publication may carry the next second; Last-Modified shows it once that second has come.
-    await eventually(
+    await until(
       async () => Date.parse((await fetch(url)).headers.get('last-modified') ?? '') > lastModified,
-      2500,
+      {
+        what: 'a later Last-Modified',
+        timeoutMs: 2500,
+      },
     );
     await fixture.store.setPanic(fixture.env.envId, false);
     await fixture.store.replaceCampaigns(fixture.env.envId, [checkoutCampaign(), premiumToggle()]);
@@ -74,7 +83,9 @@ describeOnEveryStore('bucketing file', [checkoutCampaign(), premiumToggle()], (f
   void it('leaves paused campaigns out', async () => {
     await fixture.store.setCampaignState(fixture.env.envId, 'c2', 'paused');
     const url = `${fixture.server.url}/cdn/${fixture.env.envId}/bucketing.json`;
-    await eventually(async () => ((await (await fetch(url)).json()) as BucketingFile).campaigns.length === 1);
+    await until(async () => ((await (await fetch(url)).json()) as BucketingFile).campaigns.length === 1, {
+      what: 'the paused campaign to leave the file',
+    });
     await fixture.store.setCampaignState(fixture.env.envId, 'c2', 'active');
   });
 
@@ -98,9 +109,9 @@ describeOnEveryStore('bucketing file', [checkoutCampaign(), premiumToggle()], (f
       assert.equal(((await (await fetch(url)).json()) as BucketingFile).campaigns.length, 2);
       // The change is made through the first instance's store; the second learns it by NOTIFY.
       await fixture.store.replaceCampaigns(fixture.env.envId, [premiumToggle()]);
-      await eventually(
-        async () => ((await (await fetch(url)).json()) as BucketingFile).campaigns.length === 1,
-      );
+      await until(async () => ((await (await fetch(url)).json()) as BucketingFile).campaigns.length === 1, {
+        what: 'the second instance to hear the campaigns replaced',
+      });
       const decision = await fetch(`${second.url}/v2/${fixture.env.envId}/campaigns`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-api-key': fixture.env.apiKey },
@@ -112,14 +123,17 @@ describeOnEveryStore('bucketing file', [checkoutCampaign(), premiumToggle()], (f
       );
       // A rotated key stops working at once on every instance.
       await fixture.store.rotateApiKey(fixture.env.envId);
-      await eventually(async () => {
-        const res = await fetch(`${second.url}/v2/${fixture.env.envId}/campaigns`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', 'x-api-key': fixture.env.apiKey },
-          body: JSON.stringify({ visitorId: 'v' }),
-        });
-        return res.status === 403;
-      });
+      await until(
+        async () => {
+          const res = await fetch(`${second.url}/v2/${fixture.env.envId}/campaigns`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'x-api-key': fixture.env.apiKey },
+            body: JSON.stringify({ visitorId: 'v' }),
+          });
+          return res.status === 403;
+        },
+        { what: 'the second instance to refuse the rotated-out key' },
+      );
     } finally {
       await second.close();
       if (sibling !== fixture.store) await sibling.close();

@@ -2,14 +2,8 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import type { Decision } from '../../../src/protocol/index.js';
-import {
-  checkoutCampaign,
-  describeOnEveryStore,
-  eventually,
-  post,
-  premiumToggle,
-  seedEnvironment,
-} from '../support.js';
+import { checkoutCampaign, describeOnEveryStore, post, premiumToggle, seedEnvironment } from '../support.js';
+import { until } from '../../support/until.js';
 
 describeOnEveryStore('decision API', [checkoutCampaign(), premiumToggle()], (fixture) => {
   const route = (): string => `${fixture.server.url}/v2/${fixture.env.envId}/campaigns`;
@@ -56,8 +50,11 @@ describeOnEveryStore('decision API', [checkoutCampaign(), premiumToggle()], (fix
     ).body as Decision;
     const variation = first.campaigns[0]?.variation.id;
     assert.ok(variation !== undefined);
-    await eventually(
+    await until(
       async () => (await fixture.store.getAssignments(fixture.env.envId, ['sticky-1'])).length === 1,
+      {
+        what: "sticky-1's stored assignment",
+      },
     );
     // Move all traffic to the other variation: the stored assignment still wins.
     const changed = checkoutCampaign();
@@ -73,12 +70,15 @@ describeOnEveryStore('decision API', [checkoutCampaign(), premiumToggle()], (fix
     // gets the other variation once it has landed.
     // (a new id per attempt: an id decided under the old configuration would stay sticky to it)
     let attempt = 0;
-    await eventually(async () => {
-      const visitorId = `fresh-${++attempt}`;
-      const fresh = (await post(route(), { visitorId, context: {} }, { 'x-api-key': fixture.env.apiKey }))
-        .body as Decision;
-      return fresh.campaigns[0]?.variation.id !== variation;
-    });
+    await until(
+      async () => {
+        const visitorId = `fresh-${++attempt}`;
+        const fresh = (await post(route(), { visitorId, context: {} }, { 'x-api-key': fixture.env.apiKey }))
+          .body as Decision;
+        return fresh.campaigns[0]?.variation.id !== variation;
+      },
+      { what: 'a new visitor to get the other variation once the change lands' },
+    );
     await fixture.store.replaceCampaigns(fixture.env.envId, [checkoutCampaign(), premiumToggle()]);
   });
 
@@ -96,7 +96,9 @@ describeOnEveryStore('decision API', [checkoutCampaign(), premiumToggle()], (fix
     ).body as Decision;
     assert.equal(logged.campaigns[0]?.variation.id, anon.campaigns[0]?.variation.id);
     // Stored under the authenticated id too: a sign-in from another device (another anonymous id) keeps it.
-    await eventually(async () => (await fixture.store.getAssignments(xpc.envId, ['user-9'])).length === 1);
+    await until(async () => (await fixture.store.getAssignments(xpc.envId, ['user-9'])).length === 1, {
+      what: 'the assignment stored under the authenticated id',
+    });
     const elsewhere = (
       await post(
         url,
@@ -122,17 +124,22 @@ describeOnEveryStore('decision API', [checkoutCampaign(), premiumToggle()], (fix
       { 'x-api-key': seg.apiKey },
     );
     // Only seg-2 (consent, context, sendContextEvent default true) is stored; it is stored behind the answer.
-    await eventually(async () => (await fixture.store.countHits(seg.envId)).SEGMENT === 1);
+    await until(async () => (await fixture.store.countHits(seg.envId)).SEGMENT === 1, {
+      what: "seg-2's SEGMENT hit",
+    });
   });
 
   void it('answers panic with no campaigns', async () => {
     const panic = await seedEnvironment(fixture.store, [checkoutCampaign('p')]);
     await fixture.store.setPanic(panic.envId, true);
     const url = `${fixture.server.url}/v2/${panic.envId}/campaigns`;
-    await eventually(async () => {
-      const res = await post(url, { visitorId: 'v', context: {} }, { 'x-api-key': panic.apiKey });
-      return JSON.stringify(res.body) === JSON.stringify({ visitorId: 'v', campaigns: [], panic: true });
-    });
+    await until(
+      async () => {
+        const res = await post(url, { visitorId: 'v', context: {} }, { 'x-api-key': panic.apiKey });
+        return JSON.stringify(res.body) === JSON.stringify({ visitorId: 'v', campaigns: [], panic: true });
+      },
+      { what: 'the panic answer' },
+    );
   });
 
   void it('refuses unknown environments, missing and wrong keys, in that order', async () => {

@@ -7,14 +7,8 @@ import { after, before, describe, it } from 'node:test';
 import type { BucketingFile, Decision } from '../../../src/protocol/index.js';
 import { createAccess } from '../../../server/src/auth/create-access.js';
 import type { Store } from '../../../server/src/store/store.js';
-import {
-  checkoutCampaign,
-  eventually,
-  seedEnvironment,
-  startApp,
-  storeKinds,
-  type Running,
-} from '../support.js';
+import { checkoutCampaign, seedEnvironment, startApp, storeKinds, type Running } from '../support.js';
+import { until } from '../../support/until.js';
 
 /** An interval that never elapses during a test (setInterval's largest; a larger one would fire at once). */
 const NEVER_MS = 2 ** 31 - 1;
@@ -121,10 +115,13 @@ for (const kind of storeKinds()) {
       // On the second instance too (PostgreSQL: LISTEN/NOTIFY), which has no periodic check to learn it by.
       const second = other;
       if (second !== null && otherBefore !== null) {
-        await eventually(async () => {
-          const seen = await bucketing(second, envA.envId);
-          return seen.etag !== otherBefore.etag && seen.file.campaigns.length === 0;
-        });
+        await until(
+          async () => {
+            const seen = await bucketing(second, envA.envId);
+            return seen.etag !== otherBefore.etag && seen.file.campaigns.length === 0;
+          },
+          { what: 'the second instance to hear the pause by NOTIFY' },
+        );
       }
 
       // Environment B is outside the token's scope.

@@ -7,7 +7,8 @@ import { it } from 'node:test';
 import { IdConflictError, InputError } from '../../../server/src/errors.js';
 import type { Store } from '../../../server/src/store/store.js';
 import type { BucketingCampaign } from '../../../src/protocol/index.js';
-import { checkoutCampaign, describeStoreOnEveryKind, eventually, premiumToggle } from '../support.js';
+import { checkoutCampaign, describeStoreOnEveryKind, premiumToggle } from '../support.js';
+import { until } from '../../support/until.js';
 
 /** A one-group campaign whose group and variation ids derive from its id unless given. */
 const campaign = (
@@ -252,7 +253,9 @@ describeStoreOnEveryKind('campaign edits', (opened) => {
         const count = heard.filter((id) => id === envId).length;
         await edit();
         assert.ok((await configTime(store, envId)) > before);
-        await eventually(() => Promise.resolve(heard.filter((id) => id === envId).length > count));
+        await until(() => heard.filter((id) => id === envId).length > count, {
+          what: 'a notification for the edit',
+        });
       }
     } finally {
       await stop();

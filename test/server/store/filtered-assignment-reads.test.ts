@@ -8,6 +8,7 @@ import { filterAssignmentReads } from '../../../server/src/store/pglite/filtered
 import type { Queryable, Row } from '../../../server/src/store/sql/sql.js';
 import type { VisitorAssignments } from '../../../server/src/store/assignment-store.js';
 import type { Store } from '../../../server/src/store/store.js';
+import { until } from '../../support/until.js';
 
 const ENV = 'env';
 
@@ -68,11 +69,6 @@ const storeDouble = (table: ReturnType<typeof database>) => {
   };
 };
 
-const until = async (check: () => boolean): Promise<void> => {
-  for (let i = 0; i < 1000 && !check(); i++) await new Promise((resolve) => setImmediate(resolve));
-  assert.ok(check(), 'condition not met');
-};
-
 /** The ids the store was asked for by this read: none when the filter answered alone. */
 const asks = async (
   double: ReturnType<typeof storeDouble>,
@@ -94,7 +90,7 @@ void describe('filtered assignment reads', () => {
     assert.deepEqual(await asks(double, store, ['old-1', 'new-1']), ['old-1', 'new-1']);
     assert.deepEqual(await asks(double, store, ['new-2']), ['new-2']);
     table.releaseScans();
-    await until(() => table.scans() === 3);
+    await until(() => table.scans() === 3, { what: '3 scans done', intervalMs: 0, maxChecks: 1000 });
     await new Promise((resolve) => setImmediate(resolve));
     const ids = ['old-0', 'old-5000', 'old-11999', ...Array.from({ length: 50 }, (_, i) => `new-${i}`)];
     const asked = await asks(double, store, ids);
@@ -110,7 +106,7 @@ void describe('filtered assignment reads', () => {
     const store = filterAssignmentReads(double.store, table.db);
     // The first read starts the scan.
     assert.deepEqual(await asks(double, store, ['fresh']), ['fresh']);
-    await until(() => table.scans() === 1);
+    await until(() => table.scans() === 1, { what: '1 scan done', intervalMs: 0, maxChecks: 1000 });
     await new Promise((resolve) => setImmediate(resolve));
     double.holdWrites();
     const visitors = [{ visitorId: 'fresh', history: { g: 'v' }, lastUsedMs: 1 }];
@@ -121,7 +117,7 @@ void describe('filtered assignment reads', () => {
     table.holdScans();
     await store.purgeAssignments(0);
     table.releaseScans();
-    await until(() => table.scans() === 2);
+    await until(() => table.scans() === 2, { what: '2 scans done', intervalMs: 0, maxChecks: 1000 });
     await new Promise((resolve) => setImmediate(resolve));
     assert.deepEqual(await asks(double, store, ['fresh']), ['fresh']);
     double.releaseWrites();
@@ -134,7 +130,7 @@ void describe('filtered assignment reads', () => {
     const double = storeDouble(table);
     const store = filterAssignmentReads(double.store, table.db);
     assert.deepEqual(await asks(double, store, ['gone-7']), ['gone-7']);
-    await until(() => table.scans() === 1);
+    await until(() => table.scans() === 1, { what: '1 scan done', intervalMs: 0, maxChecks: 1000 });
     await new Promise((resolve) => setImmediate(resolve));
     assert.deepEqual(await asks(double, store, ['gone-7']), ['gone-7']);
     // 20 of 100 deleted: not yet.
@@ -144,7 +140,7 @@ void describe('filtered assignment reads', () => {
     // 40 of 100: scanned again, over what the table holds now.
     table.keys.splice(0, table.keys.length, [ENV, 'kept']);
     await store.purgeAssignments(0);
-    await until(() => table.scans() === 2);
+    await until(() => table.scans() === 2, { what: '2 scans done', intervalMs: 0, maxChecks: 1000 });
     await new Promise((resolve) => setImmediate(resolve));
     assert.deepEqual(
       await asks(double, store, ['gone-7']),

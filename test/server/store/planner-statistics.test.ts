@@ -21,6 +21,7 @@ import type { Queryable, Sql } from '../../../server/src/store/sql/sql.js';
 import type { HitRow } from '../../../server/src/store/collect-store.js';
 import { rawDatabase, seedEnvironment, storeKinds, type RawDatabase } from '../support.js';
 import { freshDataDir } from '../template-data-dir.js';
+import { until } from '../../support/until.js';
 
 const HITS = 2000;
 
@@ -274,11 +275,13 @@ void describe('the schedule', () => {
            SELECT 'env', 'h' || g, 'EVENT', 'v' || g, 'goal', g, g, '{}'::jsonb FROM generate_series(1, 200) AS g`,
       );
       // PGlite flushes its activity counters about once a second: the table shows as due at the next flush.
-      let due: string[] = [];
-      for (let i = 0; i < 100 && !due.includes('hits'); i++) {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-        due = await tablesDueForAnalyze(sql);
-      }
+      const due = await until(
+        async () => {
+          const tables = await tablesDueForAnalyze(sql);
+          return tables.includes('hits') && tables;
+        },
+        { what: 'hits due for analyze', timeoutMs: 10_000, intervalMs: 50 },
+      );
       assert.deepEqual(due, ['hits']);
       const run = await analyzeTables(sql, ['accounts']);
       assert.ok(run.tables.includes('hits') && run.tables.includes('accounts'));

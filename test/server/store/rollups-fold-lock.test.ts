@@ -9,7 +9,8 @@ import { openPostgresStore } from '../../../server/src/store/postgres/postgres.j
 import { foldBatch } from '../../../server/src/store/rollups/rollup-fold-sql.js';
 import { FOLD_LOCK } from '../../../server/src/store/rollups/rollup-pending-sql.js';
 import type { Queryable, Row } from '../../../server/src/store/sql/sql.js';
-import { checkoutCampaign, eventually, seedEnvironment } from '../support.js';
+import { checkoutCampaign, seedEnvironment } from '../support.js';
+import { until } from '../../support/until.js';
 
 const url = process.env.DATABASE_URL;
 
@@ -65,12 +66,15 @@ void describe(
       await folder.query('BEGIN');
       const waiting = foldBatch(queryable(folder), env.envId, 500, { wait: true });
       // It queues for the lock (a lock not granted), rather than answering without the row.
-      await eventually(async () => {
-        const rows = await holder.query<{ n: number }>(
-          "SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted",
-        );
-        return rows.rows[0]?.n === 1;
-      });
+      await until(
+        async () => {
+          const rows = await holder.query<{ n: number }>(
+            "SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted",
+          );
+          return rows.rows[0]?.n === 1;
+        },
+        { what: 'the fold to queue for the advisory lock' },
+      );
       await holder.query('SELECT pg_advisory_unlock($1, hashtext($2))', [FOLD_LOCK, env.envId]);
       assert.equal(await waiting, 1);
       await folder.query('COMMIT');
