@@ -17,7 +17,8 @@ import {
 import { nodePlatform } from '../../src/core/platform/node.js';
 import { startProtocolDouble, type ProtocolDouble } from '../support/protocol-double.js';
 import { VECTORS, vectorFile } from '../core/decision/bucketing-files.js';
-import { hitsReceived, recordingLogs, until } from '../core/support.js';
+import { hitsReceived, recordingLogs } from '../core/support.js';
+import { until } from '../support/until.js';
 
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -121,14 +122,20 @@ void describe('bucketing mode end to end', () => {
     assert.deepEqual(variations(a), [4, 1]);
     const states = track(a);
 
-    await until(() => d.requestsTo('bucketing').some((r) => r.headers['if-none-match'] === '"b1"'));
-    await until(() => d.requestsTo('bucketing').length >= 3, 4000);
+    await until(() => d.requestsTo('bucketing').some((r) => r.headers['if-none-match'] === '"b1"'), {
+      what: 'a poll with If-None-Match "b1"',
+      timeoutMs: 3000,
+    });
+    await until(() => d.requestsTo('bucketing').length >= 3, {
+      what: 'three bucketing requests',
+      timeoutMs: 4000,
+    });
     assert.deepEqual(states, [], 'a 304 re-evaluates nobody');
 
     // All of group bs8qvmo4nlr01fl9bbbb's allocation moves to variation 1.
     d.script.bucketing = vectorFile({ allocations25: [100, 0, 0, 0] });
     d.script.bucketingEtag = '"b2"';
-    await until(() => states.length >= 2, 4000);
+    await until(() => states.length >= 2, { what: 'the re-evaluation on the new file', timeoutMs: 4000 });
     assert.deepEqual(states.slice(0, 2), ['FETCHING', 'FETCHED'], 're-evaluated on the new file');
     assert.deepEqual(variations(a), [4, 1], 'sticky: the first variation stays');
     assert.deepEqual(
@@ -151,7 +158,10 @@ void describe('bucketing mode end to end', () => {
     const restarted = await fetched(second.instance, A.id);
     assert.deepEqual(variations(restarted), [4, 1], 'sticky across the restart');
     assert.deepEqual(variations(await fetched(second.instance, D.id)), [1, D.variation50]);
-    await until(() => d.requestsTo('bucketing').length > requestsBefore);
+    await until(() => d.requestsTo('bucketing').length > requestsBefore, {
+      what: "the restarted SDK's held-back download",
+      timeoutMs: 3000,
+    });
     assert.equal(d.requestsTo('bucketing')[requestsBefore]?.headers['if-none-match'], '"b2"');
     assert.equal(d.requestsTo('decision').length, 0);
   });
@@ -162,13 +172,13 @@ void describe('bucketing mode end to end', () => {
     const a = await fetched(instance, A.id);
     d.script.bucketing = vectorFile({ panic: true });
     d.script.bucketingEtag = '"p1"';
-    await until(() => a.flagStatus === 'PANIC', 4000);
+    await until(() => a.flagStatus === 'PANIC', { what: 'the panic file applied', timeoutMs: 4000 });
     assert.equal(instance.getStatus(), 'SDK_PANIC');
     assert.deepEqual(variations(a), [-1, -1], 'defaults in panic');
 
     d.script.bucketing = vectorFile();
     d.script.bucketingEtag = '"p2"';
-    await until(() => a.flagStatus === 'FETCHED', 4000);
+    await until(() => a.flagStatus === 'FETCHED', { what: 'the file after panic applied', timeoutMs: 4000 });
     assert.deepEqual(statuses, ['SDK_INITIALIZING', 'SDK_INITIALIZED', 'SDK_PANIC', 'SDK_INITIALIZED']);
     assert.deepEqual(variations(a), [4, 1]);
   });
@@ -185,7 +195,7 @@ void describe('bucketing mode end to end', () => {
     assert.ok(logs.lines.some((l) => /bucketing file download was refused \(answered 404/.test(l.message)));
 
     d.script.bucketing = vectorFile();
-    await until(() => a.flagStatus === 'FETCHED', 4000);
+    await until(() => a.flagStatus === 'FETCHED', { what: 'the file that a retry brings', timeoutMs: 4000 });
     assert.deepEqual(statuses, ['SDK_INITIALIZING', 'SDK_INITIALIZED']);
     assert.deepEqual(variations(a), [4, 1], 're-evaluated once the file arrived');
   });

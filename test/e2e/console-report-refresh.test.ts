@@ -9,16 +9,10 @@ import { after, before, test } from 'node:test';
 import type { Browser, Page, Response } from 'playwright-core';
 import { openFreshPgliteStore } from '../server/template-data-dir.js';
 import type { Store } from '../../server/src/store/store.js';
-import {
-  checkoutCampaign,
-  eventually,
-  post,
-  seedEnvironment,
-  startApp,
-  type Running,
-} from '../server/support.js';
+import { checkoutCampaign, post, seedEnvironment, startApp, type Running } from '../server/support.js';
 import { launchChromium } from '../support/chromium.js';
 import { buildConsole } from '../support/console-build.js';
+import { until } from '../support/until.js';
 
 const KEY = 'operator-key-for-the-report-refresh-e2e-0123';
 
@@ -103,7 +97,10 @@ void test('the report refreshes with If-None-Match: 304 keeps what is shown, a n
   await original.waitFor();
   assert.equal(await original.textContent(), '1');
   // The series comes with the report: wait until the screen holds both.
-  await eventually(() => holdsMarked(page, true), 5000);
+  await until(() => holdsMarked(page, true), {
+    what: 'the report and its series both shown',
+    timeoutMs: 5000,
+  });
 
   const unchanged = await refresh(page);
   for (const answer of unchanged) {
@@ -118,7 +115,10 @@ void test('the report refreshes with If-None-Match: 304 keeps what is shown, a n
   const report = changed.find((a) => a.path.endsWith('/report'));
   assert.equal(report?.status, 200, 'the report after a new exposure');
   assert.equal(changed.find((a) => a.path.endsWith('/days'))?.status, 200, 'the series after it');
-  await eventually(async () => (await original.textContent()) === '2', 5000);
+  await until(async () => (await original.textContent()) === '2', {
+    what: 'the new figure shown',
+    timeoutMs: 5000,
+  });
   assert.equal(await holdsMarked(page, false), false, 'the new figures replaced the old');
   assert.deepEqual(problems, []);
   await context.close();

@@ -19,6 +19,7 @@ import { launchChromium } from '../support/chromium.js';
 import { consoleCalls } from '../support/console-calls.js';
 import { buildConsole } from '../support/console-build.js';
 import { buildSdkBundles } from '../support/sdk-build.js';
+import { until } from '../support/until.js';
 
 const KEY = 'operator-key-for-the-console-e2e-test-0123';
 const SHOTS = process.env.CONSOLE_SCREENSHOTS;
@@ -45,16 +46,6 @@ after(async () => {
   await store.close();
   for (const dir of [work, sdkDir, consoleDir]) rmSync(dir, { recursive: true, force: true });
 });
-
-const waitFor = async <T>(read: () => Promise<T | null>, what: string, ms = 20_000): Promise<T> => {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (value !== null) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-};
 
 /** A console tab that records CSP violations and page errors (both must stay empty). */
 const consoleTab = async (context: BrowserContext): Promise<{ page: Page; problems: string[] }> => {
@@ -232,16 +223,22 @@ void test('an operator runs an A/B test from the console, from sign-in to sign-o
     variation.modifications.value.btnText,
     { timeout: 10_000 },
   );
-  const visited = await waitFor(async () => {
-    const row = await reportRow(page, variation.name);
-    return row !== null && row.visits === 1 ? row : null;
-  }, 'the visit in the open report');
+  const visited = await until(
+    async () => {
+      const row = await reportRow(page, variation.name);
+      return row !== null && row.visits === 1 ? row : null;
+    },
+    { what: 'the visit in the open report', timeoutMs: 20_000, intervalMs: 250 },
+  );
   assert.equal(visited.conversions, 0);
   await shop.click('#buy');
-  const converted = await waitFor(async () => {
-    const row = await reportRow(page, variation.name);
-    return row !== null && row.conversions === 1 ? row : null;
-  }, 'the conversion in the open report');
+  const converted = await until(
+    async () => {
+      const row = await reportRow(page, variation.name);
+      return row !== null && row.conversions === 1 ? row : null;
+    },
+    { what: 'the conversion in the open report', timeoutMs: 20_000, intervalMs: 250 },
+  );
   assert.equal(converted.visits, 1, 'the click is no second visit');
   assert.deepEqual(await reportRow(page, other), { visits: 0, conversions: 0 });
   await checkScreen(page, 'report');
@@ -250,14 +247,17 @@ void test('an operator runs an A/B test from the console, from sign-in to sign-o
   // Paused from the list: the page falls back to its default at the next decision.
   await open(page, '#/campaigns', /^Campaigns/);
   await page.getByLabel('State of Buy button').selectOption('paused');
-  await waitFor(async () => {
-    const answer = await fetch(`${server.url}/v2/${envId}/campaigns?sendContextEvent=false`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
-      body: JSON.stringify({ visitorId, context: { country: 'FR' } }),
-    });
-    return ((await answer.json()) as { campaigns: unknown[] }).campaigns.length === 0 ? true : null;
-  }, 'the paused campaign out of decisions');
+  await until(
+    async () => {
+      const answer = await fetch(`${server.url}/v2/${envId}/campaigns?sendContextEvent=false`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
+        body: JSON.stringify({ visitorId, context: { country: 'FR' } }),
+      });
+      return ((await answer.json()) as { campaigns: unknown[] }).campaigns.length === 0 ? true : null;
+    },
+    { what: 'the paused campaign out of decisions', timeoutMs: 20_000, intervalMs: 250 },
+  );
   await checkScreen(page, 'campaigns');
   screens.push(['#/campaigns', /^Campaigns/]);
   await shop.reload();
@@ -311,10 +311,11 @@ void test('an operator runs an A/B test from the console, from sign-in to sign-o
   await open(page, '#/live', /^Live traffic/);
   await page.getByLabel('Visitor id').fill(visitorId);
   await page.getByRole('button', { name: 'Apply filter' }).click();
-  await waitFor(
-    async () => ((await page.getByTestId('traffic-row').count()) >= 2 ? true : null),
-    'live rows',
-  );
+  await until(async () => ((await page.getByTestId('traffic-row').count()) >= 2 ? true : null), {
+    what: 'live rows',
+    timeoutMs: 20_000,
+    intervalMs: 250,
+  });
   for (const text of await page.getByTestId('traffic-row').allTextContents())
     assert.match(text, new RegExp(visitorId));
   await checkScreen(page, 'live');

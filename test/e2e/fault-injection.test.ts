@@ -17,6 +17,7 @@ import { launchChromium } from '../support/chromium.js';
 import { FAULTS, startFaultProxy, type FaultProxy } from '../support/fault-proxy.js';
 import { labelOf, startFaultRun, type FaultRun, type FaultSender } from './fault-injection-run.js';
 import { startE2eServer, type E2eServer } from './sdk-server-support.js';
+import { until } from '../support/until.js';
 
 const N = 5_000;
 const INVALID = 20;
@@ -32,16 +33,6 @@ before(async () => {
   server = await startE2eServer(createSqlStore(sql, 'pglite'));
 });
 after(() => server.close());
-
-/** Polls `check` (real time, bounded) until it holds. */
-const until = async (check: () => Promise<boolean>, what: string, step: () => Promise<void>) => {
-  for (let i = 0; i < 300; i += 1) {
-    if (await check()) return;
-    await step();
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  assert.fail(`timed out waiting for ${what}`);
-};
 
 /** How the store ended: the label of every stored fault hit, duplicates impossible to miss. */
 const stored = async (envId: string): Promise<string[]> => {
@@ -80,10 +71,14 @@ const exercise = async (
     // Faults stay on a little longer, so the last batches meet them too.
     await new Promise((resolve) => setTimeout(resolve, 500));
     proxy.recover();
+    // A check that finds hits left asks for a flush before the next check (300 checks 100 ms apart at most).
     await until(
-      async () => (await sender.left()) === 0,
-      `${where}: the cache to empty`,
-      () => sender.flush(),
+      async () => {
+        if ((await sender.left()) === 0) return true;
+        await sender.flush();
+        return false;
+      },
+      { what: `${where}: the cache to empty`, timeoutMs: 60_000, intervalMs: 100, maxChecks: 300 },
     );
     await sender.close();
     await proxy.idle();

@@ -17,6 +17,7 @@ import type { Store } from '../../server/src/store/store.js';
 import { seedEnvironment, startApp, type Running } from '../server/support.js';
 import { launchChromium } from '../support/chromium.js';
 import { buildSdkBundles } from '../support/sdk-build.js';
+import { until } from '../support/until.js';
 
 /** Both arms set a visible text, so whichever the visitor gets shows up as itself. */
 const buttonTest: BucketingCampaign = {
@@ -90,16 +91,6 @@ const variationOf = async (envId: string, apiKey: string, visitorId: string) => 
   return { id: variation.id, name: variation.name, text: variation.modifications.value.btnText };
 };
 
-const waitFor = async <T>(read: () => Promise<T | null>, what: string, ms = 15_000): Promise<T> => {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (value !== null) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-};
-
 void test('a plain HTML file with /sdk/elements.js and the three tags runs the A/B test end to end', async () => {
   const { envId, apiKey } = await seedEnvironment(store, [buttonTest]);
   const visitorId = 'plain-page-visitor';
@@ -146,17 +137,23 @@ void test('a plain HTML file with /sdk/elements.js and the three tags runs the A
   const report = () => buildCampaignReport(store, envId, buttonTest.id);
   const shown = async () =>
     (await report()).variation_groups[0]?.variations.find((x) => x.id === expected.id);
-  const visited = await waitFor(async () => {
-    const v = await shown();
-    return v !== undefined && v.visits > 0 ? v : null;
-  }, 'the exposure in the report');
+  const visited = await until(
+    async () => {
+      const v = await shown();
+      return v !== undefined && v.visits > 0 ? v : null;
+    },
+    { what: 'the exposure in the report', timeoutMs: 15_000, intervalMs: 200 },
+  );
   assert.equal(visited.visits, 1);
   await tab.click('#buy');
-  const converted = await waitFor(async () => {
-    const v = await shown();
-    const goal = v?.events.add_to_cart;
-    return v !== undefined && goal !== undefined && goal.conversions > 0 ? { v, goal } : null;
-  }, 'the add_to_cart conversion in the report');
+  const converted = await until(
+    async () => {
+      const v = await shown();
+      const goal = v?.events.add_to_cart;
+      return v !== undefined && goal !== undefined && goal.conversions > 0 ? { v, goal } : null;
+    },
+    { what: 'the add_to_cart conversion in the report', timeoutMs: 15_000, intervalMs: 200 },
+  );
   assert.equal(converted.goal.conversions, 1);
   assert.equal(converted.goal.visitors, 1);
   assert.equal(converted.v.visits, 1, 'the click did not count a second visit');
@@ -195,11 +192,14 @@ void test("the README's first web-components snippet works as written against a 
   assert.equal((await tab.textContent('button'))?.trim(), text);
   await tab.click('button');
   const report = () => buildCampaignReport(store, envId, abTest?.id ?? '');
-  const goal = await waitFor(async () => {
-    const v = (await report()).variation_groups[0]?.variations.find((x) => x.id === variation.id);
-    const g = v?.events.add_to_cart;
-    return g !== undefined && g.conversions > 0 ? g : null;
-  }, 'the snippet click in the report');
+  const goal = await until(
+    async () => {
+      const v = (await report()).variation_groups[0]?.variations.find((x) => x.id === variation.id);
+      const g = v?.events.add_to_cart;
+      return g !== undefined && g.conversions > 0 ? g : null;
+    },
+    { what: 'the snippet click in the report', timeoutMs: 15_000, intervalMs: 200 },
+  );
   assert.equal(goal.conversions, 1);
   assert.deepEqual(errors, []);
   await tab.close();

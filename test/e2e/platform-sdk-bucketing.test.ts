@@ -31,10 +31,10 @@ import {
   rejectedItems,
   sendEveryHit,
   stopPlatformSdk,
-  until,
   usageSampledVisitorId,
   type HostMapping,
 } from './platform-sdk-support.js';
+import { until } from '../support/until.js';
 
 /** Visitors that each read flags three times: more than 100 exposures, sent in one batch. */
 const VISITORS = 120;
@@ -57,7 +57,7 @@ void describe("the platform's JS SDK in bucketing mode, hosts mapped to our serv
     server.received.hits.filter((h) => h.row.visitorId === visitorId).map((h) => h.row);
   /** Waits for what the SDK sends at its next ticks, or for a 4xx answer (then the asserts say which). */
   const delivered = (check: () => boolean, what: string) =>
-    until(() => check() || clientErrors(hosts.seen).length > 0, 10_000, what);
+    until(() => check() || clientErrors(hosts.seen).length > 0, { what, timeoutMs: 10_000 });
   const fileRequests = () => hosts.seen.filter((s) => s.path === `/${env.envId}/bucketing.json`);
 
   before(async () => {
@@ -101,7 +101,10 @@ void describe("the platform's JS SDK in bucketing mode, hosts mapped to our serv
     assert.equal(first.status, 200);
     // Unchanged: 304. (A poll in the second after the seeding may get 200: the file's Last-Modified, a whole
     // second never later than the answer's Date, moves once when that second is over, §2.5.)
-    await until(() => fileRequests().some((s) => s.status === 304), 5000, 'a poll answered 304');
+    await until(() => fileRequests().some((s) => s.status === 304), {
+      what: 'a poll answered 304',
+      timeoutMs: 5000,
+    });
     const polls = fileRequests().slice(1);
     for (const poll of polls) {
       assert.ok([200, 304].includes(poll.status), `poll answered ${poll.status}`);
@@ -176,7 +179,7 @@ void describe("the platform's JS SDK in bucketing mode, hosts mapped to our serv
   void it('picks a change of the campaigns up at a poll', async () => {
     const before = updates.length;
     await server.importFile(env.envId, campaignsFile({ extra: true }));
-    await until(() => updates.length > before, 8000, 'a new bucketing file');
+    await until(() => updates.length > before, { what: 'a new bucketing file', timeoutMs: 8000 });
     assert.ok(fileRequests().some((s, i) => i > 0 && s.status === 200));
     const visitor = visitorOf('after-change');
     await visitor.fetchFlags();
@@ -217,7 +220,10 @@ void describe("the platform's JS SDK in bucketing mode, hosts mapped to our serv
   void it('sends its usage analytics to the events host, counted per SDK', async () => {
     const visitor = visitorOf(usageSampledVisitorId());
     await visitor.fetchFlags();
-    await until(() => hosts.seen.some((s) => s.path === '/analytics'), 5000, 'a usage hit');
+    await until(() => hosts.seen.some((s) => s.path === '/analytics'), {
+      what: 'a usage hit',
+      timeoutMs: 5000,
+    });
     assert.deepEqual(
       (await store.usageCounts(env.envId)).map((u) => [u.sdkName, u.sdkVersion]),
       [['TypeScript', '5.2.0']],

@@ -156,15 +156,6 @@ export class MemoryVisitorCache {
   }
 }
 
-/** Waits until `check` holds, polling every 20 ms, at most `timeoutMs`. */
-export const until = async (check: () => boolean | Promise<boolean>, timeoutMs: number, what: string) => {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`not within ${timeoutMs} ms: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-};
-
 /** The flag reads of a test, and what the report must say of them (§14.1, §14.2), counted by hand. */
 export interface ExposureLedger {
   /** Activations the SDK was asked to send (one per read). */

@@ -29,10 +29,10 @@ import {
   rejectedItems,
   sendEveryHit,
   stopPlatformSdk,
-  until,
   usageSampledVisitorId,
   type HostMapping,
 } from './platform-sdk-support.js';
+import { until } from '../support/until.js';
 
 /** Visitors that each read flags three times: more than 100 exposures, sent in one batch. */
 const VISITORS = 120;
@@ -53,7 +53,7 @@ void describe("the platform's JS SDK in decision-API mode, hosts mapped to our s
     server.received.hits.filter((h) => h.row.visitorId === visitorId).map((h) => h.row);
   /** Waits for what the SDK sends at its next ticks, or for a 4xx answer (then the asserts say which). */
   const delivered = (check: () => boolean, what: string) =>
-    until(() => check() || clientErrors(hosts.seen).length > 0, 10_000, what);
+    until(() => check() || clientErrors(hosts.seen).length > 0, { what, timeoutMs: 10_000 });
 
   before(async () => {
     store = await openFreshPgliteStore();
@@ -188,7 +188,10 @@ void describe("the platform's JS SDK in decision-API mode, hosts mapped to our s
   void it('sends its usage analytics to the events host, counted per SDK', async () => {
     const visitor = visitorOf(usageSampledVisitorId());
     await visitor.fetchFlags();
-    await until(() => hosts.seen.some((s) => s.path === '/analytics'), 5000, 'a usage hit');
+    await until(() => hosts.seen.some((s) => s.path === '/analytics'), {
+      what: 'a usage hit',
+      timeoutMs: 5000,
+    });
     assert.deepEqual(
       (await store.usageCounts(env.envId)).map((u) => [u.sdkName, u.sdkVersion]),
       [['TypeScript', '5.2.0']],

@@ -14,7 +14,7 @@ import {
   randomPrefix,
   type TestRedis,
 } from '../core/caches/redis-support.js';
-import { until } from '../core/support.js';
+import { until } from '../support/until.js';
 import { deadUrl, startFleetProcess, type FleetProcess, type FleetTask } from './redis-fleet-support.js';
 import { VECTORS, campaignsFile } from './sdk-server-campaigns.js';
 import { describeE2eOnEveryStore, report, visitsOf, type E2eFixture } from './sdk-server-support.js';
@@ -89,8 +89,7 @@ describeE2eOnEveryStore('Node processes sharing the Redis caches', (fixture) => 
     // Periodic caching copies the pool every second; the sends to the dead URL fail and keep the items.
     await until(
       async () => (await cached(env.envId)).filter((r) => r.data.content.action === action).length === count,
-      20_000,
-      `${count} ${action} hits cached`,
+      { what: `${count} ${action} hits cached`, timeoutMs: 20_000 },
     );
     await fleet.kill();
     const hids = (await cached(env.envId)).map((r) => r.data.content.hid);
@@ -147,7 +146,10 @@ describeE2eOnEveryStore('Node processes sharing the Redis caches', (fixture) => 
     assert.equal(arrivals(fixture, env.envId).size, 0, 'nothing reached the server');
 
     // Process 2 starts once the lease of process 1 ended, takes the records and sends them as it closes.
-    await until(() => leaseEnded(redis, `${prefix}:${env.envId}:hit-owners`, crashed.owner), 10_000);
+    await until(() => leaseEnded(redis, `${prefix}:${env.envId}:hit-owners`, crashed.owner), {
+      what: "the crashed process's lease to end",
+      timeoutMs: 10_000,
+    });
     const next = startFleetProcess(task(env, {}), running);
     assert.equal(await next.exited(), 0);
 
@@ -166,7 +168,10 @@ describeE2eOnEveryStore('Node processes sharing the Redis caches', (fixture) => 
     fresh();
     const env = await fixture.server.seed();
     const orphans = await crashWithPending(env, 'fleet-orphan', 60);
-    await until(() => leaseEnded(redis, `${prefix}:${env.envId}:hit-owners`, orphans.owner), 10_000);
+    await until(() => leaseEnded(redis, `${prefix}:${env.envId}:hit-owners`, orphans.owner), {
+      what: "the orphans' lease to end",
+      timeoutMs: 10_000,
+    });
 
     const N = 150;
     // Both start (each tracker looks the cache up at once) and only then send: were a record handed to both,

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { Event, EventCategory, Mode } from '../../src/core/node.js';
-import { until } from '../core/support.js';
+import { until } from '../support/until.js';
 import {
   assigned,
   describeE2eOnEveryStore,
@@ -58,10 +58,10 @@ describeE2eOnEveryStore('SDK against the server, bucketing mode', (fixture) => {
     // Everything of the quarters group to variation 1, and a new campaign for everyone.
     await fixture.server.importFile(env.envId, campaignsFile({ quarters: [100, 0, 0, 0], extra: true }));
     // Polling every second; the visitor is re-evaluated when the new file lands (PROTOCOL.md §16.2).
-    await until(
-      () => visitor.getFlag('banner').value<string>('off', { visitorExposed: false }) === 'on',
-      6000,
-    );
+    await until(() => visitor.getFlag('banner').value<string>('off', { visitorExposed: false }) === 'on', {
+      what: "the banner flag 'on' from the next bucketing file",
+      timeoutMs: 6000,
+    });
     assert.equal(visitor.flagStatus, 'FETCHED');
     assert.deepEqual(
       assigned(visitor),

@@ -5,7 +5,6 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { Event, EventCategory, Mode, Transaction } from '../../src/core/node.js';
-import { eventually } from '../server/support.js';
 import {
   assigned,
   describeE2eOnEveryStore,
@@ -15,6 +14,7 @@ import {
   visitsOf,
 } from './sdk-server-support.js';
 import { VECTORS, VG25, campaignsFile } from './sdk-server-campaigns.js';
+import { until } from '../support/until.js';
 
 const [A, B, C, D] = VECTORS;
 
@@ -93,11 +93,15 @@ describeE2eOnEveryStore('SDK against the server, decision-API mode', (fixture) =
     const a = await first.fetched(A.id);
     assert.deepEqual(assigned(a), [A.variation, A.variation50]);
     // Assignments are written behind, within a second (§3).
-    await eventually(async () => (await storedVariation(env.envId, A.id)) === 'q-4');
+    await until(async () => (await storedVariation(env.envId, A.id)) === 'q-4', {
+      what: `${A.id}'s assignment stored`,
+    });
 
     const before = await fixture.server.bucketingEtag(env.envId);
     await fixture.server.importFile(env.envId, campaignsFile({ quarters: [100, 0, 0, 0] }));
-    await eventually(async () => (await fixture.server.bucketingEtag(env.envId)) !== before);
+    await until(async () => (await fixture.server.bucketingEtag(env.envId)) !== before, {
+      what: 'the imported file published',
+    });
 
     await a.fetchFlags();
     assert.deepEqual(assigned(a), [4, A.variation50], 'the same visitor object');
@@ -131,7 +135,9 @@ describeE2eOnEveryStore('SDK against the server, decision-API mode', (fixture) =
     assert.deepEqual(assigned(visitor), [A.variation, A.variation50]);
     assert.equal(visitor.getFlag('q').value(-1), 4);
     await visitor.sendHit(new Event({ category: EventCategory.Action_Tracking, action: 'signed_in' }));
-    await eventually(async () => (await storedVariation(env.envId, B.id)) === 'q-4');
+    await until(async () => (await storedVariation(env.envId, B.id)) === 'q-4', {
+      what: `the assignment stored under ${B.id}`,
+    });
 
     const other = await startSdk(fixture.server, env, Mode.DECISION_API, fixture.closers);
     assert.deepEqual(
