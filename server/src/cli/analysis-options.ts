@@ -5,7 +5,7 @@
 // first, so that a mistake is named by its option rather than by a field of a body the user never wrote.
 import { ANALYSIS_LIMITS, isJsonObject } from 'feature-ts/protocol';
 import { InputError } from '../errors.js';
-import { ANALYSIS_METHODS, PRIMARY_GOAL_TYPES } from '../validation/analysis-settings.js';
+import { ANALYSIS_METHODS, PRIMARY_GOAL_TYPES } from '../validation/analysis-body-schema.js';
 import type { ParsedArgs } from './args.js';
 
 /** The options, in the order usage text lists them. */

@@ -5,7 +5,7 @@
 // the same refusals (a field named by its path, a taken id or slug a conflict, interrupted final).
 import type { CampaignState } from 'feature-ts/protocol';
 import { InputError } from '../errors.js';
-import { CAMPAIGN_STATES } from '../remote/campaign-format.js';
+import { CAMPAIGN_STATES } from '../validation/campaign-rules.js';
 import { ANALYSIS_USAGE, analysisOptions, withAnalysisOptions } from './analysis-options.js';
 import { required } from './args.js';
 import { campaignText } from './campaign-text.js';

@@ -7,8 +7,11 @@ import { ApiError } from '../errors.js';
 import { STORABLE_TEXT_RULE, shownKey } from '../validation/storable-text.js';
 
 /** `path.key` (the key cut when long); just `key` at the top. */
-export const fieldOf = (path: string, key: string): string =>
-  path === '' ? shownKey(key) : `${path}.${shownKey(key)}`;
+export const fieldOf = (path: string, key: string): string => {
+  // An empty key would vanish from the path: it is written as JSON, `value[""]`.
+  if (key === '') return `${path}[""]`;
+  return path === '' ? shownKey(key) : `${path}.${shownKey(key)}`;
+};
 
 /** JSON Pointer `/h/3/ev` as the body spells it: `h[3].ev`. */
 const pathOf = (pointer: string): string => {
@@ -58,9 +61,14 @@ const kindOf = (schema: Schema, full = false): string => {
   return range === null ? kind : `${kind} ${range}`;
 };
 
-// The keywords an `x-rule` speaks for: what a value is. Lengths, sizes and fields keep their own messages.
+// The keywords an `x-rule` speaks for: what a value is, and how many items a list holds. Lengths of text and
+// fields (missing, unknown) keep their own messages.
 const RULED = new Set([
   'type',
+  'minItems',
+  'maxItems',
+  'not',
+  'false schema',
   'pattern',
   'format',
   'enum',
@@ -74,11 +82,26 @@ const RULED = new Set([
   'multipleOf',
 ]);
 
+/** The value as a message quotes it: JSON, cut when long. */
+const quoted = (value: unknown): string => {
+  // JSON.stringify gives undefined for undefined (typed as string).
+  const text = (JSON.stringify(value) as string | undefined) ?? String(value);
+  return text.length > 64 ? `${text.slice(0, 63)}…` : text;
+};
+
+/** A camelCase field that the schema knows in snake_case (`variationGroups`): the hint, else ''. */
+const spellingHint = (field: string, known: readonly string[]): string => {
+  const snake = field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+  return snake !== field && known.includes(snake) ? ` (the API spells it ${snake})` : '';
+};
+
 /** The message of one Ajv error, saying what to send. */
 const messageOf = (error: ErrorObject): string => {
   const parent = (error.parentSchema ?? {}) as Schema;
   const rule = parent['x-rule'];
-  if (typeof rule === 'string' && RULED.has(error.keyword)) return rule;
+  // `{value}` in a rule quotes the value sent: `"LIKE" is not a known operator`.
+  if (typeof rule === 'string' && RULED.has(error.keyword))
+    return rule.replace('{value}', quoted(error.data));
   const params = error.params as Record<string, unknown>;
   switch (error.keyword) {
     case 'maximum':
@@ -89,19 +112,29 @@ const messageOf = (error: ErrorObject): string => {
     case 'exclusiveMinimum':
     case 'multipleOf':
       return `must be ${kindOf(parent)}`;
-    case 'required':
-      return 'is required';
+    case 'required': {
+      // What the missing field is, when its schema says (`x-if-missing`): "is required: {…}".
+      const properties = (parent.properties ?? {}) as Record<string, Schema | undefined>;
+      const hint = properties[String(params.missingProperty)]?.['x-if-missing'];
+      return typeof hint === 'string' ? `is required: ${hint}` : 'is required';
+    }
     case 'additionalProperties': {
-      const properties = parent.properties;
-      const known = typeof properties === 'object' && properties !== null ? Object.keys(properties) : [];
-      return known.length === 0 ? 'is not a known field' : `is not a known field; known: ${known.join(', ')}`;
+      // A property whose schema refuses every value (`position` in a create body) is not one to suggest.
+      const properties = (parent.properties ?? {}) as Record<string, Schema>;
+      const known = Object.keys(properties).filter((key) => properties[key]?.not === undefined);
+      const hint = spellingHint(String(params.additionalProperty), known);
+      return known.length === 0
+        ? 'is not a known field'
+        : `is not a known field${hint}; known: ${known.join(', ')}`;
     }
     case 'minLength':
       return params.limit === 1 ? 'must not be empty' : `must be at least ${String(params.limit)} characters`;
     case 'maxLength':
       return `must be at most ${String(params.limit)} characters`;
     case 'minItems':
-      return params.limit === 1 ? 'must not be empty' : `must hold at least ${String(params.limit)} items`;
+      return params.limit === 1
+        ? 'must be a non-empty array'
+        : `must hold at least ${String(params.limit)} items`;
     case 'maxItems':
       return `must hold at most ${String(params.limit)} items`;
     case 'minProperties':
@@ -206,7 +239,13 @@ export const detailsOf = (
   const seen = new Set<string>();
   // Ajv reports every error (a 64 KiB context of wrong values makes thousands): the answer and the work of
   // writing it stay bounded, and the client fixes the first fields and sends again.
-  const read = validationErrors.slice(0, MAX_ERRORS_READ);
+  // An unknown field is named before a missing one: `targetingGroups` sent for `targeting_groups` is one
+  // mistake, whose cause is the spelling.
+  const read = validationErrors
+    .slice(0, MAX_ERRORS_READ)
+    .map((error, index) => ({ error, index, rank: error.keyword === 'additionalProperties' ? 0 : 1 }))
+    .sort((a, b) => a.rank - b.rank || a.index - b.index)
+    .map(({ error }) => error);
   for (const error of read) {
     if (details.length === MAX_DETAILS) break;
     const spellings = error.keyword === 'anyOf' ? missingSpellings(error, read) : null;

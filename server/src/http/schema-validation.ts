@@ -6,23 +6,37 @@
 // The dialect is JSON Schema 2020-12, the OpenAPI 3.1 document's. What JSON Schema cannot say is said by
 // keywords of our own, named as OpenAPI extensions so the document stays valid:
 // - `x-storable: true` on a string: no U+0000 and no lone surrogate (§2.1), what PostgreSQL can hold;
-// - `x-storable-keys: true` on an object: its keys, and every string and key under it (free-form JSON such as
-//   a flag value or a hit's extra keys), are storable;
-// - `x-rule`: the message for a value the schema refuses, where a pattern or a oneOf would say it badly;
+// - `x-storable-keys: true` on free-form JSON (a flag value, a targeting's value, a hit's extra keys): every
+//   string and key in it is storable, and it nests at most 64 levels;
+// - `x-rule`: the message for a value the schema refuses, where a pattern or a oneOf would say it badly
+//   (`{value}` in it quotes the value sent);
+// - `x-if-missing`: on a property, what to send when it is required and missing;
 // - `x-per-item`: a batch's items, checked one by one by the route (see `envelopeOf`).
 import type { AnySchema, ErrorObject, ValidateFunction } from 'ajv';
 import { Ajv2020 as Ajv } from 'ajv/dist/2020.js';
 import type { FastifySchemaCompiler } from 'fastify';
 import { STORABLE_TEXT_RULE, isStorableText } from '../validation/storable-text.js';
+import { MAX_BODY_DEPTH } from './json-body.js';
 import { detailsOf, fieldOf } from './schema-errors.js';
 
-/** The first key or string under `value` that is not storable text, as a path suffix and a problem. */
-const unstorableUnder = (value: unknown, path: string): { path: string; problem: string } | null => {
+/** JSON values nest at most this deep (a parsed body is bounded alike, http/json-body.ts). */
+const MAX_DEPTH = MAX_BODY_DEPTH;
+
+/**
+ * The first key or string under `value` that is not storable text, or the first level past MAX_DEPTH, as a
+ * path suffix and a problem.
+ */
+const unstorableUnder = (
+  value: unknown,
+  path: string,
+  depth = 0,
+): { path: string; problem: string } | null => {
   if (typeof value === 'string') return isStorableText(value) ? null : { path, problem: STORABLE_TEXT_RULE };
   if (typeof value !== 'object' || value === null) return null;
+  if (depth >= MAX_DEPTH) return { path, problem: `nests deeper than ${MAX_DEPTH} levels: flatten it` };
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
-      const found = unstorableUnder(value[i], `${path}[${i}]`);
+      const found = unstorableUnder(value[i], `${path}[${i}]`, depth + 1);
       if (found !== null) return found;
     }
     return null;
@@ -30,11 +44,14 @@ const unstorableUnder = (value: unknown, path: string): { path: string; problem:
   for (const [key, item] of Object.entries(value)) {
     const here = fieldOf(path, key);
     if (!isStorableText(key)) return { path: here, problem: `${STORABLE_TEXT_RULE} (in its key)` };
-    const found = unstorableUnder(item, here);
+    const found = unstorableUnder(item, here, depth + 1);
     if (found !== null) return found;
   }
   return null;
 };
+
+/** The keywords of our own in the route schemas (see the header); a reader of the document may ignore them. */
+export const ANNOTATIONS = ['x-rule', 'x-if-missing', 'x-per-item', 'x-storable', 'x-storable-keys'] as const;
 
 /** A keyword's check: Ajv reads the errors it leaves on itself (a function keyword's protocol). */
 interface KeywordCheck {
@@ -74,7 +91,7 @@ const projectAjv = (options: { coerceTypes: false | 'array'; useDefaults: boolea
     strictTypes: false,
     allowUnionTypes: true,
   });
-  ajv.addVocabulary(['x-rule', 'x-per-item']);
+  ajv.addVocabulary(ANNOTATIONS.filter((keyword) => !keyword.startsWith('x-storable')));
   ajv.addKeyword({
     keyword: 'x-storable',
     type: 'string',
@@ -84,7 +101,6 @@ const projectAjv = (options: { coerceTypes: false | 'array'; useDefaults: boolea
   });
   ajv.addKeyword({
     keyword: 'x-storable-keys',
-    type: 'object',
     schemaType: 'boolean',
     errors: true,
     validate: storableKeys,

@@ -1,50 +1,90 @@
 // JSON Schemas of the remote control API's campaign request bodies (PROTOCOL.md §13.5): create, update, toggle
-// and panic, and the page a list answers. The routes check requests against them (http/schema-validation.ts);
-// campaignFromRemote then checks what JSON Schema cannot say, naming the field by its path.
-import { ANALYSIS_DEFAULTS, ANALYSIS_LIMITS } from 'feature-ts/protocol';
+// and panic, and the page a list answers. They say every rule of one field: the routes check requests
+// against them (http/schema-validation.ts), and campaignFromRemote checks bodies with them too (the CLI's
+// edits come through it). What no one field can say stays in campaignFromRemote: allocations summing to at
+// most 100, one reference per group, one value type per flag key, ids unique in the campaign, a range's from
+// below its to, a targeting value's size by its operator, and the PATCH-only fields' relation to the stored
+// campaign.
+import { CAMPAIGN_TYPES } from 'feature-ts/protocol';
 import {
-  ANALYSIS_METHODS,
-  MAX_GOAL_NAME_LENGTH,
-  PRIMARY_GOAL_TYPES,
-} from '../validation/analysis-settings.js';
-import { CAMPAIGN_STATES, MAX_POSITION } from './campaign-format.js';
+  CAMPAIGN_STATES,
+  MAX_BUCKET_RANGES,
+  MAX_POSITION,
+  TEXT_LIMITS,
+} from '../validation/campaign-rules.js';
 import { remoteCampaignExample, remoteCampaignSchema } from './campaign-schemas.js';
+import { ID, text, variationGroupBodySchema } from './variation-group-body-schema.js';
+import { analysisBodySchema } from '../validation/analysis-body-schema.js';
 
-// The fields of a create or patch body, in words (see the header: the rules are campaignFromRemote's).
+/** The fields of a create or patch body. */
 const bodyFields = {
   id: {
+    ...ID,
     description:
-      'Id (1-64 characters of [A-Za-z0-9_-]), unique in the environment; generated when left out. Read-only on PATCH.',
+      'Unique in the environment; generated when left out. Read-only on PATCH (send the same or leave it out).',
   },
-  name: { description: 'Text, 1-256 characters.' },
-  description: { description: "Text, 0-10 000 characters; '' when left out." },
-  type: { description: 'One of ab, toggle, deployment, perso.' },
-  slug: { description: 'Text, 1-256 characters, unique in the environment; or null.' },
+  name: text(TEXT_LIMITS.name),
+  description: { ...text(TEXT_LIMITS.description, 0), description: "'' when left out." },
+  type: {
+    type: 'string',
+    enum: CAMPAIGN_TYPES,
+    'x-rule': `must be one of ${CAMPAIGN_TYPES.join(', ')}`,
+  },
+  slug: {
+    type: ['string', 'null'],
+    minLength: 1,
+    maxLength: TEXT_LIMITS.slug,
+    'x-storable': true,
+    description: 'Unique in the environment; or null.',
+  },
   state: {
-    description:
-      'One of active, paused, interrupted. On PATCH only the current state (change it with the toggle route).',
+    type: 'string',
+    enum: CAMPAIGN_STATES,
+    'x-rule': `must be one of ${CAMPAIGN_STATES.join(', ')}`,
+    description: 'On PATCH only the current state (change it with the toggle route).',
   },
   variation_groups: {
+    type: 'array',
+    minItems: 1,
+    items: variationGroupBodySchema,
+    'x-rule': 'must be a non-empty array of variation groups',
     description:
-      'Non-empty list of {id?, name, targeting: {targeting_groups}, variations: [{id?, name, reference?, allocation?, modifications}]}, as in a campaign answer; ids left out are generated. Given on PATCH, it replaces the whole list.',
+      'In order: a visitor gets the first group whose targeting matches. Given on PATCH, it replaces the whole list.',
   },
   bucket_ranges: {
-    description: 'List of [from, to] percents, 0 ≤ from < to ≤ 100; [[0, 100]] when left out.',
+    type: 'array',
+    minItems: 1,
+    maxItems: MAX_BUCKET_RANGES,
+    'x-rule': `must be a list of 1-${MAX_BUCKET_RANGES} ranges [from, to] (percents of traffic)`,
+    items: {
+      type: 'array',
+      minItems: 2,
+      maxItems: 2,
+      items: { type: 'number' },
+      'x-rule': 'must be [from, to] with 0 ≤ from < to ≤ 100 (to excluded)',
+    },
+    description:
+      "The campaign's share of traffic: percent ranges [from, to), 0 ≤ from < to ≤ 100; [[0, 100]] when left out.",
   },
-  analysis: {
-    description: `The report's settings (PROTOCOL.md §14.6): {primary_goal: {type: ${PRIMARY_GOAL_TYPES.join('|')}, name: 1-${MAX_GOAL_NAME_LENGTH} characters} or null, method: ${ANALYSIS_METHODS.join('|')}, alpha: ${ANALYSIS_LIMITS.minAlpha}-${ANALYSIS_LIMITS.maxAlpha}, expected_visitors: integer ${ANALYSIS_LIMITS.minExpectedVisitors}-${ANALYSIS_LIMITS.maxExpectedVisitors}}; every field optional, fields left out take the defaults (${JSON.stringify(ANALYSIS_DEFAULTS)}). On PATCH the fields given replace the stored ones and the others are kept; null resets them all. Unknown fields are refused. Never changes a stored count.`,
-  },
-  created_at: { description: 'Read-only: ignored (a campaign read with GET can be sent back).' },
-  updated_at: { description: 'Read-only: ignored.' },
+  analysis: analysisBodySchema,
+  created_at: { type: 'string', 'x-rule': 'is read-only and ignored, but must be a string when sent' },
+  updated_at: { type: 'string', 'x-rule': 'is read-only and ignored, but must be a string when sent' },
+  compatibility: { description: 'Read-only: ignored (a campaign read with GET can be sent back whole).' },
 } as const;
 
 /** The body of `POST …/campaigns`: a campaign without its server-set fields; unknown fields are refused. */
 export const campaignCreateBodySchema = {
   title: 'Campaign (create)',
   description:
-    'A new campaign; it goes last. Required: name, type, variation_groups. Unknown fields are refused (400 naming them).',
+    'A new campaign; it goes last. Unknown fields are refused (400 naming them); a campaign read with GET can be sent back whole.',
   type: 'object',
-  properties: bodyFields,
+  additionalProperties: false,
+  required: ['name', 'type', 'variation_groups'],
+  'x-rule': 'must be a JSON object (a campaign)',
+  properties: {
+    ...bodyFields,
+    position: { not: {}, 'x-rule': 'is for PATCH only: a new campaign goes last; move it afterwards' },
+  },
   examples: [
     {
       name: 'Checkout',
@@ -83,10 +123,16 @@ export const campaignPatchBodySchema = {
   description:
     'Fields given replace the stored ones (a list given replaces the whole list); fields left out are kept.',
   type: 'object',
+  additionalProperties: false,
+  'x-rule': 'must be a JSON object (the fields to change)',
   properties: {
     ...bodyFields,
     position: {
-      description: `Integer 0-${MAX_POSITION}: the campaign's place in the stored order (0 is first; past the end is last).`,
+      type: 'integer',
+      minimum: 0,
+      maximum: MAX_POSITION,
+      'x-rule': `must be an integer from 0 (first) to ${MAX_POSITION}; past the end means last`,
+      description: "The campaign's place in the stored order (0 is first; past the end is last).",
     },
   },
   examples: [

@@ -3,16 +3,14 @@
 // draft-07 (fastify's Ajv) and 2020-12 (OpenAPI 3.1): no tuple `items`, no `$schema`.
 //
 // Answers are typed in full: they drive fastify's serializer, which drops what a schema does not list. The
-// request bodies (campaign-body-schemas.ts) are checked by their schemas; campaignFromRemote then reads them
-// and checks what JSON Schema cannot say (allocations summing to at most 100, one reference per group, ids
-// unique across the environment), naming the field by its path.
+// request bodies are campaign-body-schemas.ts's.
 import { ANALYSIS_DEFAULTS, ANALYSIS_LIMITS, CAMPAIGN_TYPES } from 'feature-ts/protocol';
 import {
   ANALYSIS_METHODS,
   MAX_GOAL_NAME_LENGTH,
   PRIMARY_GOAL_TYPES,
-} from '../validation/analysis-settings.js';
-import { CAMPAIGN_STATES } from './campaign-format.js';
+} from '../validation/analysis-body-schema.js';
+import { CAMPAIGN_STATES } from '../validation/campaign-rules.js';
 
 const ID = { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' } as const;
 

@@ -5,7 +5,8 @@
 import { ACTIONS, type Action } from 'feature-ts/protocol';
 import { errors } from '../errors.js';
 import { JSON_OR_TEXT } from '../http/json-body.js';
-import { bucketingCampaignSchema, checkoutCampaignExample } from './bucketing-schemas.js';
+import { bucketingFileSchema } from '../validation/bucketing-file-schema.js';
+import { checkoutCampaignExample } from './bucketing-schemas.js';
 import { campaignRouteSchemas } from './campaign-route-schemas.js';
 import {
   accessExample,
@@ -162,12 +163,7 @@ export const operatorRoutes = {
       'Imports a bucketing-format file (PROTOCOL.md §6; only its campaigns are read), replacing every campaign in its order. What `feature-server import` sends.',
     params: pathParameters('envId'),
     consumes: ['application/json'],
-    body: {
-      type: 'object',
-      required: ['campaigns'],
-      properties: { campaigns: { type: 'array', items: bucketingCampaignSchema } },
-      examples: [{ campaigns: [checkoutCampaignExample] }],
-    },
+    body: { ...bucketingFileSchema, examples: [{ campaigns: [checkoutCampaignExample] }] },
     response: {
       200: answer(
         'How many campaigns the environment has now.',
@@ -180,7 +176,7 @@ export const operatorRoutes = {
       ),
       400: errorResponse(
         'The file is not in the bucketing format (the message names the field).',
-        errorAnswer(errors.invalidBody('(body)', 'campaigns[0].name must be a string')),
+        errorAnswer(errors.invalidBody('campaigns[0].name', 'must be a string')),
       ),
       404: unknownEnvironment,
       409: errorResponse(

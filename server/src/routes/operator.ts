@@ -14,7 +14,7 @@ import { buildCampaignReport } from '../report/build-report.js';
 import { STORABLE_TEXT_RULE, isStorableText } from '../validation/storable-text.js';
 import type { AccessRecord } from '../store/access-store.js';
 import type { Account, EnvironmentRecord } from '../store/account-store.js';
-import { validateBucketingCampaigns } from '../validation/bucketing-campaigns.js';
+import { FieldError, validateBucketingCampaigns } from '../validation/bucketing-campaigns.js';
 import { operatorRoutes as doc } from './operator-schemas.js';
 import { accessAnswer, accountAnswer, environmentAnswer } from '../services/operator-answers.js';
 import type { AccountStore } from '../store/account-store.js';
@@ -120,6 +120,7 @@ export const operatorAccountRoutes: FastifyPluginCallback<{
     try {
       campaigns = validateBucketingCampaigns(request.body);
     } catch (error) {
+      if (error instanceof FieldError) throw errors.invalidBody(error.path, error.reason);
       if (error instanceof InputError) throw errors.invalidBody('(body)', error.message);
       throw error;
     }

@@ -18,7 +18,6 @@
 import {
   ANALYSIS_DEFAULTS,
   ANALYSIS_LIMITS,
-  HIT_LIMITS,
   RESERVED_ACTION_PREFIX,
   isJsonObject,
   type AnalysisMethod,
@@ -26,26 +25,21 @@ import {
   type BucketingCampaign,
   type PrimaryGoal,
 } from 'feature-ts/protocol';
-import { fail, rejectUnknownFields } from './field-error.js';
+import {
+  ANALYSIS_METHODS,
+  MAX_GOAL_NAME_LENGTH,
+  PRIMARY_GOAL_TYPES,
+  analysisBodySchema,
+} from './analysis-body-schema.js';
+import { fail } from './field-error.js';
+import { schemaCheck } from './schema-check.js';
 import { badString } from './fields.js';
 
 /** The fields of `analysis`, in the wire's order. */
 export const ANALYSIS_FIELDS = ['primary_goal', 'method', 'alpha', 'expected_visitors'] as const;
 
-/** The kinds of primary goal: an event's action (`ea`) or a transaction's affiliation (`ta`). */
-export const PRIMARY_GOAL_TYPES = ['event', 'transaction'] as const satisfies readonly PrimaryGoal['type'][];
-
-/** The analysis methods: always-valid figures (§14.7) or fixed-horizon ones (§14.5). */
-export const ANALYSIS_METHODS = ['sequential', 'fixed'] as const satisfies readonly AnalysisMethod[];
-
-/** A goal's name is a hit's text: at most this many characters. */
-export const MAX_GOAL_NAME_LENGTH = HIT_LIMITS.maxStringLength;
-
 /** Analysis settings as stored: the fields given. */
 export type StoredAnalysis = NonNullable<BucketingCampaign['analysis']>;
-
-const ALPHA_RULE = `must be a number from ${ANALYSIS_LIMITS.minAlpha} to ${ANALYSIS_LIMITS.maxAlpha} (the false-positive rate accepted; ${ANALYSIS_DEFAULTS.alpha} is usual)`;
-const VISITORS_RULE = `must be an integer from ${ANALYSIS_LIMITS.minExpectedVisitors} to ${ANALYSIS_LIMITS.maxExpectedVisitors.toLocaleString('en-US').replaceAll(',', ' ')} (the group's total visitors at which a decision is expected)`;
 
 const isAlpha = (value: unknown): value is number =>
   typeof value === 'number' && value >= ANALYSIS_LIMITS.minAlpha && value <= ANALYSIS_LIMITS.maxAlpha;
@@ -62,30 +56,11 @@ const isMethod = (value: unknown): value is AnalysisMethod =>
 const isGoalType = (value: unknown): value is PrimaryGoal['type'] =>
   (PRIMARY_GOAL_TYPES as readonly unknown[]).includes(value);
 
-/** Why `name` cannot be a goal of `type`, or null. */
-const badGoalName = (type: PrimaryGoal['type'], name: unknown): string | null => {
-  const bad = badString(name, MAX_GOAL_NAME_LENGTH);
-  if (bad !== null)
-    return `${bad} (the ${type === 'event' ? "event's action" : "transaction's affiliation"})`;
-  if (type === 'event' && (name as string).startsWith(RESERVED_ACTION_PREFIX))
-    return `"${name as string}" is reserved: actions starting with ${RESERVED_ACTION_PREFIX} are never goals`;
-  return null;
-};
-
-const checkPrimaryGoal = (value: unknown, path: string): PrimaryGoal | null => {
-  if (value === null) return null;
-  if (!isJsonObject(value))
-    fail(path, 'must be {"type": "event"|"transaction", "name": …} or null (no primary goal)');
-  rejectUnknownFields(value, ['type', 'name'], path);
-  if (!isGoalType(value.type))
-    fail(
-      `${path}.type`,
-      `must be one of ${PRIMARY_GOAL_TYPES.join(', ')} (an event's action or a transaction's affiliation)`,
-    );
-  const bad = badGoalName(value.type, value.name);
-  if (bad !== null) fail(`${path}.name`, bad);
-  return { type: value.type, name: value.name as string };
-};
+/** Why `name` cannot be a goal of `type` beyond its schema (an event's reserved actions), or null. */
+const reservedGoal = (type: PrimaryGoal['type'], name: string): string | null =>
+  type === 'event' && name.startsWith(RESERVED_ACTION_PREFIX)
+    ? `"${name}" is reserved: actions starting with ${RESERVED_ACTION_PREFIX} are never goals`
+    : null;
 
 /**
  * The fields of `settings` that differ from the defaults, in the wire's order (so that a body read back is the
@@ -101,43 +76,27 @@ const storable = (settings: StoredAnalysis): StoredAnalysis | undefined => {
   return Object.keys(stored).length === 0 ? undefined : stored;
 };
 
+const checkBody = schemaCheck(analysisBodySchema);
+
 /**
  * Reads `analysis` at `path` of a body; returns the fields to store. On a patch, `stored` is the campaign's
  * stored settings: the fields given replace theirs, the others are kept. Returns the fields to store (those
- * that differ from the defaults), or undefined when none is left (null resets them all). Throws FieldError naming the first bad field (`analysis.alpha`).
+ * that differ from the defaults), or undefined when none is left (null resets them all). Throws FieldError
+ * naming the first bad field (`analysis.alpha`).
  */
 export const checkAnalysis = (
   value: unknown,
   path: string,
   stored?: StoredAnalysis,
 ): StoredAnalysis | undefined => {
-  if (value === null) return undefined;
-  if (!isJsonObject(value))
-    fail(
-      path,
-      'must be an object {"primary_goal", "method", "alpha", "expected_visitors"} (fields left out take the defaults), or null for all the defaults',
-    );
-  rejectUnknownFields(value, ANALYSIS_FIELDS, path);
-  const result: StoredAnalysis = { ...structuredClone(stored ?? {}) };
-  if (Object.hasOwn(value, 'primary_goal'))
-    result.primary_goal = checkPrimaryGoal(value.primary_goal, `${path}.primary_goal`);
-  if (Object.hasOwn(value, 'method')) {
-    if (!isMethod(value.method))
-      fail(
-        `${path}.method`,
-        `must be one of ${ANALYSIS_METHODS.join(', ')} (sequential stays valid however often the report is read)`,
-      );
-    result.method = value.method;
-  }
-  if (Object.hasOwn(value, 'alpha')) {
-    if (!isAlpha(value.alpha)) fail(`${path}.alpha`, ALPHA_RULE);
-    result.alpha = value.alpha;
-  }
-  if (Object.hasOwn(value, 'expected_visitors')) {
-    if (!isExpectedVisitors(value.expected_visitors)) fail(`${path}.expected_visitors`, VISITORS_RULE);
-    result.expected_visitors = value.expected_visitors;
-  }
-  return storable(result);
+  checkBody(value, path);
+  // Checked by the schema above: an object of the fields, or null.
+  const given = value as StoredAnalysis | null;
+  if (given === null) return undefined;
+  const goal = given.primary_goal;
+  const reserved = goal === undefined || goal === null ? null : reservedGoal(goal.type, goal.name);
+  if (reserved !== null) fail(`${path}.primary_goal.name`, reserved);
+  return storable({ ...structuredClone(stored ?? {}), ...structuredClone(given) });
 };
 
 /**
@@ -149,7 +108,10 @@ export const analysisOf = (campaign: Pick<BucketingCampaign, 'analysis'>): Analy
   const stored: Record<string, unknown> = isJsonObject(campaign.analysis) ? campaign.analysis : {};
   const goal = stored.primary_goal;
   const primaryGoal =
-    isJsonObject(goal) && isGoalType(goal.type) && badGoalName(goal.type, goal.name) === null
+    isJsonObject(goal) &&
+    isGoalType(goal.type) &&
+    badString(goal.name, MAX_GOAL_NAME_LENGTH) === null &&
+    reservedGoal(goal.type, goal.name as string) === null
       ? { type: goal.type, name: goal.name as string }
       : ANALYSIS_DEFAULTS.primary_goal;
   return {

@@ -1,10 +1,17 @@
-// What the campaign formats' readers share (the bucketing file of `feature-server import`, and the remote
-// control API's campaign format, remote/campaign-format.ts): text limits, storable text and JSON, and the
-// rules each format applies to variation groups.
-import { CONTEXT_LIMITS, type JsonValue } from 'feature-ts/protocol';
+// What the campaign formats share (the bucketing file of `feature-server import`, and the remote control API's
+// campaign format, remote/campaign-format.ts): their limits, and the rules no JSON Schema of one field can
+// state, each naming the field by its path: ids unique across a campaign's objects, allocations summing to at
+// most 100, reference variations, one value type per flag key in a group, a targeting value's size by its
+// operator. Everything a field says alone is in the formats' schemas (remote/campaign-body-schemas.ts,
+// bucketing-file-schema.ts).
+import {
+  CAMPAIGN_LIMITS,
+  CONTEXT_LIMITS,
+  type BucketingVariation,
+  type CampaignState,
+  type JsonValue,
+} from 'feature-ts/protocol';
 import { fail, fieldPath } from './field-error.js';
-import { badString } from './fields.js';
-import { STORABLE_TEXT_RULE, isStorableText } from './storable-text.js';
 
 /** Length limits of the API's texts; ids have their own (1-64 characters, PROTOCOL.md §1). */
 export const TEXT_LIMITS = {
@@ -17,59 +24,97 @@ export const TEXT_LIMITS = {
   modificationsType: 64,
 } as const;
 
-export const illFormed = (text: string): boolean => !isStorableText(text);
-export const ILL_FORMED = STORABLE_TEXT_RULE;
+/** Campaign states (§13.5): `paused` and `interrupted` campaigns are left out of decisions. */
+export const CAMPAIGN_STATES = [
+  'active',
+  'paused',
+  'interrupted',
+] as const satisfies readonly CampaignState[];
 
-/** A message when `value` is not storable text of 1..`max` characters (§2.1; `min` 0 allows ''), else null. */
-export const badText = (value: unknown, max: number, min = 1): string | null => {
-  if (min === 0 && value === '') return null;
-  const bad = badString(value, max);
-  if (bad !== null) return bad;
-  return illFormed(value as string) ? ILL_FORMED : null;
+/** The largest `position` (the store keeps it in an SQL integer; past the end means last anyway). */
+export const MAX_POSITION = 2_147_483_647;
+
+/** At most this many bucket ranges per campaign (§6): a share of 100 percents needs no more. */
+export const MAX_BUCKET_RANGES = 100;
+
+/** Claims an id: ids are unique across a campaign's groups and variations (and the file's campaigns). */
+export const claimId = (id: string, path: string, ids: Set<string>, scope: string): string => {
+  if (ids.has(id)) fail(path, `"${id}" is used twice ${scope}`);
+  ids.add(id);
+  return id;
 };
 
-/** How a format spells and checks variation groups: the bucketing file's rules or the remote API's. */
-export interface GroupRules {
-  /** The key of the list under `targeting`: `targetingGroups` (file) or `targeting_groups` (API). */
-  readonly targetingGroups: string;
-  /** Where ids must be unique, for messages: "in the file", "in the campaign". */
-  readonly scope: string;
-  /**
-   * The remote control API's rules on top of the file's (§13.5): no unknown fields, bounded non-empty
-   * texts, targeting required, exactly one reference variation, one value type per flag key in a group.
-   */
-  readonly strict: boolean;
-  /** Makes the id of an object given without one (strict only; the file needs every id). */
-  readonly newId?: () => string;
-}
-
-/** The bucketing file's rules, as the import has always applied them. */
-export const FILE_RULES: GroupRules = {
-  targetingGroups: 'targetingGroups',
-  scope: 'in the file',
-  strict: false,
+/** A group's variations: allocations summing to at most 100, and one reference (`exact`) or at most one. */
+export const checkAllocations = (
+  variations: ReadonlyArray<Pick<BucketingVariation, 'allocation' | 'reference'>>,
+  path: string,
+  exact: boolean,
+): void => {
+  const sum = variations.reduce((total, v) => total + (v.allocation ?? 0), 0);
+  if (sum > 100) fail(path, `allocations sum to ${sum}, more than 100`);
+  const references = variations.filter((v) => v.reference === true).length;
+  if (exact && references !== 1)
+    fail(path, `must have exactly one reference variation (found ${references})`);
+  if (references > 1) fail(path, 'must have at most one reference variation');
 };
 
-// JSON values nest at most this deep in a body (§2.1); the walk below never goes further.
-const MAX_DEPTH = 64;
+const jsonType = (value: JsonValue): string =>
+  value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
 
-/** The path and reason of the first string or key in a JSON value that is not storable text, or null. */
-const findBadJson = (value: unknown, path: string, depth: number): [string, string] | null => {
-  if (typeof value === 'string') return illFormed(value) ? [path, ILL_FORMED] : null;
-  if (typeof value !== 'object' || value === null) return null;
-  if (depth >= MAX_DEPTH) return [path, `nests deeper than ${MAX_DEPTH} levels`];
-  for (const [key, item] of Object.entries(value)) {
-    if (illFormed(key)) return [path, `has a key that ${ILL_FORMED}`];
-    const at = Array.isArray(value) ? `${path}[${key}]` : fieldPath(path, key);
-    const bad = findBadJson(item, at, depth + 1);
-    if (bad !== null) return bad;
-  }
-  return null;
+/** Throws at the first flag key whose value type differs from an earlier variation's (null aside, §13.5). */
+export const checkFlagTypes = (
+  variations: ReadonlyArray<Pick<BucketingVariation, 'modifications'>>,
+  path: string,
+): void => {
+  const seen = new Map<string, { type: string; index: number }>();
+  variations.forEach((variation, k) => {
+    for (const [key, value] of Object.entries(variation.modifications.value)) {
+      const type = jsonType(value);
+      if (type === 'null') continue;
+      const earlier = seen.get(key);
+      if (earlier === undefined) seen.set(key, { type, index: k });
+      else if (earlier.type !== type)
+        fail(
+          fieldPath(`${path}[${k}].modifications.value`, key),
+          `is a ${type} here but a ${earlier.type} in variations[${earlier.index}]: a flag has one type in a group`,
+        );
+    }
+  });
 };
 
-export const checkJson = (value: unknown, path: string): JsonValue => {
-  const bad = findBadJson(value, path, 0);
-  if (bad !== null) fail(...bad);
-  // A parsed JSON body holds JSON values only; the walk above bounded it and checked its texts.
-  return value as JsonValue;
+const tooLong = (text: string, max: number): string =>
+  `is ${text.length} characters long; a targeting's string value${max === CAMPAIGN_LIMITS.maxVersionTargetLength ? ' under a SEMVER operator' : ''} has at most ${max} (docs/http-api.md, Limits)`;
+
+/** Where to put what does not fit in one list: for an "every element" operator, not in another group. */
+const splitAdvice = (operator: string): string =>
+  operator === 'NOT_EQUALS' || operator === 'NOT_CONTAINS'
+    ? 'put the rest in another targeting of the same targeting group: both must hold'
+    : 'put the rest in another targeting group: groups are alternatives';
+
+/** Throws when a targeting's value passes the limits that bound a decision's cost (issue 29). */
+export const checkTargetSize = (operator: string, value: unknown, path: string): void => {
+  const max = operator.startsWith('SEMVER_')
+    ? CAMPAIGN_LIMITS.maxVersionTargetLength
+    : CAMPAIGN_LIMITS.maxTargetLength;
+  if (typeof value === 'string' && value.length > max) fail(path, tooLong(value, max));
+  if (!Array.isArray(value)) return;
+  if (value.length > CAMPAIGN_LIMITS.maxListItems)
+    fail(
+      path,
+      `is a list of ${value.length} items; a targeting's list has at most ${CAMPAIGN_LIMITS.maxListItems} (${splitAdvice(operator)})`,
+    );
+  value.forEach((item, i) => {
+    if (typeof item === 'string' && item.length > max) fail(`${path}[${i}]`, tooLong(item, max));
+  });
 };
+
+/** The target sizes of every rule of a group's targeting groups; `path` names their list as the format spells it. */
+export const checkTargetSizes = (
+  targetingGroups: ReadonlyArray<{ targetings: ReadonlyArray<{ operator: string; value?: unknown }> }>,
+  path: string,
+): void =>
+  targetingGroups.forEach((group, i) =>
+    group.targetings.forEach((rule, j) =>
+      checkTargetSize(rule.operator, rule.value, `${path}[${i}].targetings[${j}].value`),
+    ),
+  );

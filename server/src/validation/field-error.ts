@@ -1,6 +1,6 @@
-// A refusal that names one field of a body by its path (`variation_groups[0].name`, `analysis.alpha`), and the
-// helpers every body reader shares: the campaign formats (bucketing-campaigns.ts, remote/campaign-format.ts)
-// and their analysis settings (analysis-settings.ts).
+// A refusal that names one field of a body by its path (`variation_groups[0].name`, `analysis.alpha`): what a
+// check outside a route throws (schema-check.ts, the campaign formats' rules that span fields), turned into
+// a 400 `invalid_body` by the routes and into a message by the CLI.
 import { InputError } from '../errors.js';
 
 /** An InputError about one field; `path` names it as the body spells it (`variation_groups[0].name`). */
@@ -27,20 +27,4 @@ export function fail(path: string, reason: string): never {
 export const fieldPath = (path: string, key: string): string => {
   if (!/^[A-Za-z_$][\w$]*$/.test(key)) return `${path}[${JSON.stringify(key)}]`;
   return path === '' ? key : `${path}.${key}`;
-};
-
-/** Throws naming the first field of `object` not in `known`; the message lists the known ones. */
-export const rejectUnknownFields = (
-  object: Record<string, unknown>,
-  known: readonly string[],
-  path: string,
-): void => {
-  const unknown = Object.keys(object).filter((key) => !known.includes(key));
-  const first = unknown[0];
-  if (first === undefined) return;
-  // The bucketing file is camelCase and the API snake_case: say so when that is the mistake.
-  const snake = first.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-  const hint = snake !== first && known.includes(snake) ? ` (the API spells it ${snake})` : '';
-  const others = unknown.length > 1 ? `; also unknown: ${unknown.slice(1).join(', ')}` : '';
-  fail(fieldPath(path, first), `is not a known field${hint}; known: ${known.join(', ')}${others}`);
 };

@@ -15,6 +15,7 @@ import { ACTIONS } from '../../../src/protocol/index.js';
 import { EXAMPLE } from '../../../server/src/routes/shared-schemas.js';
 import { openFreshPgliteStore } from '../template-data-dir.js';
 import type { Store } from '../../../server/src/store/store.js';
+import { ANNOTATIONS } from '../../../server/src/http/schema-validation.js';
 import { launchChromium } from '../../support/chromium.js';
 import { until } from '../../support/until.js';
 import { startApp, type Running } from '../support.js';
@@ -129,7 +130,7 @@ const ajv = new Ajv2020({
   allErrors: true,
   discriminator: true,
 });
-ajv.addVocabulary(['x-rule', 'x-per-item', 'x-storable', 'x-storable-keys']);
+ajv.addVocabulary([...ANNOTATIONS]);
 addFormats(ajv);
 const validate = (schema: Schema | undefined, value: unknown, where: string): void => {
   assert.ok(schema !== undefined, `${where}: no schema`);

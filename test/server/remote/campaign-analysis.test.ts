@@ -209,19 +209,19 @@ void describe('analysis settings in the remote control API format', () => {
       'primary_goal type missing',
       { primary_goal: { name: 'x' } },
       'analysis.primary_goal.type',
-      /must be one of event, transaction/,
+      /is required: event or transaction/,
     ],
     [
       'primary_goal name missing',
       { primary_goal: { type: 'event' } },
       'analysis.primary_goal.name',
-      /must be a string \(the event's action\)/,
+      /is required: the event's action or the transaction's affiliation/,
     ],
     [
       'primary_goal name empty',
       { primary_goal: { type: 'transaction', name: '' } },
       'analysis.primary_goal.name',
-      /must not be empty \(the transaction's affiliation\)/,
+      /must not be empty/,
     ],
     [
       'primary_goal name too long',
