@@ -11,8 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import fastJson from 'fast-json-stringify';
-import { decisionRouteSchema } from '../server/src/routes/decision-schemas.js';
-import { remoteRouteSchemas } from '../server/src/routes/remote-schemas.js';
+import { decisionRouteSchema } from '../server/src/plugins/decision-schemas.js';
+import { remoteRouteSchemas } from '../server/src/plugins/remote-schemas.js';
 import { checkoutCampaign } from './fixtures/checkout-campaign.js';
 import { median, nsPerOp, type Bench, type BenchRow } from './harness.js';
 

@@ -76,7 +76,7 @@ export const circles = (graph: ReadonlyMap<string, readonly string[]>): string[]
 
 const isRoute = (file: string): boolean => {
   const path = relative(SOURCE, file);
-  return path.startsWith('routes/') && !path.endsWith('-schemas.ts');
+  return path.startsWith('plugins/') && !path.endsWith('-schemas.ts');
 };
 
 const files = filesUnder(SOURCE).sort();

@@ -178,7 +178,7 @@ export const operatorClient = (operator: LocalOperator, used: StoreUsed): Operat
       return Array.isArray(answer.reports) ? (answer.reports as CampaignReport[]) : [];
     },
     rebuildReports: async (onProgress) => {
-      // The server rebuilds in the background (routes/operator-rollups.ts): started here, then watched.
+      // The server rebuilds in the background (plugins/operator-rollups.ts): started here, then watched.
       let state = await call({ method: 'POST', path: '/reports/rebuild' });
       while (state.state === 'running') {
         onProgress({

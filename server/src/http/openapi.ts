@@ -1,6 +1,6 @@
 // The OpenAPI 3.1 document and the API reference page. @fastify/swagger collects every route as it is
 // registered (an onRoute hook), so `registerOpenApi` must run before the routes are; the document is built
-// from their schemas (routes/*-schemas.ts), never written by hand. @fastify/swagger-ui serves the page and
+// from their schemas (plugins/*-schemas.ts), never written by hand. @fastify/swagger-ui serves the page and
 // its assets from the installed package: nothing is fetched from another origin, and the page's
 // Content-Security-Policy forbids it.
 import { readFileSync } from 'node:fs';
@@ -9,7 +9,7 @@ import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { serverPackageRoot } from '../assets.js';
-import { SECURITY_SCHEMES } from '../routes/shared-schemas.js';
+import { SECURITY_SCHEMES } from '../plugins/shared-schemas.js';
 
 // @fastify/swagger adds fields to FastifyContextConfig, after which TypeScript checks a route's `config` keys
 // against it: declare the one the app's routes use (read by error-handler.ts for the 415 message).

@@ -4,7 +4,7 @@
 // The texts it stores are storable and `qt` is within its range (PROTOCOL.md §2.1, §5.1), or it is rejected.
 import { isJsonObject } from 'feature-ts/protocol';
 import { itemChecker } from '../http/schema-validation.js';
-import { activationItemSchema } from '../routes/activation-schemas.js';
+import { activationItemSchema } from '../plugins/activation-schemas.js';
 import type { ActivationRow } from '../store/collect-store.js';
 
 const checkShape = itemChecker(activationItemSchema);

@@ -5,7 +5,7 @@
 // the hit is rejected.
 import { isJsonObject } from 'feature-ts/protocol';
 import { itemChecker } from '../http/schema-validation.js';
-import { hitSchema } from '../routes/hit-schemas.js';
+import { hitSchema } from '../plugins/hit-schemas.js';
 import type { HitRow } from '../store/collect-store.js';
 
 const checkShape = itemChecker(hitSchema);

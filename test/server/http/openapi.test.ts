@@ -12,7 +12,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import type { FastifyInstance } from 'fastify';
 import { ACTIONS } from '../../../src/protocol/index.js';
-import { EXAMPLE } from '../../../server/src/routes/shared-schemas.js';
+import { EXAMPLE } from '../../../server/src/plugins/shared-schemas.js';
 import { openFreshPgliteStore } from '../template-data-dir.js';
 import type { Store } from '../../../server/src/store/store.js';
 import { ANNOTATIONS } from '../../../server/src/http/schema-validation.js';

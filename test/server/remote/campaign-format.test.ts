@@ -22,7 +22,7 @@ import {
   panicBodySchema,
 } from '../../../server/src/remote/campaign-body-schemas.js';
 import { remoteCampaignSchema } from '../../../server/src/remote/campaign-schemas.js';
-import { errorBodySchema } from '../../../server/src/routes/shared-schemas.js';
+import { errorBodySchema } from '../../../server/src/plugins/shared-schemas.js';
 import type { CampaignRecord } from '../../../server/src/store/campaign-store.js';
 import { FieldError } from '../../../server/src/validation/bucketing-campaigns.js';
 

@@ -1,4 +1,4 @@
-// Indexes for the operator's live traffic view (routes/operator-insights.ts): it asks for an environment's
+// Indexes for the operator's live traffic view (plugins/operator-insights.ts): it asks for an environment's
 // newest activations and hits past a cursor, and for the highest seq of each, on every poll. Without these the
 // only index starting with env_id is the idempotency one (env_id, hid), so each poll would read every row of
 // the environment; with them both are a short backward range scan.

@@ -1,4 +1,4 @@
-// The operator's live traffic view (routes/operator-insights.ts): an environment's newest accepted activations
+// The operator's live traffic view (plugins/operator-insights.ts): an environment's newest accepted activations
 // and hits past a cursor, for watching an integration send. Each table is read newest first by seq, through
 // the (env_id, seq) indexes of migration 003, so a poll costs a short range scan however large the table;
 // the two are then merged by received time. Within one table seq is the insertion order, which follows

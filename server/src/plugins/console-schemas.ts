@@ -1,4 +1,4 @@
-// Schemas of the console's session routes (routes/console.ts): requests checked, answers serialized and the
+// Schemas of the console's session routes (plugins/console.ts): requests checked, answers serialized and the
 // OpenAPI document built from them. A session is a cookie plus a CSRF token; the operator key is sent once, here.
 import { errors } from '../errors.js';
 import {

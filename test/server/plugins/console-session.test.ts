@@ -1,4 +1,4 @@
-// The console's sessions (routes/console.ts, console/*): sign-in with the operator key or a one-time link gives an
+// The console's sessions (plugins/console.ts, console/*): sign-in with the operator key or a one-time link gives an
 // HttpOnly SameSite=Strict cookie; without a live session every console call is refused (401), changes need the
 // session's CSRF token (403 without it, or from another site), sign-out ends the session on the server, wrong keys
 // lock an address out, and the API keys and client secrets shown once appear in no later answer or log line.
@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { createLogger } from '../../../server/src/logger.js';
-import { CONSOLE_CSP } from '../../../server/src/routes/console.js';
+import { CONSOLE_CSP } from '../../../server/src/plugins/console.js';
 import { openFreshPgliteStore } from '../template-data-dir.js';
 import type { Store } from '../../../server/src/store/store.js';
 import { consoleCalls } from '../../support/console-calls.js';
