@@ -54,3 +54,6 @@ export class ExposedFlag {
     });
   }
 }
+
+/** The exposure callback (SPEC.md `OnVisitorExposed`): fired when the server acknowledged the exposure. */
+export type OnVisitorExposed = (visitorExposed: VisitorExposed, fromFlag: ExposedFlag) => void;

@@ -6,13 +6,6 @@ import type { Logger } from './logger.js';
 import type { StartOptions } from './start-options.js';
 import type { FSSdkStatus } from './status.js';
 import type { Tracker } from './tracking/tracker.js';
-import type { VisitorCacheLink } from './visitor-cache-link.js';
-import type { applyContext } from './visitor-context.js';
-
-/** Something that can be re-evaluated when the campaigns change (a visitor who fetched before). */
-export interface Reevaluable {
-  fetchFlags(): Promise<void>;
-}
 
 /**
  * What one started SDK gives its visitors: one per `start`, closed by `close` (or the next `start`). Visitors
@@ -25,10 +18,6 @@ export interface Runtime {
   readonly tracker: Tracker;
   readonly source: DecisionSource;
   readonly visitorCache: IVisitorCacheImplementation;
-  /** The visitor cache logic, from the chunk `start` loaded. */
-  readonly cacheLink: typeof VisitorCacheLink;
-  /** The context rules, from the chunk `start` loaded. */
-  readonly applyContext: typeof applyContext;
   readonly device: Readonly<DeviceContext>;
   /** The platform's campaign flags for decisions (`Platform.campaignFlags`), if it has its own. */
   readonly flagsOf: ((campaign: DecisionCampaign) => readonly ResolvedFlag[]) | undefined;

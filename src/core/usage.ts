@@ -1,12 +1,12 @@
 import { murmur3 } from '../engine/murmur3.js';
 import type { Logger } from './logger.js';
 import type { StartOptions } from './start-options.js';
+import { sendUsage } from './usage-hit.js';
 
 /**
  * Developer usage tracking (PROTOCOL.md §12): at most once per visitor and day per SDK instance, for about 1
- * in 500 visitor-days (`MurmurHash3(visitorId + YYYY-MM-DD) % 1000 < 2`, UTC). This module and murmur3 are a
- * chunk `start` loads unless usage tracking is disabled; nothing waits for it. The code that sends
- * (`usage-hit.ts`) loads for sampled visitor-days only. Fire and forget: usage statistics must never slow or
+ * in 500 visitor-days (`MurmurHash3(visitorId + YYYY-MM-DD) % 1000 < 2`, UTC). This module and murmur3 are
+ * part of the after-first-render chunk (`tracking/after-render.ts`); nothing waits for it. Fire and forget: usage statistics must never slow or
  * fail a visitor call.
  */
 export const usageTracker = (
@@ -20,8 +20,8 @@ export const usageTracker = (
     const day = `${visitorId}\n${date}`;
     if (sent.has(day) || murmur3(visitorId + date) % 1000 >= 2) return;
     sent.add(day);
-    import('./usage-hit.js')
-      .then((m) => m.sendUsage(options, instance))
-      .catch((error: unknown) => logger.debug(`usage statistics not sent: ${String(error)}`));
+    sendUsage(options, instance).catch((error: unknown) =>
+      logger.debug(`usage statistics not sent: ${String(error)}`),
+    );
   };
 };

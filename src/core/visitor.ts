@@ -19,7 +19,8 @@ import { FetchFlagsRequiredStatusReason as Reason, FlagStatus, FSSdkStatus } fro
 import type { HitProtocol } from './tracking/hits.js';
 import { consentHit } from './tracking/sdk-hits.js';
 import type { TrackedHit, TrackedVisitor } from './tracking/tracker.js';
-import type { VisitorCacheLink } from './visitor-cache-link.js';
+import { VisitorCacheLink } from './visitor-cache-link.js';
+import { applyContext } from './visitor-context.js';
 import { sameContext } from './same-context.js';
 
 const NO_FLAGS: FlagsSnapshot = new Map();
@@ -101,7 +102,7 @@ export class Visitor implements FlagHost {
     this.#ctx = { ...runtime.device };
     this.#applyContextEntries(Object.entries(init.context));
     const initial = init.initialDecision === undefined ? null : this.#initialFlags(init.initialDecision);
-    this.#cache = new runtime.cacheLink(runtime, (data) => {
+    this.#cache = new VisitorCacheLink(runtime, (data) => {
       // PROTOCOL.md §16.2: flags from the creation lookup apply only while nothing was fetched, and never
       // over initial flags, which a server decided for this page view.
       if (initial !== null || this.#fetchStarted || this.#id !== data.visitorId) return;
@@ -408,7 +409,7 @@ export class Visitor implements FlagHost {
   }
 
   #applyContextEntries(entries: Array<[unknown, unknown]>): boolean {
-    const { changed, refused } = this.#runtime.applyContext(this.#ctx, entries);
+    const { changed, refused } = applyContext(this.#ctx, entries);
     if (changed) this.#contextView = null;
     for (const message of refused) this.#runtime.logger.error(message);
     return changed;
