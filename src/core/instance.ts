@@ -4,13 +4,13 @@ import type { FeatureConfig, SdkStatusChanged } from './config.js';
 import { loadDecisionSource } from './decision/load-source.js';
 import { Level, Logger } from './logger.js';
 import type { Platform } from './platform/platform.js';
-import type { Runtime } from './runtime.js';
+import type { Runtime } from './visitor/runtime.js';
 import { resolveStartOptions } from './start-options.js';
 import { FSSdkStatus, Instance, Mode } from './status.js';
 import { loadAfterRender } from './tracking/load-after-render.js';
 import { PendingTracker } from './tracking/pending-tracker.js';
-import { VisitorBuilder, type NewVisitorOptions } from './visitor-builder.js';
-import { Visitor } from './visitor.js';
+import { VisitorBuilder, type NewVisitorOptions } from './visitor/visitor-builder.js';
+import { Visitor } from './visitor/visitor.js';
 
 let defaultPlatform: Platform | undefined;
 

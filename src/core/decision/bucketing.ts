@@ -4,7 +4,7 @@
 import { FlagSlots } from '../../engine/flag-slots.js';
 import { CompiledFile, compileFile, evaluate } from '../../engine/index.js';
 import { bucketingRoute, isJsonObject } from '../../protocol/index.js';
-import { shownUrl } from '../request-failure.js';
+import { shownUrl } from '../net/request-failure.js';
 import { segmentHit } from '../tracking/segment-hit.js';
 import { FSSdkStatus } from '../status.js';
 import { defaultBucketingFileCache, type CachedBucketingFile } from './bucketing-file-cache.js';

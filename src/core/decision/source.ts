@@ -1,5 +1,5 @@
 import type { AssignmentHistory, Decision, ServiceUrls, VisitorContext } from '../../protocol/index.js';
-import type { FlagsSnapshot } from '../flag-entry.js';
+import type { FlagsSnapshot } from '../flags/flag-entry.js';
 import type { Logger } from '../logger.js';
 import type { FSSdkStatus } from '../status.js';
 import type { TrackedHit } from '../tracking/tracker.js';

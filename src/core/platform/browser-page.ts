@@ -3,7 +3,7 @@
 // IndexedDB caches' database.
 import { SDK_VERSION } from '../../protocol/index.js';
 import { markFirstStart } from '../caches/idb.js';
-import type { DeviceContext } from '../context-keys.js';
+import type { DeviceContext } from '../visitor/context-keys.js';
 
 /** User-Agent Client Hints, where the browser has them (Chromium). */
 interface ClientHints {

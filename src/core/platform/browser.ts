@@ -1,6 +1,6 @@
 import { DEFAULT_SERVER_URL } from '../../protocol/index.js';
 import { IdbHitCache, IdbVisitorCache } from '../caches/idb.js';
-import type { DeviceContext } from '../context-keys.js';
+import type { DeviceContext } from '../visitor/context-keys.js';
 import { BatchCachingStrategy } from '../status.js';
 import { deviceContext, onPageHide } from './browser-page.js';
 import type { Platform } from './platform.js';

@@ -2,4 +2,4 @@
 // classes' checks) and developer usage statistics. One chunk, loaded through `load-after-render.ts`: nothing
 // the first variation needs waits for it.
 export { createTracker } from './manager.js';
-export { usageTracker } from '../usage.js';
+export { usageTracker } from '../usage/usage-tracker.js';

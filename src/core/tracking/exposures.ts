@@ -1,4 +1,4 @@
-import { ExposedFlag, VisitorExposed, type OnVisitorExposed } from '../exposure.js';
+import { ExposedFlag, VisitorExposed, type OnVisitorExposed } from '../flags/exposure.js';
 import type { Logger } from '../logger.js';
 import type { FlagExposure, Tracker } from './tracker.js';
 

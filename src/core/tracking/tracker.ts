@@ -1,6 +1,6 @@
 import type { IHitCacheImplementation, JsonValue, VisitorContext } from '../../protocol/index.js';
-import type { OnVisitorExposed } from '../exposure.js';
-import type { FlagEntry } from '../flag-entry.js';
+import type { OnVisitorExposed } from '../flags/exposure.js';
+import type { FlagEntry } from '../flags/flag-entry.js';
 import type { Logger } from '../logger.js';
 import type { BatchCachingStrategy } from '../status.js';
 

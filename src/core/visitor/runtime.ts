@@ -1,11 +1,11 @@
-import type { ResolvedFlag } from '../engine/flags.js';
-import type { Decision, DecisionCampaign, IVisitorCacheImplementation } from '../protocol/index.js';
+import type { ResolvedFlag } from '../../engine/flags.js';
+import type { Decision, DecisionCampaign, IVisitorCacheImplementation } from '../../protocol/index.js';
 import type { DeviceContext } from './context-keys.js';
-import type { DecisionSource } from './decision/source.js';
-import type { Logger } from './logger.js';
-import type { StartOptions } from './start-options.js';
-import type { FSSdkStatus } from './status.js';
-import type { Tracker } from './tracking/tracker.js';
+import type { DecisionSource } from '../decision/source.js';
+import type { Logger } from '../logger.js';
+import type { StartOptions } from '../start-options.js';
+import type { FSSdkStatus } from '../status.js';
+import type { Tracker } from '../tracking/tracker.js';
 
 /**
  * What one started SDK gives its visitors: one per `start`, closed by `close` (or the next `start`). Visitors

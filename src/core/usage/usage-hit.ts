@@ -1,6 +1,6 @@
-import { SDK_NAME, SDK_VERSION, usageRoute, type UsageHit } from '../protocol/index.js';
-import type { StartOptions } from './start-options.js';
-import { uuidV4 } from './tracking/uuid.js';
+import { SDK_NAME, SDK_VERSION, usageRoute, type UsageHit } from '../../protocol/index.js';
+import type { StartOptions } from '../start-options.js';
+import { uuidV4 } from '../tracking/uuid.js';
 
 /** The `cv` of a usage hit: how the SDK is configured, every value a string, no visitor data. */
 const usageValues = (o: StartOptions): Record<string, string> => ({

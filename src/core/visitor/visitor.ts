@@ -1,5 +1,5 @@
 import { atom, type ReadableAtom, type WritableAtom } from 'nanostores';
-import { buildFlags } from '../engine/flags.js';
+import { buildFlags } from '../../engine/flags.js';
 import {
   CONTEXT_LIMITS,
   SDK_NAME,
@@ -7,18 +7,18 @@ import {
   type ContextValue,
   type DecisionCampaign,
   type VisitorContext,
-} from '../protocol/index.js';
+} from '../../protocol/index.js';
 import { predefinedValueProblem, type FeatureContextKey, type FeatureContextValue } from './context-keys.js';
-import { parseDecision } from './decision/api.js';
-import type { DecisionInput, DecisionOutcome } from './decision/source.js';
-import { FlagCollection } from './flag-collection.js';
-import type { FlagEntry, FlagHost, FlagsSnapshot } from './flag-entry.js';
-import { Flag } from './flag.js';
+import { parseDecision } from '../decision/api.js';
+import type { DecisionInput, DecisionOutcome } from '../decision/source.js';
+import { FlagCollection } from '../flags/flag-collection.js';
+import type { FlagEntry, FlagHost, FlagsSnapshot } from '../flags/flag-entry.js';
+import { Flag } from '../flags/flag.js';
 import type { Runtime } from './runtime.js';
-import { FetchFlagsRequiredStatusReason as Reason, FlagStatus, FSSdkStatus } from './status.js';
-import type { HitProtocol } from './tracking/hits.js';
-import { consentHit } from './tracking/sdk-hits.js';
-import type { TrackedHit, TrackedVisitor } from './tracking/tracker.js';
+import { FetchFlagsRequiredStatusReason as Reason, FlagStatus, FSSdkStatus } from '../status.js';
+import type { HitProtocol } from '../tracking/hits.js';
+import { consentHit } from '../tracking/sdk-hits.js';
+import type { TrackedHit, TrackedVisitor } from '../tracking/tracker.js';
 import { VisitorCacheLink } from './visitor-cache-link.js';
 import { applyContext } from './visitor-context.js';
 import { sameContext } from './same-context.js';

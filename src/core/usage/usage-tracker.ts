@@ -1,6 +1,6 @@
-import { murmur3 } from '../engine/murmur3.js';
-import type { Logger } from './logger.js';
-import type { StartOptions } from './start-options.js';
+import { murmur3 } from '../../engine/murmur3.js';
+import type { Logger } from '../logger.js';
+import type { StartOptions } from '../start-options.js';
 import { sendUsage } from './usage-hit.js';
 
 /**

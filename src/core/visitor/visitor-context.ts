@@ -1,5 +1,5 @@
 // The context rules (SPEC.md Visitor context, PROTOCOL.md §3's limits), applied as a visitor's context changes.
-import { CONTEXT_LIMITS, type ContextValue, type VisitorContext } from '../protocol/index.js';
+import { CONTEXT_LIMITS, type ContextValue, type VisitorContext } from '../../protocol/index.js';
 import { contextValueProblem } from './context-keys.js';
 
 /** Keys the SDK sets on every context it sends (PROTOCOL.md §16.5); applications cannot set them. */
