@@ -5,9 +5,9 @@ import { sendUsage } from './usage-hit.js';
 
 /**
  * Developer usage tracking (PROTOCOL.md §12): at most once per visitor and day per SDK instance, for about 1
- * in 500 visitor-days (`MurmurHash3(visitorId + YYYY-MM-DD) % 1000 < 2`, UTC). This module and murmur3 are
- * part of the after-first-render chunk (`tracking/after-render.ts`); nothing waits for it. Fire and forget: usage statistics must never slow or
- * fail a visitor call.
+ * in 500 visitor-days (`MurmurHash3(visitorId + YYYY-MM-DD) % 1000 < 2`, UTC). This module, murmur3 and the
+ * sending code are part of the after-first-render chunk (`tracking/after-render.ts`); nothing waits for it.
+ * Fire and forget: usage statistics must never slow or fail a visitor call.
  */
 export const usageTracker = (
   options: StartOptions,
