@@ -2,19 +2,13 @@
 // (no bundler of their own). Unlike dist/browser (library mode for application bundlers: whitespace kept, one
 // shared module per chunk), these are minified whole and grouped by when a page needs them, because a page
 // pays per file and per byte:
-// - `chunks/start.js`: what renders the first variation in decision-API mode: core, the elements, lit's
-//   reactive element and context, and the chunks `start` awaits (visitor cache, device context, IndexedDB);
-// - lazy chunks: the tracking manager and usage statistics (loaded at start, not awaited: nothing renders from
-//   them) and bucketing mode (loaded only in that mode).
+// - the entry (`elements.js` or `core.js`): what renders the first variation in decision-API mode: core, the
+//   elements, lit, and everything `start` awaits, all imported statically;
+// - the chunks the SDK core's two `import()` seams make: the after-first-render code (tracking manager, usage
+//   statistics; loaded at start, not awaited: nothing renders from them) and bucketing mode (loaded only in
+//   that mode), plus the elements' hit builders (loaded on the first hit) and what those chunks share.
+// No file path or module pattern decides a chunk.
 import { defineConfig } from 'vite';
-
-/** Modules that load after the first render, or only in bucketing mode: they keep their own chunks. */
-const AFTER_RENDER =
-  /[\\/]src[\\/](elements[\\/]hit-builders|core[\\/](tracking[\\/](manager(-[\w-]+)?|batches|exposures|transport|uuid|wire|hits|hit-fields|segment-hit)|http|retry|request-failure|usage|usage-hit|decision[\\/](bucketing|bucketing-file-cache|poller))|engine[\\/](?!flags))/;
-
-/** What the first render needs (everything else an entry reaches statically, plus what `start` awaits). */
-const FIRST_RENDER =
-  /[\\/](src[\\/](core|protocol|elements)[\\/]|src[\\/]engine[\\/]flags|node_modules[\\/](nanostores|idb|@lit)[\\/])/;
 
 /**
  * `--mode elements` (`/sdk/elements.js`, the three tags) and `--mode core` (`/sdk/core.js`, the SDK alone) are two
@@ -33,23 +27,10 @@ export default defineConfig(({ mode }) => ({
     copyPublicDir: false,
     rolldownOptions: {
       input: mode === 'core' ? { core: 'src/core/index.ts' } : { elements: 'src/elements/define.ts' },
-      preserveEntrySignatures: 'strict',
-      // Here the start chunk holds both sides of the dynamic imports `start` awaits, on purpose: not a finding.
-      onLog(level, log, handler) {
-        if (log.code !== 'INEFFECTIVE_DYNAMIC_IMPORT') handler(level, log);
-      },
+      preserveEntrySignatures: 'allow-extension',
       output: {
         entryFileNames: '[name].js',
         chunkFileNames: `${mode}/[name].js`,
-        codeSplitting: {
-          groups: [
-            {
-              name: 'start',
-              test: (id: string) => FIRST_RENDER.test(id) && !AFTER_RENDER.test(id),
-              priority: 2,
-            },
-          ],
-        },
       },
     },
   },

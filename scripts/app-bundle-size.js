@@ -1,8 +1,7 @@
 // The budget of an application that bundles the SDK (DESIGN.md, Budgets): `import { Feature }` from the package's
 // browser build, bundled by esbuild with code splitting as an app's bundler would, counting every file that
 // `start()` loads in decision-API mode: the entry and each chunk reached through static or dynamic imports, except
-// the two that start does not load (bucketing mode's chunk, and usage sending for sampled visitor-days only)
-// and what only they reach. Each file is counted as gzip -9 of its bytes, as a server would send it.
+// bucketing mode's chunk (start does not load it in decision-API mode) and what only it reaches. Each file is counted as gzip -9 of its bytes, as a server would send it.
 //   node scripts/app-bundle-size.js [--limit 22000] [--json]
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,8 +9,8 @@ import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 
-/** Dynamic imports `start()` does not follow in decision-API mode, by the library chunk they load. */
-const NOT_AT_START = [/lazy[\\/]bucketing\.js$/, /lazy[\\/]usage-hit\.js$/];
+/** The dynamic import `start()` does not follow in decision-API mode (bucketing mode's chunk), by its library chunk. */
+const NOT_AT_START = [/chunks[\\/]bucketing\.js$/];
 
 const args = process.argv.slice(2);
 const limitAt = args.indexOf('--limit');

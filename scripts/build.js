@@ -37,6 +37,7 @@ const INPUTS = [
   'vite.sdk.config.ts',
   '.size-limit.json',
   'scripts/build.js',
+  'scripts/app-bundle-size.js',
   ...readdirSync('.').filter((name) => /^tsconfig.*\.json$/.test(name)),
 ];
 // One output of each step: when one is missing, the build runs whatever the stamp says.
@@ -152,6 +153,8 @@ mkdirSync('server/dist/demo', { recursive: true });
 copyFileSync('demo/index.html', 'server/dist/demo/index.html');
 if (checkSize) {
   step('size budgets (size-limit)', bin('size-limit'), [], { progressOnStderr: true });
+  // The fourth budget (DESIGN.md): an app bundling `import { Feature }` with everything start() loads.
+  step('app bundle budget (scripts/app-bundle-size.js)', process.execPath, ['scripts/app-bundle-size.js']);
   writeFileSync(STAMP, `complete build started at ${new Date(buildStarted).toISOString()}\n`);
   utimesSync(STAMP, buildStarted / 1000, buildStarted / 1000);
 }

@@ -1,11 +1,12 @@
 import type { IHitCacheImplementation, IVisitorCacheImplementation } from '../protocol/index.js';
-import type { ExposedFlag, VisitorExposed } from './exposure.js';
+import type { OnVisitorExposed } from './flags/exposure.js';
 import { Level, type LogManager } from './logger.js';
 import { Mode, type FSSdkStatus } from './status.js';
 import type { TrackingManagerConfig } from './tracking/tracker.js';
 
-/** The exposure callback (SPEC.md `OnVisitorExposed`): fired when the server acknowledged the exposure. */
-export type OnVisitorExposed = (visitorExposed: VisitorExposed, fromFlag: ExposedFlag) => void;
+// The callback's type lives beside the classes it receives, so the tracking code can name it without
+// importing the configuration (which names the tracking configuration: a circle).
+export type { OnVisitorExposed } from './flags/exposure.js';
 
 /** A status callback: receives each new SDK status once, in order. */
 export type SdkStatusChanged = (newStatus: FSSdkStatus) => void;

@@ -2,8 +2,8 @@ import type { FeatureConfig } from './config.js';
 import { FeatureInstance } from './instance.js';
 import type { Level } from './logger.js';
 import type { FSSdkStatus } from './status.js';
-import type { NewVisitorOptions, VisitorBuilder } from './visitor-builder.js';
-import type { Visitor } from './visitor.js';
+import type { NewVisitorOptions, VisitorBuilder } from './visitor/visitor-builder.js';
+import type { Visitor } from './visitor/visitor.js';
 
 let instance: FeatureInstance | undefined;
 

@@ -4,13 +4,13 @@ import type { FeatureConfig, SdkStatusChanged } from './config.js';
 import { loadDecisionSource } from './decision/load-source.js';
 import { Level, Logger } from './logger.js';
 import type { Platform } from './platform/platform.js';
-import type { Runtime } from './runtime.js';
+import type { Runtime } from './visitor/runtime.js';
 import { resolveStartOptions } from './start-options.js';
 import { FSSdkStatus, Instance, Mode } from './status.js';
-import { deferred } from './lazy.js';
-import { TRACKER_METHODS } from './tracking/tracker.js';
-import { VisitorBuilder, type NewVisitorOptions } from './visitor-builder.js';
-import { Visitor } from './visitor.js';
+import { loadAfterRender } from './tracking/load-after-render.js';
+import { PendingTracker } from './tracking/pending-tracker.js';
+import { VisitorBuilder, type NewVisitorOptions } from './visitor/visitor-builder.js';
+import { Visitor } from './visitor/visitor.js';
 
 let defaultPlatform: Platform | undefined;
 
@@ -64,12 +64,9 @@ export class FeatureInstance {
       platform.defaultServerUrl(),
       platform.defaultBatchStrategy,
     );
-    // The chunks every run needs start loading now, side by side: the tracking manager (not awaited: hits and
-    // activations queue until it is in), the visitor cache logic and the context rules (awaited below with the
-    // device context).
-    const tracking = import('./tracking/manager.js');
-    const cacheLink = import('./visitor-cache-link.js');
-    const contextRules = import('./visitor-context.js');
+    // The after-first-render chunk (tracking manager, usage statistics) starts loading now and is not awaited:
+    // hits and activations queue until it is in.
+    const afterRender = loadAfterRender();
     const createSource = await loadDecisionSource(options.mode);
     if (this.#run !== null) await this.close();
     const c = options.config;
@@ -80,8 +77,8 @@ export class FeatureInstance {
     logger.info(`the SDK uses the server at ${options.serverUrl}.`);
 
     const hitCache = c.hitCache ?? platform.createHitCache(logger, options.envId);
-    const tracker = deferred(
-      tracking.then((m) =>
+    const tracker = new PendingTracker(
+      afterRender.then((m) =>
         m.createTracker({
           envId: options.envId,
           apiKey: options.apiKey,
@@ -94,14 +91,9 @@ export class FeatureInstance {
           onPageHide: platform.onPageHide,
         }),
       ),
-      TRACKER_METHODS,
     );
     const visitorCache = c.visitorCache ?? platform.createVisitorCache(logger, options.envId);
-    const [device, { VisitorCacheLink }, { applyContext }] = await Promise.all([
-      platform.deviceContext(),
-      cacheLink,
-      contextRules,
-    ]);
+    const device = await platform.deviceContext();
     let closed = false;
     let xpc = false;
     const isCurrent = (): boolean => this.#run === run;
@@ -118,20 +110,18 @@ export class FeatureInstance {
         },
       },
     });
-    // Usage statistics (PROTOCOL.md §12) and murmur3 for their sampling are a chunk loaded now, unless disabled;
-    // visitors made before it is in are sampled once it is, with the time they were made.
+    // Usage statistics (PROTOCOL.md §12), unless disabled, ride in the after-first-render chunk; visitors made
+    // before it is in are sampled once it is, with the time they were made.
     const usage =
       c.disableDeveloperUsageTracking === true
         ? null
-        : import('./usage.js').then((m) => m.usageTracker(options, this, logger));
+        : afterRender.then((m) => m.usageTracker(options, this, logger));
     const run: Run = {
       options: options,
       logger: logger,
       tracker: tracker,
       source: source,
       visitorCache: visitorCache,
-      cacheLink: VisitorCacheLink,
-      applyContext: applyContext,
       device: Object.freeze(device),
       flagsOf: platform.campaignFlags,
       status: () => (isCurrent() ? this.#statusAtom.value : FSSdkStatus.SDK_NOT_INITIALIZED),

@@ -12,19 +12,19 @@ export {
   Mode,
 } from './status.js';
 export { Level, type LevelName, type LogManager } from './logger.js';
-export { Visitor, type VisitorFlagState } from './visitor.js';
-export { VisitorBuilder, type NewVisitorOptions } from './visitor-builder.js';
-export { Flag, type FlagValueOptions } from './flag.js';
-export { FlagCollection } from './flag-collection.js';
-export type { FlagEntry, FlagsSnapshot } from './flag-entry.js';
-export { flagsOfDecision } from './decision-flags.js';
-export { ExposedFlag, VisitorExposed } from './exposure.js';
+export { Visitor, type VisitorFlagState } from './visitor/visitor.js';
+export { VisitorBuilder, type NewVisitorOptions } from './visitor/visitor-builder.js';
+export { Flag, type FlagValueOptions } from './flags/flag.js';
+export { FlagCollection } from './flags/flag-collection.js';
+export type { FlagEntry, FlagsSnapshot } from './flags/flag-entry.js';
+export { flagsOfDecision } from './flags/decision-flags.js';
+export { ExposedFlag, VisitorExposed } from './flags/exposure.js';
 export {
   FeatureContext,
   type ContextKeyType,
   type FeatureContextKey,
   type FeatureContextValue,
-} from './context-keys.js';
+} from './visitor/context-keys.js';
 export {
   Event,
   HitProtocol,

@@ -1,10 +1,11 @@
-// The built browser bundle (vite: entry, static chunks, lazy chunks) runs the quick-start flow end to end.
-// The other suites run the sources; this one catches what only the build can break: a lazy chunk that does
-// not load. Node stands in for the browser with the few globals the SDK reads; IndexedDB is absent, so
-// the caches take their memory fallback (and say so once).
+// The built browser bundle (vite: the entry, the chunks of the SDK core's two `import()` seams) runs the
+// quick-start flow end to end, and a decision-API start loads none of bucketing mode's code. The other suites
+// run the sources; this one catches what only the build can break: a chunk that does not load, or bucketing
+// code pulled onto the start path. Node stands in for the browser with the few globals the SDK reads;
+// IndexedDB is absent, so the caches take their memory fallback (and say so once).
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -21,10 +22,18 @@ let double: ProtocolDouble;
 before(async () => {
   const build = spawnSync(
     process.execPath,
-    ['node_modules/vite/bin/vite.js', 'build', '--outDir', outDir, '--logLevel', 'error'],
+    ['node_modules/vite/bin/vite.js', 'build', '--outDir', outDir, '--manifest', '--logLevel', 'error'],
     { encoding: 'utf8' },
   );
   assert.equal(build.status, 0, build.stderr);
+  // Bucketing mode's chunk is replaced by one that only says it was loaded: a decision-API start must not.
+  const manifest = JSON.parse(readFileSync(join(outDir, '.vite', 'manifest.json'), 'utf8')) as Record<
+    string,
+    { file: string; isDynamicEntry?: boolean }
+  >;
+  const bucketing = manifest['src/core/decision/bucketing.ts'];
+  assert.equal(bucketing?.isDynamicEntry, true, 'bucketing mode is a chunk of its own');
+  writeFileSync(join(outDir, bucketing.file), 'globalThis.bucketingChunkLoaded = true;\n');
   const listeners = { addEventListener: () => undefined, removeEventListener: () => undefined };
   Object.assign(globalThis, listeners, {
     location: { origin: 'http://127.0.0.1:1' },
@@ -45,7 +54,7 @@ after(async () => {
   rmSync(outDir, { recursive: true, force: true });
 });
 
-void test('the built bundle starts, decides, exposes, sends a hit and flushes at close', async () => {
+void test('the built bundle starts, decides, exposes, sends a hit and flushes at close, with no bucketing code', async () => {
   const { ConfigBuilder, FSSdkStatus, FeatureInstance, Level, Page } = sdk;
   const logs = recordingLogs();
   const statuses: string[] = [];
@@ -89,6 +98,11 @@ void test('the built bundle starts, decides, exposes, sends a hit and flushes at
       ['EVENT', 'fs_consent'],
       ['PAGEVIEW', 'https://shop.example/cart'],
     ],
+  );
+  assert.equal(
+    (globalThis as { bucketingChunkLoaded?: boolean }).bucketingChunkLoaded,
+    undefined,
+    "a decision-API start loaded bucketing mode's chunk",
   );
   const problems = logs.lines.filter((l) => l.level === 'ERROR' || l.level === 'WARNING');
   assert.deepEqual(

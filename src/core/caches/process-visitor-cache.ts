@@ -1,5 +1,9 @@
 import type { IVisitorCacheImplementation } from '../../protocol/index.js';
-import { heldRecordJson, type HeldVisitorRecord, type VisitorRecordHolder } from '../visitor-record.js';
+import {
+  heldRecordJson,
+  type HeldVisitorRecord,
+  type VisitorRecordHolder,
+} from '../visitor/visitor-record.js';
 
 /** Options of {@link ProcessVisitorCache}. */
 export interface ProcessVisitorCacheOptions {

@@ -7,6 +7,8 @@ import {
   type DecisionCampaign,
   type DecisionRequest,
 } from '../../protocol/index.js';
+import { fetchText } from '../net/http.js';
+import { fetchError, shownUrl } from '../net/request-failure.js';
 import type { DecisionOutcome, DecisionSource, DecisionSourceDeps } from './source.js';
 
 /** `value` when it is a string, else `fallback`. */
@@ -72,7 +74,7 @@ export const createApiSource = (deps: DecisionSourceDeps): DecisionSource => {
   // Every failure names the request, so a wrong server URL or env id shows in the first log line. The query
   // (always present: decisionRoute adds it) is left out, and with it anything a configured URL carried there;
   // the API key is a header, never in the URL.
-  const request = `POST ${url.slice(0, url.indexOf('?'))}: `;
+  const request = `POST ${shownUrl(url)}: `;
   const failure = (reason: string): DecisionOutcome => ({ ok: false, reason: request + reason });
   const controllers = new Set<AbortController>();
   return {
@@ -86,21 +88,23 @@ export const createApiSource = (deps: DecisionSourceDeps): DecisionSource => {
       };
       const controller = new AbortController();
       controllers.add(controller);
-      // The timer covers the whole exchange, body included: a server that stalls mid-body is no answer.
-      const timer = setTimeout(() => controller.abort(), deps.timeout);
       try {
-        const res = await fetch(url, {
-          method: 'POST',
-          headers: {
-            'content-type': 'application/json',
-            'x-api-key': deps.apiKey,
-            'x-sdk-client': SDK_NAME,
-            'x-sdk-version': SDK_VERSION,
+        // The SDK's one fetch with a timeout (net/http.ts): the timer covers the whole exchange, body included.
+        const [res, answer] = await fetchText(
+          url,
+          {
+            method: 'POST',
+            headers: {
+              'content-type': 'application/json',
+              'x-api-key': deps.apiKey,
+              'x-sdk-client': SDK_NAME,
+              'x-sdk-version': SDK_VERSION,
+            },
+            body: JSON.stringify(body),
           },
-          body: JSON.stringify(body),
-          signal: controller.signal,
-        });
-        const answer = await res.text();
+          deps.timeout,
+          controller,
+        );
         if (!res.ok) return failure(`the decision API answered ${res.status}: ${answer.slice(0, 200)}`);
         let parsed: unknown = null;
         try {
@@ -114,10 +118,9 @@ export const createApiSource = (deps: DecisionSourceDeps): DecisionSource => {
         return failure(
           controller.signal.aborted
             ? `no decision within the ${deps.timeout} ms timeout`
-            : `the decision request failed: ${String(error)}`,
+            : `the decision request failed: ${fetchError(error, url)}`,
         );
       } finally {
-        clearTimeout(timer);
         controllers.delete(controller);
       }
     },

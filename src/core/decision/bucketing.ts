@@ -4,13 +4,12 @@
 import { FlagSlots } from '../../engine/flag-slots.js';
 import { CompiledFile, compileFile, evaluate } from '../../engine/index.js';
 import { bucketingRoute, isJsonObject } from '../../protocol/index.js';
-import { shownUrl } from '../request-failure.js';
+import { shownUrl } from '../net/request-failure.js';
 import { segmentHit } from '../tracking/segment-hit.js';
 import { FSSdkStatus } from '../status.js';
 import { defaultBucketingFileCache, type CachedBucketingFile } from './bucketing-file-cache.js';
 import { FilePoller, realPollTimers, type FileAnswer, type FileFault } from './poller.js';
-import type { Reevaluable } from '../runtime.js';
-import type { DecisionOutcome, DecisionSource, DecisionSourceDeps } from './source.js';
+import type { DecisionOutcome, DecisionSource, DecisionSourceDeps, Reevaluable } from './source.js';
 
 /** The file in use: compiled once, with the validators that make the next poll conditional. */
 interface CurrentFile {

@@ -1,7 +1,7 @@
 import type { Logger } from '../logger.js';
-import { fetchText } from '../http.js';
-import { fetchError } from '../request-failure.js';
-import { backoffDelay, parseRetryAfter } from '../retry.js';
+import { fetchText } from '../net/http.js';
+import { fetchError } from '../net/request-failure.js';
+import { backoffDelay, parseRetryAfter } from '../net/retry.js';
 
 /** What went wrong with one download, one log line per kind (PROTOCOL.md §9.4 faults). */
 export type FileFault = 'timeout' | 'network' | 'http' | 'malformed';

@@ -1,11 +1,15 @@
 import type { AssignmentHistory, Decision, ServiceUrls, VisitorContext } from '../../protocol/index.js';
-import type { FlagsSnapshot } from '../flag-entry.js';
+import type { FlagsSnapshot } from '../flags/flag-entry.js';
 import type { Logger } from '../logger.js';
-import type { Reevaluable } from '../runtime.js';
 import type { FSSdkStatus } from '../status.js';
 import type { TrackedHit } from '../tracking/tracker.js';
 import type { BucketingFileCache } from './bucketing-file-cache.js';
 import type { PollTimers } from './poller.js';
+
+/** Something that can be re-evaluated when the campaigns change (a visitor who fetched before). */
+export interface Reevaluable {
+  fetchFlags(): Promise<void>;
+}
 
 /** What a decision source decides for: the visitor as it was when `fetchFlags` was called. */
 export interface DecisionInput {

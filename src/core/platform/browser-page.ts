@@ -1,10 +1,9 @@
 // What the SDK reads from and listens to on the page: the auto-set context keys (PROTOCOL.md §16.5), gathered
-// during `start`, and page hide, on which the tracker beacons its pool. A chunk of its own that `start` loads
-// side by side with the IndexedDB caches (which keep the first-start mark), so it adds no round trip to the
-// start of a page; flag reads never need it.
+// during `start`, and page hide, on which the tracker beacons its pool. The first-start mark is kept in the
+// IndexedDB caches' database.
 import { SDK_VERSION } from '../../protocol/index.js';
 import { markFirstStart } from '../caches/idb.js';
-import type { DeviceContext } from '../context-keys.js';
+import type { DeviceContext } from '../visitor/context-keys.js';
 
 /** User-Agent Client Hints, where the browser has them (Chromium). */
 interface ClientHints {

@@ -3,7 +3,7 @@ import { internedCampaignFlags } from '../../engine/interned-flags.js';
 import { DEFAULT_SERVER_URL, SDK_VERSION } from '../../protocol/index.js';
 import { MemoryHitCache } from '../caches/memory.js';
 import { ProcessVisitorCache } from '../caches/process-visitor-cache.js';
-import type { DeviceContext } from '../context-keys.js';
+import type { DeviceContext } from '../visitor/context-keys.js';
 import { BatchCachingStrategy } from '../status.js';
 import type { Platform } from './platform.js';
 

@@ -4,7 +4,7 @@ import type {
   IHitCacheImplementation,
   IVisitorCacheImplementation,
 } from '../../protocol/index.js';
-import type { DeviceContext } from '../context-keys.js';
+import type { DeviceContext } from '../visitor/context-keys.js';
 import type { Logger } from '../logger.js';
 import type { BatchCachingStrategy } from '../status.js';
 

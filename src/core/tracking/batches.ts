@@ -81,4 +81,4 @@ export const nextBatch = (
 };
 
 // The retry delay is the SDK's one retry policy (../retry.ts), shared with the bucketing file polling.
-export { backoffDelay } from '../retry.js';
+export { backoffDelay } from '../net/retry.js';

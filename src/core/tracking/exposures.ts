@@ -1,18 +1,6 @@
-import type { VisitorContext } from '../../protocol/index.js';
-import type { OnVisitorExposed } from '../config.js';
-import { ExposedFlag, VisitorExposed } from '../exposure.js';
-import type { FlagEntry } from '../flag-entry.js';
+import { ExposedFlag, VisitorExposed, type OnVisitorExposed } from '../flags/exposure.js';
 import type { Logger } from '../logger.js';
-import type { Tracker, TrackedVisitor } from './tracker.js';
-
-/** One exposure to report: who, with which context, to which flag, read with which default. */
-export interface FlagExposure {
-  readonly visitor: TrackedVisitor;
-  /** The context as sent, for the callback's `VisitorExposed`. */
-  readonly context: Readonly<VisitorContext>;
-  readonly entry: FlagEntry;
-  readonly defaultValue: unknown;
-}
+import type { FlagExposure, Tracker } from './tracker.js';
 
 /** One activation a visitor object sent: a variation group and variation (PROTOCOL.md §4). */
 interface Activation {

@@ -1,8 +1,8 @@
-import type { IHitCacheImplementation, JsonValue } from '../../protocol/index.js';
-import type { OnVisitorExposed } from '../config.js';
+import type { IHitCacheImplementation, JsonValue, VisitorContext } from '../../protocol/index.js';
+import type { OnVisitorExposed } from '../flags/exposure.js';
+import type { FlagEntry } from '../flags/flag-entry.js';
 import type { Logger } from '../logger.js';
 import type { BatchCachingStrategy } from '../status.js';
-import type { FlagExposure } from './exposures.js';
 
 /** Batching configuration (SPEC.md `TrackingManagerConfig`). */
 export interface TrackingManagerConfig {
@@ -79,16 +79,14 @@ export interface Tracker {
   close(): Promise<void>;
 }
 
-/** The tracker's methods: the instance calls them through a deferred object until the chunk is loaded. */
-export const TRACKER_METHODS = [
-  'addHit',
-  'sendHit',
-  'addActivation',
-  'expose',
-  'dropVisitor',
-  'flush',
-  'close',
-] as const satisfies ReadonlyArray<keyof Tracker>;
+/** One exposure to report: who, with which context, to which flag, read with which default. */
+export interface FlagExposure {
+  readonly visitor: TrackedVisitor;
+  /** The context as sent, for the callback's `VisitorExposed`. */
+  readonly context: Readonly<VisitorContext>;
+  readonly entry: FlagEntry;
+  readonly defaultValue: unknown;
+}
 
 /** What the tracker needs from the SDK instance. */
 export interface TrackerDeps {

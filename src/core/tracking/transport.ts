@@ -1,7 +1,7 @@
 import { isJsonObject } from '../../protocol/index.js';
-import { fetchText } from '../http.js';
-import { fetchError, shownUrl } from '../request-failure.js';
-import { parseRetryAfter } from '../retry.js';
+import { fetchText } from '../net/http.js';
+import { fetchError, shownUrl } from '../net/request-failure.js';
+import { parseRetryAfter } from '../net/retry.js';
 
 // Kept here for the tracking manager: the retry policy itself lives in ../retry.ts.
 export { parseRetryAfter };

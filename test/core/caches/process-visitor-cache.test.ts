@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ProcessVisitorCache } from '../../../src/core/caches/process-visitor-cache.js';
 import { ConfigBuilder, FeatureInstance, Level, Mode } from '../../../src/core/node.js';
-import { parseVisitorRecord, type HeldVisitorRecord } from '../../../src/core/visitor-record.js';
+import { parseVisitorRecord, type HeldVisitorRecord } from '../../../src/core/visitor/visitor-record.js';
 import type { DecisionCampaign } from '../../../src/protocol/index.js';
 import { startProtocolDouble } from '../../support/protocol-double.js';
 import { VECTORS, variationId, vectorFile } from '../decision/bucketing-files.js';
@@ -77,11 +77,7 @@ void describe('ProcessVisitorCache', () => {
       },
     });
     assert.notEqual(parseVisitorRecord(json, 'user-42'), null, 'the SDK reads it back as a version-1 record');
-    assert.equal(
-      cache.heldRecord('user-42'),
-      cache.heldRecord('user-42'),
-      'the SDK gets the object itself',
-    );
+    assert.equal(cache.heldRecord('user-42'), cache.heldRecord('user-42'), 'the SDK gets the object itself');
   });
 
   void it('keeps at most maxVisitors records, at least the most recent half, and a re-written visitor counts as recent', () => {

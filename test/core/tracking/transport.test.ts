@@ -2,7 +2,7 @@
 // the backoff schedule, against the protocol double on 127.0.0.1.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { backoffDelay } from '../../../src/core/retry.js';
+import { backoffDelay } from '../../../src/core/net/retry.js';
 import { backoffDelay as batchesBackoff } from '../../../src/core/tracking/batches.js';
 import { classifyAnswer, parseRetryAfter, postText } from '../../../src/core/tracking/transport.js';
 import { startProtocolDouble, type ProtocolDouble } from '../../support/protocol-double.js';

@@ -1,7 +1,7 @@
 // Developer usage tracking (PROTOCOL.md §12): sampling, once per visitor and day, the body, the opt-out.
 import assert from 'node:assert/strict';
 import { afterEach, describe, test } from 'node:test';
-import { startSdk, until, type Sdk } from './support.js';
+import { startSdk, until, type Sdk } from '../support.js';
 
 /** An independent MurmurHash3 x86 32-bit (seed 0) over UTF-8 bytes, checked below on PROTOCOL.md §15's vectors. */
 const reference = (input: string): number => {

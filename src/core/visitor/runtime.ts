@@ -1,18 +1,11 @@
-import type { ResolvedFlag } from '../engine/flags.js';
-import type { Decision, DecisionCampaign, IVisitorCacheImplementation } from '../protocol/index.js';
+import type { ResolvedFlag } from '../../engine/flags.js';
+import type { Decision, DecisionCampaign, IVisitorCacheImplementation } from '../../protocol/index.js';
 import type { DeviceContext } from './context-keys.js';
-import type { DecisionSource } from './decision/source.js';
-import type { Logger } from './logger.js';
-import type { StartOptions } from './start-options.js';
-import type { FSSdkStatus } from './status.js';
-import type { Tracker } from './tracking/tracker.js';
-import type { VisitorCacheLink } from './visitor-cache-link.js';
-import type { applyContext } from './visitor-context.js';
-
-/** Something that can be re-evaluated when the campaigns change (a visitor who fetched before). */
-export interface Reevaluable {
-  fetchFlags(): Promise<void>;
-}
+import type { DecisionSource } from '../decision/source.js';
+import type { Logger } from '../logger.js';
+import type { StartOptions } from '../start-options.js';
+import type { FSSdkStatus } from '../status.js';
+import type { Tracker } from '../tracking/tracker.js';
 
 /**
  * What one started SDK gives its visitors: one per `start`, closed by `close` (or the next `start`). Visitors
@@ -25,10 +18,6 @@ export interface Runtime {
   readonly tracker: Tracker;
   readonly source: DecisionSource;
   readonly visitorCache: IVisitorCacheImplementation;
-  /** The visitor cache logic, from the chunk `start` loaded. */
-  readonly cacheLink: typeof VisitorCacheLink;
-  /** The context rules, from the chunk `start` loaded. */
-  readonly applyContext: typeof applyContext;
   readonly device: Readonly<DeviceContext>;
   /** The platform's campaign flags for decisions (`Platform.campaignFlags`), if it has its own. */
   readonly flagsOf: ((campaign: DecisionCampaign) => readonly ResolvedFlag[]) | undefined;

@@ -2,11 +2,11 @@
 // Its own file, so it runs in a fresh process (node's test runner gives each file one).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { BatchCachingStrategy, MemoryHitCache } from '../../src/core/node.js';
-import { ProcessVisitorCache } from '../../src/core/caches/process-visitor-cache.js';
-import { nodePlatform } from '../../src/core/platform/node.js';
-import { Level, Logger } from '../../src/core/logger.js';
-import { internedCampaignFlags } from '../../src/engine/interned-flags.js';
+import { BatchCachingStrategy, MemoryHitCache } from '../../../src/core/node.js';
+import { ProcessVisitorCache } from '../../../src/core/caches/process-visitor-cache.js';
+import { nodePlatform } from '../../../src/core/platform/node.js';
+import { Level, Logger } from '../../../src/core/logger.js';
+import { internedCampaignFlags } from '../../../src/engine/interned-flags.js';
 
 void test('sdk_firstTimeInit: true on the first start in the process, false after', async () => {
   assert.equal((await nodePlatform.deviceContext()).sdk_firstTimeInit, true);

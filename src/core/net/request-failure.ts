@@ -1,6 +1,5 @@
-// Failure messages of the SDK's requests (decision API, bucketing file, tracking) name the request they were,
-// so a wrong server URL or env id shows in the first log line. Used by the lazily loaded chunks; the decision
-// API source (in the entry, where every byte counts) strips its own query.
+// Failure messages of the SDK's requests (decision API, bucketing file, tracking, usage) name the request they
+// were, so a wrong server URL or env id shows in the first log line.
 
 /**
  * A URL as failure messages show it: origin and path, without the user info, query or fragment that may hold

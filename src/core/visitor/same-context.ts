@@ -1,4 +1,4 @@
-import type { VisitorContext } from '../protocol/index.js';
+import type { VisitorContext } from '../../protocol/index.js';
 
 /** True when both contexts hold the same keys and values. */
 export const sameContext = (a: Readonly<VisitorContext>, b: Readonly<VisitorContext>): boolean => {

@@ -1,4 +1,4 @@
-import { CONTEXT_LIMITS } from '../protocol/index.js';
+import { CONTEXT_LIMITS } from '../../protocol/index.js';
 /** The value type a predefined context key takes (SPEC.md: String, bool, int, double). */
 export type ContextKeyType = 'string' | 'boolean' | 'int' | 'double';
 

@@ -1,5 +1,5 @@
-import { buildFlags } from '../engine/flags.js';
-import { parseDecision } from './decision/api.js';
+import { buildFlags } from '../../engine/flags.js';
+import { parseDecision } from '../decision/api.js';
 import type { FlagsSnapshot } from './flag-entry.js';
 
 /**

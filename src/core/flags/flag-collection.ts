@@ -1,5 +1,5 @@
-import type { FlagMetadata } from '../protocol/index.js';
-import { FlagStatus } from './status.js';
+import type { FlagMetadata } from '../../protocol/index.js';
+import { FlagStatus } from '../status.js';
 import { Flag } from './flag.js';
 import type { FlagHost } from './flag-entry.js';
 

@@ -1,6 +1,6 @@
-import type { ResolvedFlag } from '../engine/flags.js';
-import type { JsonValue } from '../protocol/index.js';
-import type { FlagStatus } from './status.js';
+import type { ResolvedFlag } from '../../engine/flags.js';
+import type { JsonValue } from '../../protocol/index.js';
+import type { FlagStatus } from '../status.js';
 
 /** One flag of a visitor's decision (PROTOCOL.md §9.1): its value (null: not set by the variation) and metadata. */
 export type FlagEntry = ResolvedFlag;

@@ -1,7 +1,5 @@
-// The SDK's fetch with a timeout, for the requests made after the first render: the bucketing file
-// (decision/poller.ts) and tracking (tracking/transport.ts). The decision request (decision/api.ts) keeps the
-// same few lines inline: importing this module there costs the start bytes about 40 gzipped bytes (a shared
-// module and its call), which its budget has no room for; a lazily loaded chunk holds this one.
+// The SDK's one fetch with a timeout, for every request it makes: decisions (decision/api.ts), the bucketing
+// file (decision/poller.ts), tracking (tracking/transport.ts) and usage statistics (usage/usage-hit.ts).
 
 /**
  * `fetch` of `url` and its body as text, given up after `timeoutMs` counted over the whole exchange, body

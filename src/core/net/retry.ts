@@ -1,7 +1,7 @@
 // The SDK's one retry policy (PROTOCOL.md §5.3), shared by tracking and the bucketing file polling: wait what
-// the server asked for in `Retry-After`, else back off exponentially with jitter. The decision API has no
-// retry of its own (a failed decision keeps the visitor's last flags, §9.4), so this module stays out of the
-// start bytes: it lives in a lazily loaded chunk.
+// the server asked for in `Retry-After`, else back off exponentially with jitter. The other requests are not
+// retried: a failed decision keeps the visitor's last flags until the next fetchFlags (§9.4), and a usage hit
+// is sampled statistics (§12).
 
 /**
  * The wait before attempt `failures + 1` (`failures` ≥ 0 failed in a row) when the server gave no

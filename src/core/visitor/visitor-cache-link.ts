@@ -1,5 +1,5 @@
-import type { AssignmentHistory, DecisionCampaign } from '../protocol/index.js';
-import type { DecisionInput } from './decision/source.js';
+import type { AssignmentHistory, DecisionCampaign } from '../../protocol/index.js';
+import type { DecisionInput } from '../decision/source.js';
 import type { Runtime } from './runtime.js';
 import {
   assignmentsOf,

@@ -6,7 +6,7 @@ import {
   type DecisionCampaign,
   type VisitorCacheRecord,
   type VisitorContext,
-} from '../protocol/index.js';
+} from '../../protocol/index.js';
 
 /** The campaigns of a decision as the visitor cache stores them (PROTOCOL.md §10). */
 export const toCachedCampaigns = (campaigns: readonly DecisionCampaign[]): CachedCampaign[] =>

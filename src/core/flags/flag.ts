@@ -1,6 +1,6 @@
-import { EMPTY_METADATA, type FlagMetadata } from '../protocol/index.js';
+import { EMPTY_METADATA, type FlagMetadata } from '../../protocol/index.js';
 import { typeName, valueFits, type FlagEntry, type FlagHost, type FlagsSnapshot } from './flag-entry.js';
-import { FlagStatus } from './status.js';
+import { FlagStatus } from '../status.js';
 
 /** Options of `Flag.value`. */
 export interface FlagValueOptions {

@@ -2,11 +2,11 @@
 // Chromium from the shared suite test/core/shared/context.suite.ts.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { nodeHarness } from './shared/node-harness.js';
+import { nodeHarness } from '../shared/node-harness.js';
 
 void describe('predefined context keys (FeatureContext)', () => {
   void test('the Node platform sets the auto keys of PROTOCOL.md §16.5', async () => {
-    const { nodePlatform } = await import('../../src/core/platform/node.js');
+    const { nodePlatform } = await import('../../../src/core/platform/node.js');
     const os = await import('node:os');
     // This file runs in its own process: the first gathering is the first start (platform-node.test.ts checks
     // it); the keys below are those of any later start.

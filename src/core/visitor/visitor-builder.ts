@@ -1,5 +1,5 @@
-import type { ContextValue, Decision } from '../protocol/index.js';
-import { Instance } from './status.js';
+import type { ContextValue, Decision } from '../../protocol/index.js';
+import { Instance } from '../status.js';
 import type { Visitor, VisitorInit } from './visitor.js';
 
 /** Options of `Feature.newVisitor`. */

@@ -1,8 +1,8 @@
 // The visitor's Flag cache (issue 18): one Flag per key and flags snapshot, so a read allocates nothing, while
 // every SPEC rule of reading still holds: flags are live, a new snapshot gives new Flags, panic gives defaults.
-import { campaign, decision, panicDecision } from './shared/decisions.js';
-import { nodeHarness } from './shared/node-harness.js';
-import { withSession } from './shared/session.js';
+import { campaign, decision, panicDecision } from '../shared/decisions.js';
+import { nodeHarness } from '../shared/node-harness.js';
+import { withSession } from '../shared/session.js';
 
 const h = nodeHarness;
 const { describe, it, assert } = h;

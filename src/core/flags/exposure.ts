@@ -1,4 +1,4 @@
-import type { FlagMetadata, JsonValue, VisitorContext } from '../protocol/index.js';
+import type { FlagMetadata, JsonValue, VisitorContext } from '../../protocol/index.js';
 
 /** The visitor of an exposure callback (SPEC.md `VisitorExposed`), as it was when the flag was exposed. */
 export class VisitorExposed {
@@ -54,3 +54,6 @@ export class ExposedFlag {
     });
   }
 }
+
+/** The exposure callback (SPEC.md `OnVisitorExposed`): fired when the server acknowledged the exposure. */
+export type OnVisitorExposed = (visitorExposed: VisitorExposed, fromFlag: ExposedFlag) => void;

@@ -1,6 +1,5 @@
 // The context rules (SPEC.md Visitor context, PROTOCOL.md §3's limits), applied as a visitor's context changes.
-// A chunk `start` loads (lazy/ in the library build): visitors exist only once it is in.
-import { CONTEXT_LIMITS, type ContextValue, type VisitorContext } from '../protocol/index.js';
+import { CONTEXT_LIMITS, type ContextValue, type VisitorContext } from '../../protocol/index.js';
 import { contextValueProblem } from './context-keys.js';
 
 /** Keys the SDK sets on every context it sends (PROTOCOL.md §16.5); applications cannot set them. */

@@ -1,0 +1,90 @@
+// The SDK's shape, checked (issue 33): no import circle in src/, no file over the line limit, `import()` only
+// in the SDK core's two lazy seams (the after-first-render code and bucketing mode), and src/core's root
+// holding only the files DESIGN.md keeps there (everything else lives in its concept folder).
+// `node --import tsx scripts/sdk-shape.ts` (run by `npm run lint`) prints the counts and exits non-zero on any
+// violation; `--max-lines N` (default 300) sets the line limit.
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { circles, importGraph } from './import-graph.js';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const SOURCE = join(ROOT, 'src');
+const CORE = join(SOURCE, 'core');
+const args = process.argv.slice(2);
+const maxLinesAt = args.indexOf('--max-lines');
+const MAX_LINES = maxLinesAt >= 0 ? Number(args[maxLinesAt + 1]) : 300;
+
+/** The SDK core's lazy boundaries: one `import()` each (DESIGN.md, Budgets). */
+const SEAMS = ['core/tracking/load-after-render.ts', 'core/decision/load-source.ts'];
+
+/** What stays at src/core's root: the facade, the instance, its configuration, logging, statuses, entries. */
+const CORE_ROOT = new Set([
+  'feature.ts',
+  'instance.ts',
+  'config.ts',
+  'start-options.ts',
+  'logger.ts',
+  'status.ts',
+  'index.ts',
+  'node.ts',
+  'public.ts',
+]);
+
+const filesUnder = (dir: string): string[] =>
+  readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return filesUnder(path);
+    return path.endsWith('.ts') ? [path] : [];
+  });
+
+// An `import(` that is a call: not `typeof import(` (a type) and not in a comment line.
+const DYNAMIC_IMPORT = /^(?!\s*(?:\/\/|\*)).*?(?<!typeof\s)\bimport\s*\(/gm;
+
+const files = filesUnder(SOURCE).sort();
+const shown = (file: string): string => relative(ROOT, file);
+const violations: string[] = [];
+const fail = (message: string): void => {
+  violations.push(message);
+  console.log(message);
+};
+
+const found = circles(importGraph(files));
+for (const circle of found) fail(`import circle: ${circle.map(shown).join(' → ')}`);
+
+const long = files
+  .map((file) => ({ file, lines: readFileSync(file, 'utf8').split('\n').length - 1 }))
+  .filter((f) => f.lines > MAX_LINES);
+for (const { file, lines } of long) fail(`over ${MAX_LINES} lines: ${shown(file)} (${lines})`);
+
+// The core's lazy code is its two seams; the elements are counted apart (their hit builders load on the
+// first hit, which the elements' own code decides).
+let coreImports = 0;
+let otherImports = 0;
+for (const file of files) {
+  const calls = readFileSync(file, 'utf8').match(DYNAMIC_IMPORT)?.length ?? 0;
+  const path = relative(SOURCE, file);
+  if (!path.startsWith('core/')) {
+    otherImports += calls;
+    continue;
+  }
+  const allowed = SEAMS.includes(path) ? 1 : 0;
+  if (calls > allowed) {
+    coreImports += calls - allowed;
+    fail(`import() outside the two seams: ${shown(file)} (${calls - allowed})`);
+  }
+}
+for (const seam of SEAMS)
+  if ((readFileSync(join(SOURCE, seam), 'utf8').match(DYNAMIC_IMPORT)?.length ?? 0) !== 1)
+    fail(`a seam holds exactly one import(): src/${seam}`);
+
+const strayRoot = readdirSync(CORE).filter(
+  (name) => statSync(join(CORE, name)).isFile() && !CORE_ROOT.has(name),
+);
+for (const name of strayRoot) fail(`src/core root file outside the allowed list: src/core/${name}`);
+
+console.log(
+  `src: ${files.length} files, ${found.length} import circles, ${long.length} files over ${MAX_LINES} lines, ` +
+    `${coreImports} import() calls in src/core outside the two seams (${otherImports} in the elements), ` +
+    `${strayRoot.length} src/core root files outside the allowed list`,
+);
+if (violations.length > 0) process.exitCode = 1;
