@@ -44,8 +44,6 @@ const parseCampaign = (body: unknown, existing?: CampaignRecord) => {
   }
 };
 
-const STATES: readonly CampaignState[] = ['active', 'paused', 'interrupted'];
-
 /** Where and how one family of campaign routes is served: the plugin's options. */
 export interface CampaignRoutes {
   ctx: AppContext<AccountStore & CampaignStore & ReportStore>;
@@ -145,10 +143,9 @@ export const campaignRoutes: FastifyPluginCallback<CampaignRoutes> = (app, route
 
   app.patch(`${base}/campaigns/:campaignId`, guard('campaign.update'), async (request) => {
     const existing = await campaignOf(request);
+    // campaignFromRemote refuses a state other than the stored one (the toggle route's job).
     const parsed = parseCampaign(request.body, existing);
     const { envId } = paramsOf(request);
-    if (parsed.state !== undefined && parsed.state !== existing.state)
-      throw errors.invalidBody('state', 'change the state with PATCH …/campaigns/{id}/toggle');
     const updated = await storeErrors(() =>
       ctx.store.updateCampaign(envId, existing.id, parsed.campaign, {
         description: parsed.description,
@@ -165,24 +162,21 @@ export const campaignRoutes: FastifyPluginCallback<CampaignRoutes> = (app, route
   });
 
   app.patch(`${base}/campaigns/:campaignId/toggle`, guard('campaign.toggle'), async (request) => {
-    const body = request.body as Record<string, unknown> | null;
-    const state = body !== null && typeof body === 'object' ? body.state : undefined;
-    if (typeof state !== 'string' || !(STATES as readonly string[]).includes(state))
-      throw errors.invalidBody('state', `must be one of ${STATES.join(', ')}`);
+    // Checked by campaignToggleBodySchema.
+    const { state } = request.body as { state: CampaignState };
     const existing = await campaignOf(request);
     if (existing.state === 'interrupted' && state !== 'interrupted')
       throw errors.conflict(
         `Campaign "${existing.id}" is interrupted, which is final: create a new campaign to run it again.`,
       );
     const { envId } = paramsOf(request);
-    await storeErrors(() => ctx.store.setCampaignState(envId, existing.id, state as CampaignState));
+    await storeErrors(() => ctx.store.setCampaignState(envId, existing.id, state));
     return (await withCompatibility(request, [await campaignOf(request)]))[0];
   });
 
   app.patch(`${base}/panic`, guard('environment.panic'), async (request) => {
-    const body = request.body as Record<string, unknown> | null;
-    const panic = body !== null && typeof body === 'object' ? body.panic : undefined;
-    if (panic !== 'on' && panic !== 'off') throw errors.invalidBody('panic', 'must be "on" or "off"');
+    // Checked by panicBodySchema.
+    const { panic } = request.body as { panic: 'on' | 'off' };
     await ctx.store.setPanic(paramsOf(request).envId, panic === 'on');
     return { panic };
   });

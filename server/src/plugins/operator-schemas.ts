@@ -36,7 +36,14 @@ import {
 export const OPERATOR_CAMPAIGNS_BASE = '/admin/v1/environments/:envId';
 
 const NO_STORE = { 'Cache-Control': { type: 'string', description: '`no-store`' } } as const;
-const NAME = { type: 'string', minLength: 1, maxLength: 100 } as const;
+const NAME = {
+  type: 'string',
+  minLength: 1,
+  maxLength: 100,
+  pattern: '\\S',
+  'x-storable': true,
+  'x-rule': 'must be a string of 1 to 100 characters, not only spaces',
+} as const;
 
 /** An answer: `schema` with its description, headers and one example. */
 const answer = (description: string, schema: object, example: unknown) => ({

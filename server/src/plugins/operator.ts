@@ -11,7 +11,6 @@ import { InputError, errors, storeErrors } from '../errors.js';
 import { operatorEnvironment } from '../http/operator-scope.js';
 import { reportEtag, reportVersions, sendReportAnswer } from '../http/report-etag.js';
 import { buildCampaignReport } from '../report/build-report.js';
-import { STORABLE_TEXT_RULE, isStorableText } from '../validation/storable-text.js';
 import type { AccessRecord } from '../store/access-store.js';
 import type { Account, EnvironmentRecord } from '../store/account-store.js';
 import { FieldError, validateBucketingCampaigns } from '../validation/bucketing-campaigns.js';
@@ -24,27 +23,15 @@ import type { ReportStore } from '../store/report-store.js';
 
 const PREFIX = '/admin/v1';
 
-const bodyOf = (request: FastifyRequest): Record<string, unknown> => {
-  const body = request.body;
-  if (typeof body !== 'object' || body === null || Array.isArray(body))
-    throw errors.invalidBody('(body)', 'must be a JSON object');
-  return body as Record<string, unknown>;
-};
+// Bodies are checked by their route schemas (operator-schemas.ts); a name is kept without its outer spaces.
+const nameOf = (request: FastifyRequest): string => (request.body as { name: string }).name.trim();
 
-const name = (body: Record<string, unknown>): string => {
-  const value = body.name;
-  if (typeof value !== 'string' || value.trim() === '' || value.length > 100)
-    throw errors.invalidBody('name', 'must be a string of 1 to 100 characters');
-  if (!isStorableText(value)) throw errors.invalidBody('name', STORABLE_TEXT_RULE);
-  return value.trim();
-};
-
-const optionalBoolean = (body: Record<string, unknown>, field: string): boolean | undefined => {
-  const value = body[field];
-  if (value === undefined) return undefined;
-  if (typeof value !== 'boolean') throw errors.invalidBody(field, 'must be true or false');
-  return value;
-};
+/** The settings a PATCH of an environment gives (checked by its schema: booleans or absent). */
+interface EnvironmentPatch {
+  enabledXPC?: boolean;
+  enabled1V1T?: boolean;
+  panic?: boolean;
+}
 
 /**
  * The operator routes of accounts, environments, accesses, import and reports, as a fastify plugin: app.ts
@@ -72,7 +59,7 @@ export const operatorAccountRoutes: FastifyPluginCallback<{
     items: (await ctx.store.listAccounts()).map(accountAnswer),
   }));
   scope.post(`${PREFIX}/accounts`, doc.newAccount, async (request, reply) => {
-    const created = await storeErrors(() => ctx.store.createAccount(name(bodyOf(request))));
+    const created = await storeErrors(() => ctx.store.createAccount(nameOf(request)));
     return reply.code(201).send(accountAnswer(created));
   });
 
@@ -81,13 +68,11 @@ export const operatorAccountRoutes: FastifyPluginCallback<{
   }));
   scope.post(`${PREFIX}/accounts/:accountId/environments`, doc.newEnvironment, async (request, reply) => {
     const owner = await account(request);
-    const body = bodyOf(request);
-    const enabledXPC = optionalBoolean(body, 'enabledXPC');
-    const enabled1V1T = optionalBoolean(body, 'enabled1V1T');
+    const { enabledXPC, enabled1V1T } = request.body as EnvironmentPatch;
     const { environment: created, apiKey } = await storeErrors(() =>
       ctx.store.createEnvironment({
         accountId: owner.id,
-        name: name(body),
+        name: nameOf(request),
         accountSettings: {
           ...(enabledXPC === undefined ? {} : { enabledXPC }),
           ...(enabled1V1T === undefined ? {} : { enabled1V1T }),
@@ -102,10 +87,7 @@ export const operatorAccountRoutes: FastifyPluginCallback<{
   });
   scope.patch(`${PREFIX}/environments/:envId`, doc.updateEnvironment, async (request) => {
     const found = await environment(request);
-    const body = bodyOf(request);
-    const enabledXPC = optionalBoolean(body, 'enabledXPC');
-    const enabled1V1T = optionalBoolean(body, 'enabled1V1T');
-    const panic = optionalBoolean(body, 'panic');
+    const { enabledXPC, enabled1V1T, panic } = request.body as EnvironmentPatch;
     if (enabledXPC !== undefined || enabled1V1T !== undefined)
       await ctx.store.setAccountSettings(found.id, {
         ...(enabledXPC === undefined ? {} : { enabledXPC }),
@@ -149,7 +131,8 @@ export const operatorAccountRoutes: FastifyPluginCallback<{
   }));
   scope.post(`${PREFIX}/accounts/:accountId/accesses`, doc.newAccess, async (request, reply) => {
     const owner = await account(request);
-    const body = bodyOf(request);
+    // The access's own rules (known actions, environments of the account) are createAccess's.
+    const body = request.body as Record<string, unknown>;
     try {
       const { access: created, clientSecret } = await createAccess(ctx.store, {
         accountId: owner.id,

@@ -150,6 +150,7 @@ export const campaignToggleBodySchema = {
     state: {
       type: 'string',
       enum: CAMPAIGN_STATES,
+      'x-rule': `must be one of ${CAMPAIGN_STATES.join(', ')}`,
       description: 'interrupted is final: toggling an interrupted campaign answers 409.',
     },
   },
@@ -165,6 +166,7 @@ export const panicBodySchema = {
     panic: {
       type: 'string',
       enum: ['on', 'off'],
+      'x-rule': 'must be "on" or "off"',
       description: 'on: every SDK of the environment serves default values and sends nothing.',
     },
   },

@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 import type { ErrorObject } from 'ajv';
 import Fastify from 'fastify';
 import { formatSchemaErrors } from '../../../server/src/http/schema-errors.js';
-import { compileRequestSchema } from '../../../server/src/http/schema-validation.js';
+import { ANNOTATIONS, compileRequestSchema } from '../../../server/src/http/schema-validation.js';
 import type { BucketingCampaign, RemoteCampaign } from '../../../src/protocol/index.js';
 import { InputError } from '../../../server/src/errors.js';
 import {
@@ -717,8 +717,9 @@ void describe('campaign schemas', () => {
     });
     app.setValidatorCompiler(compileRequestSchema);
     t.after(() => app.close());
-    // Answers are checked as fastify's default Ajv reads them (with formats: `date-time`), as a client would.
-    const plain = Fastify();
+    // Answers are checked as fastify's default Ajv reads them (with formats: `date-time`), as a client would,
+    // our keywords being annotations to it.
+    const plain = Fastify({ ajv: { customOptions: { keywords: [...ANNOTATIONS] } } });
     t.after(() => plain.close());
     let sent: RemoteCampaign | undefined;
     const answers: Array<[string, Schema]> = [
