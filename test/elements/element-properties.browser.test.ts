@@ -4,7 +4,7 @@
 // (or not connected) start no SDK, so these need no server.
 import { assert, fixture, html } from '@open-wc/testing';
 import '../../src/elements/define.js';
-import type { FeatureFlag, FeatureHit } from '../../src/elements/index.js';
+import { FeatureFlag, FeatureHit } from '../../src/elements/index.js';
 
 describe('element properties', () => {
   it('text: the attribute sets the property, the property its attribute at the next update', async () => {
@@ -65,6 +65,23 @@ describe('element properties', () => {
     assert.strictEqual(flag.key, 'size');
     flag.removeAttribute('key');
     assert.strictEqual(flag.key, 'btnColor');
+  });
+
+  it('properties a page set before the tag was defined apply once it is (a late module, a framework)', async () => {
+    const early = [document.createElement('late-feature-hit'), document.createElement('late-feature-flag')];
+    Object.assign(early[0] ?? {}, { action: 'buy', value: 3 });
+    Object.assign(early[1] ?? {}, { key: 'size', default: 'S' });
+    customElements.define('late-feature-hit', class extends FeatureHit {});
+    customElements.define('late-feature-flag', class extends FeatureFlag {});
+    await fixture(html`<div>${early}</div>`);
+    const [hit, flag] = early;
+    if (!(hit instanceof FeatureHit) || !(flag instanceof FeatureFlag)) throw new Error('not upgraded');
+    await Promise.all([hit.updateComplete, flag.updateComplete]);
+    assert.deepEqual(
+      [hit.action, hit.value, hit.getAttribute('action'), hit.getAttribute('value')],
+      ['buy', 3, 'buy', '3'],
+    );
+    assert.deepEqual([flag.key, flag.getAttribute('key'), flag.value], ['size', 'size', 'S']);
   });
 
   it('the event map types the listeners of elements and document', async () => {
