@@ -39,11 +39,13 @@ export class ClientController implements ReactiveController {
     return this.#client;
   }
 
+  /** Listens to the named atoms of the client (lit calls it when the host connects). */
   hostConnected(): void {
     this.#connected = true;
     this.#listen();
   }
 
+  /** Stops listening: a detached host holds no subscription (lit calls it when the host disconnects). */
   hostDisconnected(): void {
     this.#connected = false;
     this.#unlisten();
