@@ -12,8 +12,10 @@ import { pathToFileURL } from 'node:url';
 import { launchChromium } from '../test/support/chromium.js';
 
 const ROOT = new URL('..', import.meta.url).pathname;
+// @lit/reactive-element: the elements' base class, imported from its own package because `lit`'s index has side
+// effects that pull lit-html into the first render; it installs no extra package (lit depends on it).
 /** What an app that installs the SDK gets, and nothing more (DESIGN.md: only what browsers need). */
-const SDK_DEPENDENCIES = ['@lit/context', 'idb', 'lit', 'nanostores'];
+const SDK_DEPENDENCIES = ['@lit/context', '@lit/reactive-element', 'idb', 'lit', 'nanostores'];
 /** Server packages that must never reach an app through the SDK. */
 const SERVER_ONLY = ['fastify', '@electric-sql/pglite', 'pg', 'pino'];
 

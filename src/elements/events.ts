@@ -37,7 +37,7 @@ export interface FeatureChangeDetail {
   variationId: string | null;
 }
 
-/** Every event the elements send, by name. */
+/** Every event the elements send, by name: the one declaration the DOM's event maps below take it from. */
 export interface FeatureEventMap {
   'feature-ready': CustomEvent<FeatureReadyDetail>;
   'feature-status': CustomEvent<FeatureStatusDetail>;
@@ -47,30 +47,26 @@ export interface FeatureEventMap {
 }
 
 // The events bubble and are composed: typed on elements and on the document, where a page listens to all.
+// Merged by `extends`, so adding an event to the map above types it everywhere.
 declare global {
-  interface HTMLElementEventMap {
-    'feature-ready': CustomEvent<FeatureReadyDetail>;
-    'feature-status': CustomEvent<FeatureStatusDetail>;
-    'feature-error': CustomEvent<FeatureErrorDetail>;
-    'feature-change': CustomEvent<FeatureChangeDetail>;
-    'feature-exposed': CustomEvent<ExposureDetail>;
-  }
-  interface DocumentEventMap {
-    'feature-ready': CustomEvent<FeatureReadyDetail>;
-    'feature-status': CustomEvent<FeatureStatusDetail>;
-    'feature-error': CustomEvent<FeatureErrorDetail>;
-    'feature-change': CustomEvent<FeatureChangeDetail>;
-    'feature-exposed': CustomEvent<ExposureDetail>;
-  }
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- a merge, not a new type
+  interface HTMLElementEventMap extends FeatureEventMap {}
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- a merge, not a new type
+  interface DocumentEventMap extends FeatureEventMap {}
 }
 
-/** Dispatches a bubbling, composed event from `target`. */
+/** The detail an event of the map carries. */
+export type FeatureEventDetail<K extends keyof FeatureEventMap> = FeatureEventMap[K]['detail'];
+
+/** Dispatches a bubbling, composed event of the map from `target`, typed by its name; returns it. */
 export const emit = <K extends keyof FeatureEventMap>(
   target: EventTarget,
   name: K,
-  detail: FeatureEventMap[K]['detail'],
-): void => {
-  target.dispatchEvent(new CustomEvent(name, { detail, bubbles: true, composed: true }));
+  detail: FeatureEventDetail<K>,
+): FeatureEventMap[K] => {
+  const event = new CustomEvent(name, { detail, bubbles: true, composed: true }) as FeatureEventMap[K];
+  target.dispatchEvent(event);
+  return event;
 };
 
 /**

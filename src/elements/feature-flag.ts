@@ -1,8 +1,8 @@
-import { ContextConsumer } from '@lit/context';
-import type { FlagsSnapshot } from '../core/index.js';
-import { featureClientContext, type ExposureDetail, type FeatureClient } from './client-context.js';
+import { ReactiveElement, type PropertyValues } from '@lit/reactive-element';
+import type { ExposureDetail } from './client-context.js';
+import { ClientController } from './client-controller.js';
+import { numberProperty, textProperty, type PropertiesOf } from './element-properties.js';
 import { emit, reportOnce, type FeatureErrorReason } from './events.js';
-import { attributeProperties, FeatureElement } from './feature-element.js';
 import {
   FLAG_TYPES,
   inferType,
@@ -12,7 +12,6 @@ import {
   type FlagType,
   type ShownValue,
 } from './flag-value.js';
-import { StoreController } from './store-controller.js';
 import { watchUntilSeen } from './visibility.js';
 
 /** When a flag reports its exposure. */
@@ -48,18 +47,19 @@ const hasProviderAbove = (node: Node): boolean => {
  * @fires {CustomEvent<ExposureDetail>} feature-exposed - The exposure of the variation shown was reported.
  * @fires {CustomEvent<FeatureErrorDetail>} feature-error - A wrong attribute, or no provider around the flag.
  */
-export class FeatureFlag extends FeatureElement {
-  static readonly observedAttributes = [
-    ...attributeProperties(FeatureFlag, {
-      default: 'text',
-      type: 'text',
-      exposure: 'text',
-      exposureDelay: 'number',
-    }),
-    'key',
-    'flag',
-  ];
+export class FeatureFlag extends ReactiveElement {
+  /** @internal The attribute-backed properties (lit's declarations), one entry per field below. */
+  static override properties = {
+    key: { attribute: 'key' },
+    flag: textProperty('flag'),
+    default: textProperty('default'),
+    type: textProperty('type'),
+    exposure: textProperty('exposure'),
+    exposureDelay: numberProperty('exposure-delay'),
+  } satisfies PropertiesOf<FeatureFlag>;
 
+  /** The flag key, where a framework keeps `key` for itself (`flag`); `key` reads it when no `key` is set. */
+  declare flag: string | null;
   /** The default, as the `default` attribute's text. */
   declare default: string | null;
   /** The declared type (`type`); null: inferred from `default`. */
@@ -69,19 +69,21 @@ export class FeatureFlag extends FeatureElement {
   /** Milliseconds in view before the exposure is reported (`exposure-delay`, default 1000). */
   declare exposureDelay: number | undefined;
 
+  #key: string | null = null;
+
   /** The flag key (`key`, or `flag` where a framework keeps `key` for itself, as React does). */
   get key(): string {
-    return this.getAttribute('key') ?? this.getAttribute('flag') ?? '';
+    return this.#key ?? this.flag ?? '';
   }
-  set key(value: string) {
-    this.setAttribute('key', value);
+  set key(value: string | null) {
+    this.#key = value;
+    // Written to the attribute here, not by lit's reflection, which would write the `flag` fallback read above.
+    if (value === null) this.removeAttribute('key');
+    else if (this.getAttribute('key') !== value) this.setAttribute('key', value);
   }
 
-  readonly #flags = new StoreController<FlagsSnapshot>(this);
-  readonly #ready = new StoreController<boolean>(this);
-  readonly #consent = new StoreController<boolean>(this);
+  readonly #client = new ClientController(this, ['$flags', '$ready', '$consent']);
   readonly #reported = new Set<string>();
-  #client: FeatureClient | undefined;
   #shown: ShownValue | null = null;
   #choice: Element | null | undefined;
   #rendered: Node[] = [];
@@ -92,16 +94,7 @@ export class FeatureFlag extends FeatureElement {
 
   constructor() {
     super();
-    new ContextConsumer(this, {
-      context: featureClientContext,
-      subscribe: true,
-      callback: (client) => {
-        this.#client = client;
-        this.#flags.bind(client?.$flags);
-        this.#ready.bind(client?.$ready);
-        this.#consent.bind(client?.$consent);
-      },
-    });
+    this.flag = this.default = this.type = this.exposure = null;
   }
 
   /** The value shown now (the variation's, or the default). */
@@ -115,7 +108,7 @@ export class FeatureFlag extends FeatureElement {
    */
   async reportExposure(): Promise<void> {
     const shown = this.#shown;
-    const client = this.#client;
+    const client = this.#client.value;
     if (shown?.variationId == null || client === undefined || this.#exposed.has(shown.variationId)) return;
     this.#exposed.add(shown.variationId);
     const { type, value } = this.#typed();
@@ -132,8 +125,15 @@ export class FeatureFlag extends FeatureElement {
     }
   }
 
+  /** Light DOM: the variation's content is stamped into the page, so the page's CSS styles it. */
+  protected override createRenderRoot(): HTMLElement {
+    return this;
+  }
+
   override connectedCallback(): void {
     super.connectedCallback();
+    // Render again after a move (disconnecting stopped the exposure watch).
+    this.requestUpdate();
     if (!hasProviderAbove(this)) {
       this.#problem(
         'no-provider',
@@ -150,10 +150,14 @@ export class FeatureFlag extends FeatureElement {
     this.#watching = null;
   }
 
-  protected update(): void {
-    const loading = this.#client === undefined ? hasProviderAbove(this) : this.#ready.value !== true;
+  /** Renders the variation (or the default, or the loading state) and watches for its exposure. */
+  protected override update(changed: PropertyValues<this>): void {
+    super.update(changed);
+    if (!this.isConnected) return;
+    const client = this.#client.value;
+    const loading = client === undefined ? hasProviderAbove(this) : !client.$ready.get();
     const typed = this.#typed();
-    const shown = loading ? null : shownValue(this.#flags.value, this.key, typed.type, typed.value);
+    const shown = loading ? null : shownValue(client?.$flags.get(), this.key, typed.type, typed.value);
     this.toggleAttribute('aria-busy', loading);
     if (loading) this.setAttribute('aria-busy', 'true');
     const loadingContent = this.querySelector(':scope > [slot="loading"]');
@@ -233,7 +237,8 @@ export class FeatureFlag extends FeatureElement {
    */
   #watchExposure(): void {
     const id = this.#shown?.variationId ?? null;
-    const wanted = id !== null && !this.#exposed.has(id) && this.#consent.value === true ? id : null;
+    const wanted =
+      id !== null && !this.#exposed.has(id) && this.#client.value?.$consent.get() === true ? id : null;
     if (wanted === this.#watching) return;
     this.#stopWatching?.();
     this.#stopWatching = undefined;

@@ -1,8 +1,7 @@
-import { ContextConsumer } from '@lit/context';
-import { featureClientContext, type FeatureClient } from './client-context.js';
+import { ReactiveElement, type PropertyValues } from '@lit/reactive-element';
+import { ClientController } from './client-controller.js';
+import { numberProperty, textProperty, type PropertiesOf } from './element-properties.js';
 import { reportOnce } from './events.js';
-import { attributeProperties, FeatureElement } from './feature-element.js';
-import { StoreController } from './store-controller.js';
 
 /** The part of `<feature-flag>` a hit inside it uses: found by tag, so this module does not import that class. */
 interface ExposingFlag extends Element {
@@ -29,16 +28,17 @@ interface ExposingFlag extends Element {
  * @slot - The content whose events send the hit.
  * @fires {CustomEvent<FeatureErrorDetail>} feature-error - The hit's configuration is invalid (reported once).
  */
-export class FeatureHit extends FeatureElement {
-  static readonly observedAttributes = attributeProperties(FeatureHit, {
-    type: 'text',
-    location: 'text',
-    action: 'text',
-    category: 'text',
-    label: 'text',
-    value: 'number',
-    on: 'text',
-  });
+export class FeatureHit extends ReactiveElement {
+  /** @internal The attribute-backed properties (lit's declarations), one entry per field below. */
+  static override properties = {
+    type: textProperty('type'),
+    location: textProperty('location'),
+    action: textProperty('action'),
+    category: textProperty('category'),
+    label: textProperty('label'),
+    value: numberProperty('value'),
+    on: textProperty('on'),
+  } satisfies PropertiesOf<FeatureHit>;
 
   /** `screen` or `event` (default) (`type`). */
   declare type: string | null;
@@ -56,28 +56,19 @@ export class FeatureHit extends FeatureElement {
   declare on: string | null;
 
   readonly #reported = new Set<string>();
-  #client: FeatureClient | undefined;
   /** A screen waiting for consent is sent once it is given: the update that follows sends it. */
-  readonly #consent = new StoreController<boolean>(this);
+  readonly #client = new ClientController(this, ['$consent']);
   #listening: string[] = [];
   readonly #onEvent = (): void => void this.send();
 
   constructor() {
     super();
-    new ContextConsumer(this, {
-      context: featureClientContext,
-      subscribe: true,
-      callback: (client) => {
-        this.#client = client;
-        this.#consent.bind(client?.$consent);
-        this.requestUpdate();
-      },
-    });
+    this.type = this.location = this.action = this.category = this.label = this.on = null;
   }
 
   /** Sends the hit now (what an event in `on` does). Resolves once it is queued, or at once when invalid. */
   async send(): Promise<void> {
-    const client = this.#client;
+    const client = this.#client.value;
     if (client === undefined) return;
     if ((this.type ?? 'event') === 'screen') return client.sendScreenOnce(this.location ?? location.pathname);
     const { hit, problem } = (await import('./hit-builders.js')).eventHit(this);
@@ -91,12 +82,26 @@ export class FeatureHit extends FeatureElement {
     await client.sendHit(hit);
   }
 
+  /** Light DOM: the hit wraps the page's own content, which the page's CSS styles. */
+  protected override createRenderRoot(): HTMLElement {
+    return this;
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    // Listen again after a move (disconnecting stopped it).
+    this.requestUpdate();
+  }
+
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     this.#listen([]);
   }
 
-  protected update(): void {
+  /** Listens to the events in `on`, or sends the screen. */
+  protected override update(changed: PropertyValues<this>): void {
+    super.update(changed);
+    if (!this.isConnected) return;
     const type = this.type ?? 'event';
     if (type !== 'screen' && type !== 'event') {
       reportOnce(this, this.#reported, 'invalid-hit', `type="${type}" is not screen or event.`);
@@ -105,7 +110,7 @@ export class FeatureHit extends FeatureElement {
     }
     if (type === 'screen') {
       this.#listen([]);
-      if (this.#client !== undefined) void this.send();
+      if (this.#client.value !== undefined) void this.send();
     } else this.#listen((this.on ?? 'click').split(/\s+/).filter((name) => name !== ''));
   }
 

@@ -1,13 +1,22 @@
 import { ContextProvider } from '@lit/context';
+import { ReactiveElement, type PropertyValues } from '@lit/reactive-element';
 import { Level, Mode, type Decision, type FSSdkStatus } from '../core/index.js';
 import { featureClientContext, type FeatureClient } from './client-context.js';
 import { emit, reportOnce, type FeatureErrorReason } from './events.js';
-import { attributeProperties, FeatureElement } from './feature-element.js';
+import { booleanProperty, numberProperty, textProperty, type PropertiesOf } from './element-properties.js';
 import { pageVisitorId } from './page-storage.js';
 import { ProviderClient, type SdkSettings, type VisitorSettings } from './provider-client.js';
 
-/** Attributes whose change restarts the SDK (the others update the visitor). */
-const SDK_ATTRIBUTES = ['env-id', 'api-key', 'api-url', 'mode', 'timeout', 'polling-interval', 'log-level'];
+/** Properties whose change restarts the SDK (the others update the visitor). */
+const SDK_PROPERTIES = [
+  'envId',
+  'apiKey',
+  'apiUrl',
+  'mode',
+  'timeout',
+  'pollingInterval',
+  'logLevel',
+] as const satisfies ReadonlyArray<keyof FeatureProvider>;
 
 const LEVELS: Record<string, Level> = {
   none: Level.NONE,
@@ -16,6 +25,15 @@ const LEVELS: Record<string, Level> = {
   info: Level.INFO,
   debug: Level.DEBUG,
   all: Level.ALL,
+};
+
+/** JSON text as a value, or null when it does not parse. */
+const parseJson = (text: string): unknown => {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return null;
+  }
 };
 
 /**
@@ -54,22 +72,25 @@ const sdkOrigin = (): string | undefined => {
  * @fires {CustomEvent<FeatureStatusDetail>} feature-status - The SDK status changed.
  * @fires {CustomEvent<FeatureErrorDetail>} feature-error - A missing or wrong attribute, or the SDK could not start; the page keeps its defaults.
  */
-export class FeatureProvider extends FeatureElement {
-  static readonly observedAttributes = [
-    ...attributeProperties(FeatureProvider, {
-      envId: 'text',
-      apiKey: 'text',
-      apiUrl: 'text',
-      mode: 'text',
-      visitorId: 'text',
-      consent: 'boolean',
-      authenticated: 'boolean',
-      timeout: 'number',
-      pollingInterval: 'number',
-      logLevel: 'text',
-    }),
-    'context',
-  ];
+export class FeatureProvider extends ReactiveElement {
+  /** @internal The attribute-backed properties (lit's declarations), one entry per field below. */
+  static override properties = {
+    envId: textProperty('env-id'),
+    apiKey: textProperty('api-key'),
+    apiUrl: textProperty('api-url'),
+    mode: textProperty('mode'),
+    visitorId: textProperty('visitor-id'),
+    consent: booleanProperty('consent'),
+    authenticated: booleanProperty('authenticated'),
+    timeout: numberProperty('timeout'),
+    pollingInterval: numberProperty('polling-interval'),
+    logLevel: textProperty('log-level'),
+    // Not written back: an object set by a script stays a property, the attribute is the page's JSON.
+    context: {
+      attribute: 'context',
+      converter: { fromAttribute: (text: string | null) => (text === null ? {} : parseJson(text)) },
+    },
+  } satisfies PropertiesOf<FeatureProvider>;
 
   /** The environment id (`env-id`). */
   declare envId: string | null;
@@ -92,18 +113,10 @@ export class FeatureProvider extends FeatureElement {
   /** SDK log level name (`log-level`). */
   declare logLevel: string | null;
 
-  #context: unknown = undefined;
-
-  /** The visitor context: an object (the `context` attribute holds it as JSON). */
-  get context(): unknown {
-    if (this.#context !== undefined) return this.#context;
-    const text = this.getAttribute('context');
-    return text === null ? {} : parseJson(text);
-  }
-  set context(value: unknown) {
-    this.#context = value;
-    this.requestUpdate('context');
-  }
+  /**
+   * The visitor context: an object (the `context` attribute holds it as JSON; null when that does not parse).
+   */
+  declare context: unknown;
 
   readonly #reported = new Set<string>();
   readonly #client = new ProviderClient({
@@ -117,6 +130,9 @@ export class FeatureProvider extends FeatureElement {
 
   constructor() {
     super();
+    this.envId = this.apiKey = this.apiUrl = this.mode = this.visitorId = this.logLevel = null;
+    this.consent = this.authenticated = false;
+    this.context = {};
     // Provided from construction on, so flags inside that upgrade in the same task find it.
     new ContextProvider(this, { context: featureClientContext, initialValue: this.#client });
   }
@@ -126,10 +142,17 @@ export class FeatureProvider extends FeatureElement {
     return this.#client;
   }
 
+  /** Light DOM: the provider wraps the page's own content. */
+  protected override createRenderRoot(): HTMLElement {
+    return this;
+  }
+
   override connectedCallback(): void {
     super.connectedCallback();
-    // Moving the element (disconnect then connect in one task) keeps its SDK running.
+    // Moving the element (disconnect then connect in one task) keeps its SDK running; after a longer absence
+    // the update starts it again.
     clearTimeout(this.#closing);
+    this.requestUpdate();
   }
 
   override disconnectedCallback(): void {
@@ -140,8 +163,11 @@ export class FeatureProvider extends FeatureElement {
     });
   }
 
-  protected update(changed: ReadonlySet<string>): void {
-    const restart = !this.#started || SDK_ATTRIBUTES.some((name) => changed.has(name));
+  /** Starts the SDK, restarts it when an SDK property changed, else updates the visitor. */
+  protected override update(changed: PropertyValues<this>): void {
+    super.update(changed);
+    if (!this.isConnected) return;
+    const restart = !this.#started || SDK_PROPERTIES.some((name) => changed.has(name));
     const sdk = this.#sdkSettings();
     if (sdk === null) return;
     const who = this.#visitorSettings(sdk.envId);
@@ -193,7 +219,7 @@ export class FeatureProvider extends FeatureElement {
 
   #visitorSettings(envId: string): VisitorSettings {
     const context: Record<string, string | number | boolean> = {};
-    const given = this.context;
+    const given = this.context === undefined ? {} : this.context;
     if (typeof given !== 'object' || given === null || Array.isArray(given))
       this.#problem(
         'invalid-attribute',
@@ -245,12 +271,3 @@ export class FeatureProvider extends FeatureElement {
     reportOnce(this, this.#reported, reason, message);
   }
 }
-
-/** JSON text as a value, or undefined when it does not parse. */
-const parseJson = (text: string): unknown => {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
-};

@@ -4,6 +4,7 @@ export { FeatureProvider } from './feature-provider.js';
 export { FeatureFlag, type ExposureMode } from './feature-flag.js';
 export { FeatureHit } from './feature-hit.js';
 export { featureClientContext, type ExposureDetail, type FeatureClient } from './client-context.js';
+export { ClientController, type ClientAtom } from './client-controller.js';
 export { StoreController } from './store-controller.js';
 export type {
   FeatureChangeDetail,

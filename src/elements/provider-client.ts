@@ -1,6 +1,11 @@
 // The working part of <feature-provider>: one SDK instance of its own (never the global `Feature`), the visitor
 // it builds, and the atoms its subtree binds to. The element only turns attributes into the two settings
 // objects below and forwards its events.
+//
+// Its atoms follow the SDK's (`visitor.$flags`, `$flagStatus`, `instance.$status`) rather than being them: the
+// first frame shows a bootstrap or the kept copy before the SDK has a visitor (`newVisitor` throws until `start`
+// resolves); another `env-id` or `visitor-id` replaces the instance or visitor while the subtree binds once;
+// `$ready` and `$consent` have no SDK counterpart.
 import { atom } from 'nanostores';
 import {
   ConfigBuilder,
@@ -251,7 +256,7 @@ export class ProviderClient implements FeatureClient {
     void this.#fetch(visitor);
   }
 
-  /** The visitor settings as they are now (an `await` may have let an update change them). */
+  /** The visitor settings as they are now: an `await` may have let an update change them (TS cannot see it). */
   #latestWho(fallback: VisitorSettings): VisitorSettings {
     return this.#who ?? fallback;
   }

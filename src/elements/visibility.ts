@@ -19,22 +19,45 @@ const enoughInView = (entry: IntersectionObserverEntry): boolean => {
   return root !== null && seen.width * seen.height >= 0.5 * root.width * root.height;
 };
 
+/** The timers the exposure delay runs on. */
+export interface ExposureClock {
+  setTimeout(callback: () => void, ms: number): unknown;
+  clearTimeout(timer: unknown): void;
+}
+
+const pageClock: ExposureClock = {
+  setTimeout: (callback, ms) => setTimeout(callback, ms),
+  clearTimeout: (timer) => clearTimeout(timer as ReturnType<typeof setTimeout>),
+};
+
+let clock = pageClock;
+
+/**
+ * Runs the exposure delays on `replacement` (null: the page's timers again). For tests: they advance the delay
+ * themselves instead of sleeping through it, which on a loaded machine proves nothing.
+ */
+export const useExposureClock = (replacement: ExposureClock | null): void => {
+  clock = replacement ?? pageClock;
+};
+
 /**
  * Calls `onSeen` once, after `element` has been seen for `delayMs` without interruption; returns a function
  * that stops watching. Any interruption (scrolled away, tab hidden) restarts the delay.
  */
 export const watchUntilSeen = (element: Element, delayMs: number, onSeen: () => void): (() => void) => {
+  // The clock of the watch's start: a test that swaps clocks later still clears this watch's timer.
+  const timers = clock;
   let inView = false;
-  let timer: ReturnType<typeof setTimeout> | undefined;
+  let timer: unknown;
   const check = (): void => {
     const seen = inView && document.visibilityState === 'visible' && !inPrerender();
     if (seen && timer === undefined)
-      timer = setTimeout(() => {
+      timer = timers.setTimeout(() => {
         stop();
         onSeen();
       }, delayMs);
     else if (!seen && timer !== undefined) {
-      clearTimeout(timer);
+      timers.clearTimeout(timer);
       timer = undefined;
     }
   };
@@ -51,7 +74,7 @@ export const watchUntilSeen = (element: Element, delayMs: number, onSeen: () => 
   document.addEventListener('visibilitychange', check);
   document.addEventListener('prerenderingchange', check);
   const stop = (): void => {
-    clearTimeout(timer);
+    if (timer !== undefined) timers.clearTimeout(timer);
     timer = undefined;
     observer.disconnect();
     document.removeEventListener('visibilitychange', check);

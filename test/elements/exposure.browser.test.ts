@@ -1,6 +1,7 @@
 // Exposure of <feature-flag> against the real server, in both modes: reported only once at least half of the
 // flag has been in view for `exposure-delay` in a visible tab, never for display:none, once per page view
 // whatever re-renders and rereads follow. "Nothing was sent" is read after a barrier hit reached the store.
+// The delay runs on a fake clock: a test sees which delays are armed and advances time itself, never sleeps.
 import { assert, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
 import type { ExposureDetail, FeatureFlag, FeatureProvider } from '../../src/elements/index.js';
 import {
@@ -13,9 +14,9 @@ import {
   newEnv,
   newVisitorId,
   readyOf,
-  sleep,
   type Env,
 } from './support.js';
+import { FakeExposureClock, intersectionsDelivered } from './fake-exposure-clock.js';
 
 const DELAY = 200;
 
@@ -35,6 +36,8 @@ const connect = async (env: Env, mode: string | null, content: string) => {
   const ready = readyOf(provider);
   await fixture(html`${provider}`);
   assert.strictEqual((await ready).source, 'fetch');
+  // The flags have rendered what was fetched, and started watching for their exposure.
+  await Promise.all([...provider.querySelectorAll<FeatureFlag>('feature-flag')].map((f) => f.updateComplete));
   return { provider, visitorId };
 };
 
@@ -63,10 +66,13 @@ const setVisibility = (state: DocumentVisibilityState | null): void => {
 for (const { name, mode } of MODES) {
   describe(`<feature-flag> exposure (${name})`, () => {
     let env: Env;
+    let clock: FakeExposureClock;
     beforeEach(async () => {
       env = await newEnv([checkout(), sizes()]);
+      clock = new FakeExposureClock().install();
     });
     afterEach(() => {
+      clock.uninstall();
       setVisibility(null);
     });
 
@@ -79,14 +85,16 @@ for (const { name, mode } of MODES) {
       );
       const flag = flagOf(provider, 'feature-flag');
       const exposures = countExposures(provider);
-      await sleep(2 * DELAY);
-      assert.strictEqual(exposures.count, 0, 'off-screen');
+      await intersectionsDelivered(flag);
+      assert.deepEqual(clock.armed, [], 'off-screen: no delay runs');
 
       const exposed = oneEvent(flag, 'feature-exposed');
-      const scrolledAt = Date.now();
       flag.scrollIntoView();
-      await sleep(DELAY / 2);
+      await clock.whenArmed();
+      assert.deepEqual(clock.armed, [DELAY], 'in view: the delay runs');
+      clock.tick(DELAY - 1);
       assert.strictEqual(exposures.count, 0, 'in view for less than the delay');
+      clock.tick(1);
       assert.deepEqual((await exposed).detail, { key: 'btnColor', ...GREEN });
 
       const { activations } = mine(await barrier(provider, env.envId), visitorId);
@@ -94,8 +102,6 @@ for (const { name, mode } of MODES) {
         activations.map((a) => [a.visitorId, a.campaignId, a.variationGroupId, a.variationId]),
         [[visitorId, 'checkout', 'checkout-vg', 'v-green']],
       );
-      // Created (server clock: received − qt) after the flag had been in view for the delay.
-      assert.isAtLeast(activations[0]?.createdMs ?? 0, scrolledAt + DELAY - 20);
       assert.strictEqual(exposures.count, 1);
     });
 
@@ -106,9 +112,14 @@ for (const { name, mode } of MODES) {
         `<feature-flag id="hidden" style="display: none" key="btnColor" default="red" exposure-delay="50"></feature-flag>
          <feature-flag id="shown" key="size" default="S" exposure-delay="50"></feature-flag>`,
       );
-      const hidden = countExposures(flagOf(provider, '#hidden'));
-      await oneEvent(flagOf(provider, '#shown'), 'feature-exposed');
-      await sleep(200);
+      const hiddenFlag = flagOf(provider, '#hidden');
+      const hidden = countExposures(hiddenFlag);
+      const shown = oneEvent(flagOf(provider, '#shown'), 'feature-exposed');
+      await clock.whenArmed();
+      await intersectionsDelivered(hiddenFlag);
+      assert.deepEqual(clock.armed, [50], "only the shown flag's delay runs");
+      clock.tick(50);
+      await shown;
       assert.strictEqual(hidden.count, 0);
       const { activations } = mine(await barrier(provider, env.envId), visitorId);
       assert.deepEqual(
@@ -126,22 +137,24 @@ for (const { name, mode } of MODES) {
       );
       const flag = flagOf(provider, 'feature-flag');
       const exposures = countExposures(flag);
-      await sleep(2 * DELAY);
-      assert.strictEqual(exposures.count, 0, 'hidden tab');
+      await intersectionsDelivered(flag);
+      assert.deepEqual(clock.armed, [], 'hidden tab: no delay runs');
       let { activations } = mine(await barrier(provider, env.envId, 'while-hidden'), visitorId);
       assert.deepEqual(activations, []);
+      assert.strictEqual(exposures.count, 0);
 
       const exposed = oneEvent(flag, 'feature-exposed');
-      const shownAt = Date.now();
       setVisibility(null);
       assert.strictEqual(document.visibilityState, 'visible');
+      // The delay starts when the tab shows, not before.
+      assert.deepEqual(clock.armed, [DELAY]);
+      clock.tick(DELAY);
       await exposed;
       ({ activations } = mine(await barrier(provider, env.envId, 'after-shown'), visitorId));
       assert.deepEqual(
         activations.map((a) => a.variationId),
         ['v-green'],
       );
-      assert.isAtLeast(activations[0]?.createdMs ?? 0, shownAt + DELAY - 20);
     });
 
     it('is reported once per page view, whatever re-renders, rereads and moves follow', async () => {
@@ -151,7 +164,10 @@ for (const { name, mode } of MODES) {
         `<feature-flag id="first" key="btnColor" default="red" exposure-delay="50"></feature-flag>`,
       );
       const flag = flagOf(provider, '#first');
-      await oneEvent(flag, 'feature-exposed');
+      const firstExposed = oneEvent(flag, 'feature-exposed');
+      await clock.whenArmed();
+      clock.tick(50);
+      await firstExposed;
       // Re-render the flag, refetch the same variation, read it again, move it, add a second flag of the key.
       flag.setAttribute('default', 'blue');
       const states: string[] = [];
@@ -166,9 +182,12 @@ for (const { name, mode } of MODES) {
       second.setAttribute('key', 'btnColor');
       second.setAttribute('default', 'red');
       second.setAttribute('exposure', 'render');
+      // A second flag of the key reports too (the SDK sends one activation for both).
+      const secondExposed = oneEvent(second, 'feature-exposed');
       provider.append(second);
-      await sleep(300);
+      await secondExposed;
       assert.strictEqual(second.value, 'green');
+      assert.deepEqual(clock.armed, [], 'the moved flag watches nothing: its variation was reported');
       const { activations } = mine(await barrier(provider, env.envId), visitorId);
       assert.deepEqual(
         activations.map((a) => [a.visitorId, a.variationId]),

@@ -104,6 +104,7 @@ for (const { name, mode } of MODES) {
       assert.strictEqual(shown(flagIn(provider, '#default-by-value')), "the default's template");
       // Stamped into light DOM, so page CSS styles them.
       assert.lengthOf(provider.querySelectorAll('feature-flag > b.chosen'), 5);
+      await expect(provider).to.be.accessible();
     });
 
     it('infers the type from the default and shows the default when the value has another type', async () => {

@@ -3,17 +3,7 @@
 // a <feature-flag> with no provider, which shows its default and never throws.
 import { assert, expect, fixture, html, oneEvent } from '@open-wc/testing';
 import type { FeatureErrorDetail, FeatureFlag, FeatureProvider } from '../../src/elements/index.js';
-import {
-  MODES,
-  checkout,
-  makeProvider,
-  newEnv,
-  newVisitorId,
-  readyOf,
-  server,
-  sleep,
-  type Env,
-} from './support.js';
+import { MODES, checkout, makeProvider, newEnv, newVisitorId, readyOf, server, type Env } from './support.js';
 
 /** Collects every `feature-error` that reaches the document while `run` runs. */
 const errorsDuring = async (run: () => Promise<void>): Promise<FeatureErrorDetail[]> => {
@@ -108,7 +98,10 @@ describe('<feature-provider> misconfigured', () => {
       // Re-rendered by other changes, past the timeout again: still reported once.
       provider.setAttribute('visitor-id', newVisitorId('missing'));
       provider.setAttribute('context', '{"plan":"basic"}');
-      await sleep(400);
+      await provider.updateComplete;
+      // The update armed the provider's 200 ms timeout again. A timer of the same delay armed after it runs after
+      // it (HTML timers: an earlier one of equal or shorter delay completes first): an order, not a guess.
+      await new Promise((resolve) => setTimeout(resolve, 200));
     });
     assert.deepEqual(
       errors.map((e) => e.reason),
