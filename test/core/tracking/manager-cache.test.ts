@@ -73,11 +73,13 @@ void describe('BATCH_CONTINUOUS_CACHING', () => {
   });
 
   void it('removes the cached copies once the server acknowledged them, and only then', async () => {
-    const { tracker, cache } = harness(double);
+    let now = 1_000_000;
+    const { tracker, cache } = harness(double, {}, { now: () => now });
     await tracker.addHit(anonymous, screen());
     double.script.queued.events = [{ status: 500 }];
     await tracker.flush();
     assert.equal(Object.keys(await cached(cache)).length, 1, 'kept while unacknowledged');
+    now += 60_000; // past the backoff
     await tracker.flush();
     assert.deepEqual(await cached(cache), {});
     await tracker.close();
@@ -100,10 +102,12 @@ void describe('BATCH_PERIODIC_CACHING', () => {
   void it('copies the pool to the cache every batchIntervals, removed once acknowledged', async () => {
     mock.timers.enable({ apis: ['setInterval'] });
     try {
-      const { tracker, cache } = harness(double, {
-        batchIntervals: 5,
-        batchStrategy: BatchCachingStrategy.BATCH_PERIODIC_CACHING,
-      });
+      let now = 1_000_000;
+      const { tracker, cache } = harness(
+        double,
+        { batchIntervals: 5, batchStrategy: BatchCachingStrategy.BATCH_PERIODIC_CACHING },
+        { now: () => now },
+      );
       await tracker.addHit(anonymous, screen());
       assert.deepEqual(await cached(cache), {}, 'not cached at creation');
       double.script.queued.events = [{ status: 503, headers: { 'retry-after': '3600' } }];
@@ -113,6 +117,7 @@ void describe('BATCH_PERIODIC_CACHING', () => {
       const records = Object.values(await cached(cache));
       assert.equal(records.length, 1, 'copied at the interval, kept after the 503');
       assert.equal(records[0]?.data.type, 'SCREENVIEW');
+      now += 3_600_000; // past Retry-After
       await tracker.flush();
       assert.deepEqual(await cached(cache), {});
       await tracker.close();
