@@ -8,7 +8,6 @@ import {
 } from '../../protocol/index.js';
 import { BatchCachingStrategy } from '../status.js';
 import { VisitorExposures } from './exposures.js';
-import { validateHitContent } from './hit-fields.js';
 import { HitProtocol } from './hits.js';
 import { DEFAULT_POOL_BOUNDS, type PoolBounds } from './manager-bounds.js';
 import { beaconPool } from './manager-page-hide.js';
@@ -99,18 +98,11 @@ export const createTracker = (deps: TrackerDeps, tuning: TrackerTuning = {}): Tr
 
   const unregisterPageHide = deps.onPageHide?.(() => beaconPool(target, pool, schedule));
 
-  /** Pools a hit whose content has already been checked. */
-  const addChecked: Tracker['addHit'] = (visitor, hit) => {
+  /** Pools a hit whose content is known to be valid (checked by `sendHit`, or built by the SDK). */
+  const addHit: Tracker['addHit'] = (visitor, hit) => {
     // Only this case needs the flag: the ids alone cannot tell it from an anonymous visitor (wire.ts).
     const flag = visitor.authenticated && visitor.anonymousId === null ? { authenticated: true } : {};
     return add(visitor, hit.type, { ...hit.content, ...flag });
-  };
-
-  const addHit: Tracker['addHit'] = (visitor, hit) => {
-    const problem = validateHitContent(hit.type, hit.content);
-    if (problem === null) return addChecked(visitor, hit);
-    logger.error(`Tracking: hit not sent: ${problem}`);
-    return Promise.resolve();
   };
 
   const addActivation: Tracker['addActivation'] = (visitor, a, onAcknowledged) =>
@@ -128,9 +120,10 @@ export const createTracker = (deps: TrackerDeps, tuning: TrackerTuning = {}): Tr
       if (!(hit instanceof HitProtocol))
         logger.error('sendHit takes a Screen, Page, Transaction, Item or Event hit.');
       else {
+        // The one validation point of a hit (PROTOCOL.md §5.1): a hit its builder already asked about (the
+        // `<feature-hit>` element, to report the problem) answers from that check.
         const problem = hit.validate();
-        // `validate()` ran the same checks on the same fields: no second pass through addHit's.
-        if (problem === null) return addChecked(visitor, hit.toTrackedHit());
+        if (problem === null) return addHit(visitor, hit.toTrackedHit());
         logger.error(`hit not sent: ${problem}`);
       }
       return Promise.resolve();

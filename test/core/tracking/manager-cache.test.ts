@@ -3,7 +3,8 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it, mock } from 'node:test';
 import { MemoryHitCache } from '../../../src/core/caches/memory.js';
-import { BatchCachingStrategy } from '../../../src/core/status.js';
+import { BatchCachingStrategy, EventCategory } from '../../../src/core/status.js';
+import { Event } from '../../../src/core/tracking/hits.js';
 import type { HitCacheRecord } from '../../../src/protocol/index.js';
 import { startProtocolDouble, type ProtocolDouble } from '../../support/protocol-double.js';
 import {
@@ -285,16 +286,19 @@ void describe('dropVisitor during a send', () => {
 });
 
 void describe('input and lifecycle', () => {
-  void it('refuses an invalid hit with the validation message, pooling nothing', async () => {
+  void it('sendHit refuses an invalid hit with the validation message, pooling nothing', async () => {
     const { tracker, logs } = harness(double);
-    await tracker.addHit(anonymous, {
-      type: 'EVENT',
-      content: { category: 'Action_Tracking', action: 'a', value: -1 },
-    });
+    await tracker.sendHit(
+      anonymous,
+      new Event({ category: EventCategory.Action_Tracking, action: 'a', value: -1 }),
+    );
     await tracker.flush();
     assert.equal(double.requestsTo('events').length, 0);
     assert.ok(
-      logs.some((l) => l.startsWith('ERROR') && l.includes('Event value must be an integer ≥ 0, got -1')),
+      logs.some(
+        (l) =>
+          l.startsWith('ERROR') && l.includes('hit not sent: Event value must be an integer ≥ 0, got -1'),
+      ),
     );
     await tracker.close();
   });
