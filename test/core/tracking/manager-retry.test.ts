@@ -7,6 +7,10 @@ import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, it, mock } from 'node:test';
+import { MemoryHitCache } from '../../../src/core/caches/memory.js';
+import { Level, Logger } from '../../../src/core/logger.js';
+import { createTracker } from '../../../src/core/tracking/manager.js';
+import { BatchCachingStrategy } from '../../../src/core/status.js';
 import { anonymous, harness, hitsOf, screen } from './tracker-harness.js';
 
 /** A request the endpoint received, with the tracker's clock when it arrived. */
@@ -132,6 +136,58 @@ void describe('retries (PROTOCOL.md §5.3)', () => {
       `the third request came ${(third?.at ?? 0) - answeredAt} ms after the 429`,
     );
     assert.equal(hitsOf(third?.body)[0]?.hid, hitsOf(first?.body)[0]?.hid);
+    await tracker.close();
+  });
+
+  void it('page hide sends no beacon before Retry-After (§5.3 makes no exception), and does after it', async () => {
+    let now = 1_000_000;
+    let hide = (): void => undefined;
+    endpoint = await startEndpoint(() => now, [{ status: 503, headers: { 'retry-after': '60' } }]);
+    const tracker = createTracker(
+      {
+        envId: 'env1',
+        apiKey: 'key1',
+        decisionApiUrl: `${endpoint.url}/v2/`,
+        eventsUrl: `${endpoint.url}/events`,
+        config: {
+          batchIntervals: 3600,
+          poolMaxSize: 100,
+          batchStrategy: BatchCachingStrategy.BATCH_CONTINUOUS_CACHING,
+        },
+        hitCache: new MemoryHitCache(),
+        logger: new Logger(Level.NONE),
+        onPageHide: (send) => {
+          hide = send;
+          return () => undefined;
+        },
+      },
+      { now: () => now },
+    );
+    await tracker.addHit(anonymous, screen());
+    await tracker.flush();
+    // Node has no navigator.sendBeacon: a beacon is a keepalive fetch, started within the page-hide call.
+    const beacons = mock.method(globalThis, 'fetch');
+    hide();
+    assert.equal(beacons.mock.callCount(), 0, 'no beacon while the server asked to wait');
+    now += 60_000;
+    hide();
+    assert.equal(beacons.mock.callCount(), 1, 'a beacon once the wait is over');
+    beacons.mock.restore();
+    await endpoint.arrived(2);
+    await tracker.close();
+  });
+
+  void it('a clock stepped back before the failure ends the wait rather than stretching it', async () => {
+    let now = 1_000_000;
+    endpoint = await startEndpoint(() => now, [{ status: 503, headers: { 'retry-after': '3600' } }]);
+    const { tracker } = harness(endpoint, {}, { now: () => now });
+    await tracker.addHit(anonymous, screen());
+    await tracker.flush();
+    await tracker.flush();
+    assert.equal(endpoint.arrivals.length, 1, 'the wait holds');
+    now -= 10_000; // the system clock is corrected back by 10 s
+    await tracker.flush();
+    assert.equal(endpoint.arrivals.length, 2);
     await tracker.close();
   });
 });
