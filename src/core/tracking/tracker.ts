@@ -77,9 +77,12 @@ export interface Tracker {
    * exposures of visitor object `owner` not yet acknowledged, so a later read reports them again.
    */
   dropVisitor(visitorId: string, owner?: object): Promise<void>;
-  /** Sends everything pooled now and resolves when the attempt has settled. */
+  /**
+   * Sends everything pooled now and resolves when the attempt has settled. While the wait a failed send set
+   * runs (`Retry-After`, else the backoff: PROTOCOL.md §5.3) it sends nothing: the retry timer sends then.
+   */
   flush(): Promise<void>;
-  /** Flushes, then stops every timer and listener. */
+  /** Flushes (with the same wait), then stops every timer and listener; what is left stays in the hit cache. */
   close(): Promise<void>;
 }
 
