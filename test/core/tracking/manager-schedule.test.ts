@@ -1,8 +1,9 @@
-// The retry defect of issue 33 (PROTOCOL.md §5.3): after a 503 with `Retry-After: 1` and an event loop kept
-// busy past the backoff, a batch-interval pass starts just as the backoff ends; the old retry timer fires
-// while that pass is in flight, and when the pass gets a 429 with `Retry-After: 5` no pass of any kind may
-// send before those 5 s are over. Time is the injected clock and node:test's mock timers, never a sleep; the
-// endpoint is a real HTTP server on 127.0.0.1 whose answers the test releases one by one.
+// manager-schedule.ts, through the tracker (PROTOCOL.md §5.3). First the retry defect of issue 33: after a
+// 503 with `Retry-After: 1` and an event loop kept busy past the backoff, a batch-interval pass starts just
+// as the backoff ends; the old retry timer fires while that pass is in flight, and when the pass gets a 429
+// with `Retry-After: 5` no pass of any kind may send before those 5 s are over. Time is the injected clock
+// and node:test's mock timers, never a sleep; the endpoint is a real HTTP server on 127.0.0.1 whose answers
+// the test releases one by one.
 import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
