@@ -1,5 +1,5 @@
-import type { Logger } from '../logger.js';
 import { backoffDelay } from './batches.js';
+import type { TrackerDeps } from './tracker.js';
 
 /**
  * When the tracker sends (PROTOCOL.md §5.3): passes one after another, every `batchIntervals` or when asked,
@@ -30,7 +30,9 @@ export interface ScheduleOptions {
   beforeInterval: () => Promise<void>;
   intervalMs: number;
   clock: () => number;
-  logger: Logger;
+  // Typed through TrackerDeps: the files split from manager.ts import nothing of src/core outside tracking/,
+  // so a move there touches the files that imported it before the split, not these.
+  logger: TrackerDeps['logger'];
   /** The first backoff delay (PROTOCOL.md §5.3: 1 s). */
   retryBaseMs: number | undefined;
 }

@@ -1,8 +1,8 @@
 import { HIT_LIMITS, isJsonObject } from '../../protocol/index.js';
-import type { Logger } from '../logger.js';
 import { nextBatch, type Batch, type PooledItem } from './batches.js';
 import { hidOf, type HitPool } from './manager-pool.js';
 import type { SendSchedule } from './manager-schedule.js';
+import type { TrackerDeps } from './tracker.js';
 import { postText, type SendResult } from './transport.js';
 
 /** Where and how the tracker's requests go. */
@@ -13,7 +13,9 @@ export interface SendTarget {
   urls: readonly [activations: string, hits: string];
   timeoutMs: number;
   clock: () => number;
-  logger: Logger;
+  // Typed through TrackerDeps: the files split from manager.ts import nothing of src/core outside tracking/,
+  // so a move there touches the files that imported it before the split, not these.
+  logger: TrackerDeps['logger'];
 }
 
 /**
