@@ -65,7 +65,9 @@ export interface EventParams extends HitCommonParams {
 
 /**
  * A hit to send with `visitor.sendHit(hit)` (SPEC.md `HitProtocol`): one of {@link Screen}, {@link Page},
- * {@link Transaction}, {@link Item}, {@link Event}. The parameters become the hit's read-only properties.
+ * {@link Transaction}, {@link Item}, {@link Event}. The parameters become the hit's read-only properties: the
+ * hit is frozen when built, so it is checked once, whoever asks first (`<feature-hit>` to report a problem,
+ * or `sendHit`), and the verdict cannot go stale.
  */
 export abstract class HitProtocol {
   /** The hit's cache and wire type (PROTOCOL.md §11). */
@@ -74,15 +76,22 @@ export abstract class HitProtocol {
   declare readonly screenResolution?: string;
   declare readonly userLanguage?: string;
   declare readonly sessionNumber?: number;
+  /** The verdict of the one check; undefined until it has run (a private field: a frozen hit still takes it). */
+  #problem: string | null | undefined;
 
   /** Copies the parameters onto the hit; `type` is set last so a stray `type` parameter cannot change it. */
   protected constructor(type: FieldHitType, params: HitCommonParams) {
-    Object.assign(this, params, { type });
+    Object.freeze(Object.assign(this, params, { type }));
   }
 
-  /** Null when the hit can be sent, else a message that says which field to change and how. */
+  /**
+   * Null when the hit can be sent, else a message that says which field to change and how. The fields are
+   * checked the first time only: a hit cannot change, so later calls (`sendHit` after the caller's own
+   * check) return the same verdict without checking again.
+   */
   validate(): string | null {
-    return validateHitContent(this.type, this.content());
+    if (this.#problem === undefined) this.#problem = validateHitContent(this.type, this.content());
+    return this.#problem;
   }
 
   /** What the tracker takes: the cache type and the content with SPEC.md's field names (PROTOCOL.md §11). */

@@ -1,5 +1,9 @@
 import { HIT_LIMITS } from '../../protocol/index.js';
 import { nextBatch, utf8Bytes, type Batch, type PooledItem } from './batches.js';
+import { expired, type HitPool } from './manager-pool.js';
+import type { SendSchedule } from './manager-schedule.js';
+import type { SendTarget } from './manager-send.js';
+import { sendBeacon } from './transport.js';
 
 /**
  * What one page may have in flight in `keepalive` fetches, bodies summed: 64 KiB (the Fetch standard's
@@ -35,4 +39,31 @@ export const beaconPlan = (
     rest = rest.filter((item) => !sent.has(item));
   }
   return plan;
+};
+
+/**
+ * What the tracker does on page hide (PROTOCOL.md §5.3): sends the pool by beacon, within {@link beaconPlan}'s
+ * budget. A beacon's answer cannot be read, so beaconed items stay pooled and cached: if the page lives on (a
+ * tab switch) the next flush sends them again and reads the answer; if it dies, the next page view sends them
+ * from the cache. Either way the server counts each `hid` once. While the server's wait runs (`Retry-After`,
+ * backoff) no beacon goes: §5.3 makes no exception for page hide, and every item is in the cache for the next
+ * page view.
+ */
+export const beaconPool = (
+  target: Pick<SendTarget, 'envId' | 'urls' | 'clock'>,
+  pool: HitPool,
+  schedule: Pick<SendSchedule, 'due'>,
+): void => {
+  const now = target.clock();
+  const list = pool.items().filter((item) => !expired(item, now));
+  // Periodic strategy: every item gets a copy for the next page view before any beacon goes (nobody reads
+  // a beacon's answer, and what does not fit the budget waits there), in-flight ones too (their answer may
+  // never come). Best effort: the page may end before the write does.
+  void pool.write(list);
+  if (!schedule.due()) return;
+  const waiting = list.filter((item) => !item.inFlight && !item.beaconed);
+  for (const { batch, body } of beaconPlan(waiting, target.envId, now)) {
+    for (const item of batch.items) item.beaconed = true;
+    sendBeacon(target.urls[batch.activation ? 0 : 1], body);
+  }
 };

@@ -26,7 +26,8 @@ export interface TrackedVisitor {
 
 /**
  * A hit handed to the tracker: its cache type and its content with SPEC.md's field names (PROTOCOL.md §11),
- * already validated by the hit class. The tracker adds `hid` and `createdAt`.
+ * valid already: checked once by the hit class (`sendHit`), or built valid by the SDK (`fs_consent`, SEGMENT).
+ * The tracker adds `hid` and `createdAt`.
  */
 export interface TrackedHit {
   type: 'SCREENVIEW' | 'PAGEVIEW' | 'TRANSACTION' | 'ITEM' | 'EVENT' | 'SEGMENT';
@@ -45,11 +46,14 @@ export interface TrackedActivation {
  * strategy, batched, retried, acknowledged, removed from the cache.
  */
 export interface Tracker {
-  /** Queues a hit; resolves once it is pooled (and cached, with the continuous strategy). */
+  /**
+   * Queues a hit the SDK built itself (the `fs_consent` event, the SEGMENT hit), valid by construction and
+   * not checked again; resolves once it is pooled (and cached, with the continuous strategy).
+   */
   addHit(visitor: TrackedVisitor, hit: TrackedHit): Promise<void>;
   /**
    * `visitor.sendHit`: queues `hit` when it is a Screen, Page, Transaction, Item or Event that
-   * `hit.validate()` accepts, else logs why it is not sent. Here rather than in the visitor so the hit classes'
+   * `hit.validate()` accepts (the one check of a hit), else logs why it is not sent. Here rather than in the visitor so the hit classes'
    * code loads with the tracking chunk, not with the entry.
    */
   sendHit(visitor: TrackedVisitor, hit: unknown): Promise<void>;
@@ -73,9 +77,12 @@ export interface Tracker {
    * exposures of visitor object `owner` not yet acknowledged, so a later read reports them again.
    */
   dropVisitor(visitorId: string, owner?: object): Promise<void>;
-  /** Sends everything pooled now and resolves when the attempt has settled. */
+  /**
+   * Sends everything pooled now and resolves when the attempt has settled. While the wait a failed send set
+   * runs (`Retry-After`, else the backoff: PROTOCOL.md §5.3) it sends nothing: the retry timer sends then.
+   */
   flush(): Promise<void>;
-  /** Flushes, then stops every timer and listener. */
+  /** Flushes (with the same wait), then stops every timer and listener; what is left stays in the hit cache. */
   close(): Promise<void>;
 }
 

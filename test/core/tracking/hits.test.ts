@@ -151,6 +151,15 @@ void describe('hit validation', () => {
       for (const word of words) assert.ok(message.includes(word), `"${message}" should mention ${word}`);
     });
 
+  void it('is checked once: a hit is frozen when built, so its verdict stays true', () => {
+    const hit = new Event({ category: EventCategory.Action_Tracking, action: 'add_to_cart', value: -1 });
+    const first = hit.validate();
+    assert.ok(Object.isFrozen(hit));
+    assert.throws(() => Object.assign(hit, { value: 3 }), TypeError);
+    assert.equal(hit.validate(), first);
+    assert.equal(new Screen({ location: 'home' }).validate(), null);
+  });
+
   void it('says exactly what to change, as in the brief', () => {
     const hit = new Event({ category: EventCategory.Action_Tracking, action: 'add_to_cart', value: -1 });
     assert.equal(hit.validate(), 'Event value must be an integer ≥ 0, got -1');

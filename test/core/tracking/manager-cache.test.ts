@@ -3,7 +3,8 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it, mock } from 'node:test';
 import { MemoryHitCache } from '../../../src/core/caches/memory.js';
-import { BatchCachingStrategy } from '../../../src/core/status.js';
+import { BatchCachingStrategy, EventCategory } from '../../../src/core/status.js';
+import { Event } from '../../../src/core/tracking/hits.js';
 import type { HitCacheRecord } from '../../../src/protocol/index.js';
 import { startProtocolDouble, type ProtocolDouble } from '../../support/protocol-double.js';
 import {
@@ -73,11 +74,13 @@ void describe('BATCH_CONTINUOUS_CACHING', () => {
   });
 
   void it('removes the cached copies once the server acknowledged them, and only then', async () => {
-    const { tracker, cache } = harness(double);
+    let now = 1_000_000;
+    const { tracker, cache } = harness(double, {}, { now: () => now });
     await tracker.addHit(anonymous, screen());
     double.script.queued.events = [{ status: 500 }];
     await tracker.flush();
     assert.equal(Object.keys(await cached(cache)).length, 1, 'kept while unacknowledged');
+    now += 60_000; // past the backoff
     await tracker.flush();
     assert.deepEqual(await cached(cache), {});
     await tracker.close();
@@ -100,10 +103,12 @@ void describe('BATCH_PERIODIC_CACHING', () => {
   void it('copies the pool to the cache every batchIntervals, removed once acknowledged', async () => {
     mock.timers.enable({ apis: ['setInterval'] });
     try {
-      const { tracker, cache } = harness(double, {
-        batchIntervals: 5,
-        batchStrategy: BatchCachingStrategy.BATCH_PERIODIC_CACHING,
-      });
+      let now = 1_000_000;
+      const { tracker, cache } = harness(
+        double,
+        { batchIntervals: 5, batchStrategy: BatchCachingStrategy.BATCH_PERIODIC_CACHING },
+        { now: () => now },
+      );
       await tracker.addHit(anonymous, screen());
       assert.deepEqual(await cached(cache), {}, 'not cached at creation');
       double.script.queued.events = [{ status: 503, headers: { 'retry-after': '3600' } }];
@@ -113,6 +118,7 @@ void describe('BATCH_PERIODIC_CACHING', () => {
       const records = Object.values(await cached(cache));
       assert.equal(records.length, 1, 'copied at the interval, kept after the 503');
       assert.equal(records[0]?.data.type, 'SCREENVIEW');
+      now += 3_600_000; // past Retry-After
       await tracker.flush();
       assert.deepEqual(await cached(cache), {});
       await tracker.close();
@@ -280,16 +286,19 @@ void describe('dropVisitor during a send', () => {
 });
 
 void describe('input and lifecycle', () => {
-  void it('refuses an invalid hit with the validation message, pooling nothing', async () => {
+  void it('sendHit refuses an invalid hit with the validation message, pooling nothing', async () => {
     const { tracker, logs } = harness(double);
-    await tracker.addHit(anonymous, {
-      type: 'EVENT',
-      content: { category: 'Action_Tracking', action: 'a', value: -1 },
-    });
+    await tracker.sendHit(
+      anonymous,
+      new Event({ category: EventCategory.Action_Tracking, action: 'a', value: -1 }),
+    );
     await tracker.flush();
     assert.equal(double.requestsTo('events').length, 0);
     assert.ok(
-      logs.some((l) => l.startsWith('ERROR') && l.includes('Event value must be an integer ≥ 0, got -1')),
+      logs.some(
+        (l) =>
+          l.startsWith('ERROR') && l.includes('hit not sent: Event value must be an integer ≥ 0, got -1'),
+      ),
     );
     await tracker.close();
   });

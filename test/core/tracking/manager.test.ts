@@ -144,12 +144,14 @@ void describe('batching', () => {
 
 void describe('answers', () => {
   void it('keeps items on 500 and sends them again with the same hid, then forgets them', async () => {
-    const { tracker, logs } = harness(double);
+    let now = 1_000_000;
+    const { tracker, logs } = harness(double, {}, { now: () => now });
     await tracker.addHit(anonymous, screen());
     await tracker.addActivation(anonymous, { variationGroupId: 'vg1', variationId: 'v1', flagKey: 'k' });
     double.script.queued.activate = [{ status: 500, body: { message: 'boom', code: 'internal' } }];
     await tracker.flush();
     assert.ok(logs.some((l) => l.startsWith('WARNING') && l.includes('kept')));
+    now += 60_000; // past the backoff: no pass sends before it is over
     await tracker.flush();
     await tracker.flush();
     const activations = double.requestsTo('activate').map((r) => activationsOf(r.body)[0]?.hid);
@@ -185,16 +187,23 @@ void describe('answers', () => {
     await tracker.close();
   });
 
-  void it('waits for Retry-After before an automatic attempt', async () => {
-    const { tracker } = harness(double, { poolMaxSize: 2 });
+  void it('waits for Retry-After before any attempt: a full pool, flush() and close() too', async () => {
+    let now = 1_000_000;
+    const { tracker } = harness(double, { poolMaxSize: 2 }, { now: () => now });
     double.script.queued.events = [{ status: 503, headers: { 'retry-after': '3600' } }];
     await tracker.addHit(anonymous, screen());
     await tracker.flush();
     await tracker.addHit(anonymous, screen('b'));
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    assert.equal(double.requestsTo('events').length, 1, 'a full pool does not override Retry-After');
+    // The full pool's pass runs before this flush's (passes run one after another).
     await tracker.flush();
-    assert.equal(double.requestsTo('events').length, 2, 'an explicit flush does');
+    assert.equal(
+      double.requestsTo('events').length,
+      1,
+      'neither a full pool nor a flush overrides Retry-After',
+    );
+    now += 3_600_000;
+    await tracker.flush();
+    assert.equal(double.requestsTo('events').length, 2, 'once it is over, a flush sends');
     await tracker.close();
   });
 
@@ -235,7 +244,8 @@ void describe('answers', () => {
 
 void describe('acknowledgements', () => {
   void it('calls onAcknowledged only after a 2xx, once', async () => {
-    const { tracker } = harness(double);
+    let now = 1_000_000;
+    const { tracker } = harness(double, {}, { now: () => now });
     let acks = 0;
     double.script.queued.activate = [{ status: 503 }];
     await tracker.addActivation(
@@ -248,6 +258,7 @@ void describe('acknowledgements', () => {
     assert.equal(acks, 0, 'queued is not acknowledged');
     await tracker.flush();
     assert.equal(acks, 0, 'a 503 is not an acknowledgement');
+    now += 60_000; // past the backoff
     await tracker.flush();
     assert.equal(acks, 1);
     await tracker.flush();

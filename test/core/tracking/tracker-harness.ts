@@ -23,7 +23,7 @@ export const loggedIn: TrackedVisitor = { visitorId: 'user-42', anonymousId: 'an
 
 /** Creates a tracker; `batchIntervals` defaults to an hour so the interval never fires unless mocked. */
 export const harness = (
-  double: ProtocolDouble,
+  double: Pick<ProtocolDouble, 'url'>,
   config: TrackingManagerConfig = {},
   tuning: TrackerTuning = {},
   cache = new MemoryHitCache(),

@@ -1,0 +1,100 @@
+import { backoffDelay } from './batches.js';
+import type { TrackerDeps } from './tracker.js';
+
+/**
+ * When the tracker sends (PROTOCOL.md §5.3): passes one after another, every `batchIntervals` or when asked,
+ * and never before the wait a failed send set (its `Retry-After`, else the backoff). See {@link createSchedule}.
+ */
+export interface SendSchedule {
+  /**
+   * Runs a pass after the one running, if any; calls made while one waits share it, so a burst costs one
+   * pass. A pass that starts before the wait is over sends nothing and leaves the retry timer to run one when
+   * it is. Resolves when the pass has settled; never rejects (a failed pass is logged).
+   */
+  run(): Promise<void>;
+  /** Whether the wait is over, so a request may go now. */
+  due(): boolean;
+  /** A request met 429, 5xx, a timeout or a network error: waits `retryAfterMs`, else the next backoff delay. */
+  failed(retryAfterMs: number | null): number;
+  /** A request was answered (acknowledged or refused for good): the backoff starts over. */
+  answered(): void;
+  /** Stops the interval and the retry timer for good; `run()` still runs a pass when called. */
+  stop(): void;
+}
+
+/** What {@link createSchedule} needs. */
+export interface ScheduleOptions {
+  /** Sends what may be sent now (the pool, request after request). */
+  pass: () => Promise<void>;
+  /** Runs before each interval's pass (the periodic strategy's copy of the pool to the cache). */
+  beforeInterval: () => Promise<void>;
+  intervalMs: number;
+  clock: () => number;
+  // Typed through TrackerDeps: the files split from manager.ts import nothing of src/core outside tracking/,
+  // so a move there touches the files that imported it before the split, not these.
+  logger: TrackerDeps['logger'];
+  /** The first backoff delay (PROTOCOL.md §5.3: 1 s). */
+  retryBaseMs: number | undefined;
+}
+
+/**
+ * Creates the tracker's schedule. One rule holds for every pass, whatever started it (the interval, a full
+ * pool, the retry timer, `flush()`, `close()`): nothing is sent before `retryAt`. The retry timer is only a
+ * wake-up call: a pass it starts checks the clock like any other, and when the timer fired early (a timer
+ * may fire a millisecond before the clock says so) or the wait was lengthened meanwhile (a pass that started
+ * as the previous wait ended met a 429 while the old timer fired), it is set again for what is left.
+ */
+export const createSchedule = (options: ScheduleOptions): SendSchedule => {
+  const { pass, clock, logger } = options;
+  let failures = 0;
+  let retryAt = 0;
+  // When the wait was set: a clock stepped back before it (a system clock corrected) ends the wait, which
+  // would otherwise last as long as the step.
+  let waitFrom = 0;
+  let retryTimer: ReturnType<typeof setTimeout> | undefined;
+  let stopped = false;
+  let chain: Promise<void> = Promise.resolve();
+  let pending: Promise<void> | null = null;
+
+  const due = (): boolean => {
+    const now = clock();
+    return now >= retryAt || now < waitFrom;
+  };
+  const wake = (): void => {
+    clearTimeout(retryTimer);
+    retryTimer = stopped ? undefined : setTimeout(() => void run(), Math.max(1, retryAt - clock()));
+  };
+  const run = (): Promise<void> =>
+    (pending ??= chain =
+      chain.then(async () => {
+        pending = null;
+        if (!due()) return wake();
+        await pass().catch((error: unknown) => logger.error(`Tracking: batch failed: ${String(error)}`));
+      }));
+
+  const interval = setInterval(() => {
+    void options.beforeInterval().then(run);
+  }, options.intervalMs);
+  // A background timer must not keep a Node process alive: `close()` is the way to flush before exit.
+  (interval as { unref?: () => void }).unref?.();
+
+  return {
+    run,
+    due,
+    failed(retryAfterMs) {
+      const delay = retryAfterMs ?? backoffDelay(failures++, Math.random(), options.retryBaseMs);
+      waitFrom = clock();
+      retryAt = waitFrom + delay;
+      wake();
+      return delay;
+    },
+    answered() {
+      failures = 0;
+    },
+    stop() {
+      stopped = true;
+      clearInterval(interval);
+      clearTimeout(retryTimer);
+    },
+  };
+};
