@@ -48,3 +48,33 @@ export const operatorRoute = (schema: RouteSchema & { response: Record<number, u
     ...schema,
     response: { ...schema.response, ...operatorAuthErrors },
   });
+
+/** Every operator answer's Cache-Control header. */
+export const NO_STORE = { 'Cache-Control': { type: 'string', description: '`no-store`' } } as const;
+const NAME_RULE = 'must be a string of 1 to 100 characters, not only spaces';
+/** An account's or environment's name in a request body. */
+export const NAME = {
+  type: 'string',
+  minLength: 1,
+  maxLength: 100,
+  pattern: '\\S',
+  'x-storable': true,
+  'x-rule': NAME_RULE,
+} as const;
+
+/** An operator route's answer: `schema` with its description, headers and one example. */
+export const answer = (description: string, schema: object, example: unknown) => ({
+  ...schema,
+  description,
+  headers: NO_STORE,
+  examples: [example],
+});
+/** An answer that lists items. */
+export const list = (description: string, item: object, example: unknown) =>
+  answer(
+    description,
+    { type: 'object', required: ['items'], properties: { items: { type: 'array', items: item } } },
+    {
+      items: [example],
+    },
+  );

@@ -18,7 +18,7 @@ import {
   environmentSchema,
   environmentWithKeySchema,
 } from './operator-answer-schemas.js';
-import { operatorAuthErrors, operatorRoute } from './operator-route-schemas.js';
+import { NAME, NO_STORE, answer, list, operatorAuthErrors, operatorRoute } from './operator-route-schemas.js';
 import { campaignReportSchema } from './report-schemas.js';
 import {
   EXAMPLE,
@@ -34,32 +34,6 @@ import {
 
 /** Where the operator routes serve an environment's campaign routes (the remote control API's own). */
 export const OPERATOR_CAMPAIGNS_BASE = '/admin/v1/environments/:envId';
-
-const NO_STORE = { 'Cache-Control': { type: 'string', description: '`no-store`' } } as const;
-const NAME = {
-  type: 'string',
-  minLength: 1,
-  maxLength: 100,
-  pattern: '\\S',
-  'x-storable': true,
-  'x-rule': 'must be a string of 1 to 100 characters, not only spaces',
-} as const;
-
-/** An answer: `schema` with its description, headers and one example. */
-const answer = (description: string, schema: object, example: unknown) => ({
-  ...schema,
-  description,
-  headers: NO_STORE,
-  examples: [example],
-});
-const list = (description: string, item: object, example: unknown) =>
-  answer(
-    description,
-    { type: 'object', required: ['items'], properties: { items: { type: 'array', items: item } } },
-    {
-      items: [example],
-    },
-  );
 
 const badField = (path: string, message: string) =>
   errorResponse('A field is wrong, named by its path.', errorAnswer(errors.invalidBody(path, message)));

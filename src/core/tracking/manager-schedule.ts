@@ -20,6 +20,11 @@ export interface SendSchedule {
   answered(): void;
   /** Stops the interval and the retry timer for good; `run()` still runs a pass when called. */
   stop(): void;
+  /**
+   * Resolves once the wait is over, or at once when it is over already or would last more than `limitMs`:
+   * `close()` waits out a short `Retry-After` rather than leave the items to a cache the process may not keep.
+   */
+  waitOut(limitMs: number): Promise<void>;
 }
 
 /** What {@link createSchedule} needs. */
@@ -95,6 +100,11 @@ export const createSchedule = (options: ScheduleOptions): SendSchedule => {
       stopped = true;
       clearInterval(interval);
       clearTimeout(retryTimer);
+    },
+    waitOut(limitMs) {
+      const left = retryAt - clock();
+      if (due() || left > limitMs) return Promise.resolve();
+      return new Promise((resolve) => setTimeout(resolve, left));
     },
   };
 };

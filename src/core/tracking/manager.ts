@@ -18,6 +18,9 @@ import { withTabLock } from './manager-tab-lock.js';
 import type { Tracker, TrackerDeps, TrackedVisitor } from './tracker.js';
 import { uuidV4 } from './uuid.js';
 
+/** The longest server-asked wait `close()` waits out before its last pass (a 429's `Retry-After`, a backoff). */
+export const CLOSE_WAIT_LIMIT_MS = 10_000;
+
 /** Knobs tests turn; the SDK uses the defaults. */
 export interface TrackerTuning {
   /** The clock for `createdAt`, `qt` and the 4-hour limit; default `Date.now`. */
@@ -159,7 +162,10 @@ export const createTracker = (deps: TrackerDeps, tuning: TrackerTuning = {}): Tr
         schedule.stop();
         unregisterPageHide?.();
       }
-      // Like any pass, this one sends nothing before the server's wait is over: what it leaves is cached.
+      // Like any pass, this one sends nothing before the server's wait is over. `close()` flushes and waits
+      // (§5.3): a wait of up to CLOSE_WAIT_LIMIT_MS is waited out, so a process that closes right after a 429
+      // still sends; after a longer one, what is left stays in the hit cache for the next start.
+      await schedule.waitOut(CLOSE_WAIT_LIMIT_MS);
       await schedule.run();
       pool.report();
       // What the server would not take yet stays in the cache for the next start.

@@ -82,7 +82,10 @@ export interface Tracker {
    * runs (`Retry-After`, else the backoff: PROTOCOL.md §5.3) it sends nothing: the retry timer sends then.
    */
   flush(): Promise<void>;
-  /** Flushes (with the same wait), then stops every timer and listener; what is left stays in the hit cache. */
+  /**
+   * Stops every timer and listener, then flushes: a server-asked wait of up to 10 s is waited out first; after a
+   * longer one nothing is sent, and what is left stays in the hit cache for the next start.
+   */
   close(): Promise<void>;
 }
 

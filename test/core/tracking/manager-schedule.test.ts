@@ -178,6 +178,42 @@ void describe('retries (PROTOCOL.md §5.3)', () => {
     await tracker.close();
   });
 
+  void it('close() waits out a short Retry-After, then sends', async () => {
+    mock.timers.enable({ apis: ['setTimeout', 'setInterval'] });
+    let now = 1_000_000;
+    endpoint = await startEndpoint(() => now, [{ status: 429, headers: { 'retry-after': '2' } }]);
+    const { tracker } = harness(endpoint, {}, { now: () => now });
+    await tracker.addHit(anonymous, screen());
+    await tracker.flush();
+    assert.equal(endpoint.arrivals.length, 1);
+    const answeredAt = now;
+    let closed = false;
+    const closing = tracker.close().then(() => (closed = true));
+    // close() is waiting for the 2 s the server asked for: nothing goes before them.
+    await tracker.flush();
+    assert.equal(endpoint.arrivals.length, 1);
+    assert.equal(closed, false, 'close() waits');
+    now = answeredAt + 2_000;
+    mock.timers.tick(2_000);
+    await endpoint.arrived(2);
+    await closing;
+    const [first, second] = endpoint.arrivals;
+    assert.ok((second?.at ?? 0) >= answeredAt + 2_000);
+    assert.equal(hitsOf(second?.body)[0]?.hid, hitsOf(first?.body)[0]?.hid);
+  });
+
+  void it('close() after a Retry-After longer than it waits sends nothing and keeps the hits in the cache', async () => {
+    const now = 1_000_000;
+    endpoint = await startEndpoint(() => now, [{ status: 429, headers: { 'retry-after': '60' } }]);
+    const { tracker, cache } = harness(endpoint, {}, { now: () => now });
+    await tracker.addHit(anonymous, screen());
+    await tracker.flush();
+    await tracker.close();
+    assert.equal(endpoint.arrivals.length, 1, 'closed without waiting 60 s, and without sending');
+    const cached = (await cache.lookupHits()).flatMap((batch) => Object.keys(batch));
+    assert.equal(cached.length, 1, 'the hit is kept for the next start');
+  });
+
   void it('a clock stepped back before the failure ends the wait rather than stretching it', async () => {
     let now = 1_000_000;
     endpoint = await startEndpoint(() => now, [{ status: 503, headers: { 'retry-after': '3600' } }]);
