@@ -80,5 +80,5 @@ export const nextBatch = (
   return { batch: { activation, items: chosen }, body: `${head}${texts.join(',')}]}` };
 };
 
-// The retry delay is the SDK's one retry policy (../retry.ts), shared with the bucketing file polling.
+// The retry delay is the SDK's one retry policy (../net/retry.ts), shared with the bucketing file polling.
 export { backoffDelay } from '../net/retry.js';

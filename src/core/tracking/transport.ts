@@ -3,7 +3,7 @@ import { fetchText } from '../net/http.js';
 import { fetchError, shownUrl } from '../net/request-failure.js';
 import { parseRetryAfter } from '../net/retry.js';
 
-// Kept here for the tracking manager: the retry policy itself lives in ../retry.ts.
+// Kept here for the tracking manager: the retry policy itself lives in ../net/retry.ts.
 export { parseRetryAfter };
 
 /**
