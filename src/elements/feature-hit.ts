@@ -2,6 +2,7 @@ import { ReactiveElement, type PropertyValues } from '@lit/reactive-element';
 import { ClientController } from './client-controller.js';
 import { numberProperty, textProperty, type PropertiesOf } from './element-properties.js';
 import { reportOnce } from './events.js';
+import { loadHitBuilders } from './load-hit-builders.js';
 
 /** The part of `<feature-flag>` a hit inside it uses: found by tag, so this module does not import that class. */
 interface ExposingFlag extends Element {
@@ -71,7 +72,7 @@ export class FeatureHit extends ReactiveElement {
     const client = this.#client.value;
     if (client === undefined) return;
     if ((this.type ?? 'event') === 'screen') return client.sendScreenOnce(this.location ?? location.pathname);
-    const { hit, problem } = (await import('./hit-builders.js')).eventHit(this);
+    const { hit, problem } = (await loadHitBuilders()).eventHit(this);
     if (problem !== null) {
       reportOnce(this, this.#reported, 'invalid-hit', `no hit is sent: ${problem}.`);
       return;

@@ -1,4 +1,4 @@
-// The hits the elements build, in a module of their own that they load with `import()` when a hit is sent: the
+// The hits the elements build, in a module of their own that they load through load-hit-builders.ts when a hit is sent: the
 // hit classes and their field checks are not needed to render a variation, so they stay out of the bytes a
 // page loads before its first one (the tracking chunk, which `start` loads anyway, shares them).
 import { Event, EventCategory, Screen, type HitProtocol } from '../core/index.js';

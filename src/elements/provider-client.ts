@@ -1,8 +1,6 @@
 // The working part of <feature-provider>: one SDK instance of its own (never the global `Feature`), the visitor
 // it builds, and the atoms its subtree binds to. The element only turns attributes into the two settings
-// objects below and forwards its events.
-//
-// Its atoms follow the SDK's (`visitor.$flags`, `$flagStatus`, `instance.$status`) rather than being them: the
+// objects below and forwards its events. Its atoms follow the SDK's (`visitor.$flags`, `$flagStatus`, `instance.$status`) rather than being them: the
 // first frame shows a bootstrap or the kept copy before the SDK has a visitor (`newVisitor` throws until `start`
 // resolves); another `env-id` or `visitor-id` replaces the instance or visitor while the subtree binds once;
 // `$ready` and `$consent` have no SDK counterpart.
@@ -25,6 +23,7 @@ import {
 } from '../core/index.js';
 import type { ExposureDetail, FeatureClient } from './client-context.js';
 import type { FeatureReadyDetail } from './events.js';
+import { loadHitBuilders } from './load-hit-builders.js';
 import { forgetFlags, keepFlags, keptDecision } from './page-storage.js';
 
 /** What starts an SDK instance: a change restarts it. */
@@ -211,7 +210,7 @@ export class ProviderClient implements FeatureClient {
     // Without consent nothing is sent, so the screen is still to send once consent is given.
     if (visitor === null || !visitor.hasConsented || this.#screens.has(location)) return;
     this.#screens.add(location);
-    await visitor.sendHit((await import('./hit-builders.js')).screenHit(location));
+    await visitor.sendHit((await loadHitBuilders()).screenHit(location));
   }
 
   /** Sends what is pooled and stops the instance; the atoms keep their last values. */
