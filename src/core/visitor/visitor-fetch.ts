@@ -3,7 +3,6 @@ import type { DecisionInput, DecisionOutcome, Reevaluable } from '../decision/so
 import type { TrackedHit } from '../tracking/tracker.js';
 import { FetchFlagsRequiredStatusReason as Reason, FlagStatus } from '../status.js';
 import type { Runtime } from './runtime.js';
-import { contextDigest } from './context-digest.js';
 import type { VisitorCacheLink } from './visitor-cache-link.js';
 import type { VisitorFlags } from './visitor-flags.js';
 import type { VisitorIdentity } from './visitor-identity.js';
@@ -122,10 +121,10 @@ export class VisitorFetch {
    */
   #segmentHit({ visitorId, context }: DecisionInput): TrackedHit | null {
     const { source, repeats } = this.runtime;
-    if (source.contextHit === undefined) return null;
+    if (source.contextHit === undefined || source.contextDigest === undefined) return null;
     if (this.#digested !== context) {
       this.#digested = context;
-      this.#digest = contextDigest(context);
+      this.#digest = source.contextDigest(context);
     }
     if (repeats.repeats(visitorId, 'context', this.#digest)) return null;
     repeats.mark(visitorId, 'context', this.#digest);

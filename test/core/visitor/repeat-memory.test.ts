@@ -2,7 +2,7 @@
 // record (§10) and the context digest, on their own: the 30-minute window, the bound, merging a record's
 // marks, and records without or with a malformed `sent`.
 import assert from 'node:assert/strict';
-import { contextDigest } from '../../../src/core/visitor/context-digest.js';
+import { contextDigest } from '../../../src/core/decision/context-digest.js';
 import { REPEAT_WINDOW_MS, RepeatMemory, readSent } from '../../../src/core/visitor/repeat-memory.js';
 import { parseVisitorRecord } from '../../../src/core/visitor/visitor-record.js';
 import { makeVisitorRecordText } from '../records.js';
