@@ -151,7 +151,15 @@ export class FeatureInstance {
       shutdown: async () => {
         closed = true;
         source.close();
-        while (held.size > 0) await Promise.all(held);
+        // A visitor cache lookup that never answers must not hold the close forever: at most the timeout.
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        await Promise.race([
+          (async () => {
+            while (held.size > 0) await Promise.all(held);
+          })(),
+          new Promise((resolve) => (timer = setTimeout(resolve, options.timeout))),
+        ]);
+        clearTimeout(timer);
         await tracker.close().catch((error: unknown) => logger.error(`close: ${String(error)}`));
       },
     };

@@ -73,6 +73,16 @@ export class RepeatMemory {
     this.#put(visitorId, { ...this.sent(visitorId), [kind]: [value, this.now()] });
   }
 
+  /** Forgets what `visitorId` sent as its `kind` (it was dropped before it went out): the next one is sent. */
+  forget(visitorId: string, kind: RepeatKind): void {
+    const known = this.sent(visitorId);
+    if (known?.[kind] === undefined) return;
+    const rest: VisitorSent = {};
+    if (kind !== 'consent' && known.consent !== undefined) rest.consent = known.consent;
+    if (kind !== 'context' && known.context !== undefined) rest.context = known.context;
+    this.#put(visitorId, rest);
+  }
+
   /** Learns what a visitor cache record says `visitorId` sent: each mark is kept when it is the newer one. */
   learn(visitorId: string, sent: Readonly<VisitorSent> | undefined): void {
     if (sent === undefined) return;

@@ -182,6 +182,8 @@ export class Visitor implements FlagHost {
       // visitor but its own fs_consent event, which must still go out.
       if (changed) {
         await this.#runtime.tracker.dropVisitor(identity.id, this).catch(() => undefined);
+        // A SEGMENT hit still pooled was dropped with the rest: the context is sent again after consent.
+        this.#runtime.repeats.forget(identity.id, 'context');
       }
       await this.#cache.flush(identity.id);
     }

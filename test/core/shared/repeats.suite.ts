@@ -53,6 +53,7 @@ export const defineRepeatsSuite = (h: CoreHarness): void => {
     cache: IVisitorCacheImplementation,
     clock: TestClock,
     mode: Mode,
+    timeout = 2000,
   ): Promise<FeatureInstance> => {
     const instance = new FeatureInstance();
     await instance.start(
@@ -60,6 +61,7 @@ export const defineRepeatsSuite = (h: CoreHarness): void => {
       double.apiKey,
       new ConfigBuilder()
         .withMode(mode)
+        .withTimeout(timeout)
         .withServerUrl(double.url)
         .withLogLevel(Level.NONE)
         .withDisableDeveloperUsageTracking(true)
@@ -186,5 +188,38 @@ export const defineRepeatsSuite = (h: CoreHarness): void => {
             'marker-2 gold',
           ]);
         }));
+
+      it('bucketing mode: a SEGMENT hit dropped by a consent withdrawal is sent again after consent', () =>
+        withDouble(way, true, async (next, _clock, double) => {
+          const sdk = await next();
+          const visitor = sdk
+            .newVisitor({ visitorId: 'v1', hasConsented: true })
+            .withContext({ plan: 'gold' })
+            .build();
+          await visitor.fetchFlags(); // its SEGMENT hit waits in the pool (one batch an hour)
+          await visitor.setConsent(false); // drops it
+          await visitor.setConsent(true);
+          await visitor.fetchFlags();
+          await sdk.close();
+          assert.deepEqual(await segments(double), ['v1 gold']);
+        }));
     });
+
+  describe('repeats (PROTOCOL.md §5.1): close', () => {
+    it('a visitor cache lookup that never answers holds close for the timeout at most', async () => {
+      const double = await h.startDouble({ envId: freshEnvId() });
+      const never: IVisitorCacheImplementation = {
+        ...keepsNothing,
+        lookupVisitor: () => new Promise<string | null>(() => undefined),
+      };
+      try {
+        const sdk = await startOn(double, never, testClock(), h.sdk.Mode.DECISION_API, 20);
+        sdk.newVisitor({ visitorId: 'marker', hasConsented: true }).build();
+        await sdk.close(); // resolves: the creation event of a visitor whose lookup never ends is not waited for
+        assert.deepEqual(await consentEvents(double), []);
+      } finally {
+        await double.stop();
+      }
+    });
+  });
 };

@@ -43,6 +43,17 @@ describe('RepeatMemory', () => {
     assert.deepEqual(memory.sent('v1'), { consent: [true, T0], context: ['d1', T0] });
   });
 
+  it('forgets one kind of an id, keeping the other', () => {
+    const memory = new RepeatMemory(clockAt(T0).now);
+    memory.forget('v1', 'context');
+    assert.equal(memory.sent('v1'), undefined);
+    memory.mark('v1', 'consent', true);
+    memory.mark('v1', 'context', 'd1');
+    memory.forget('v1', 'context');
+    assert.deepEqual(memory.sent('v1'), { consent: [true, T0] });
+    assert.equal(memory.repeats('v1', 'context', 'd1'), false);
+  });
+
   it('keeps at most its bound of ids, dropping the oldest', () => {
     const memory = new RepeatMemory(clockAt(T0).now, 10);
     for (let i = 0; i < 25; i++) memory.mark(`v${i}`, 'consent', true);
