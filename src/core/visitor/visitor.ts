@@ -276,10 +276,8 @@ export class Visitor implements FlagHost {
     await this.#cache.settled();
     if (this.#flags.inPanic()) return;
     const repeats = this.#runtime.repeats;
-    if (repeats.repeats(visitorId, 'consent', consent)) {
-      this.#runtime.logger.debug(`fs_consent of "${visitorId}" not repeated: sent within 30 minutes.`);
-      return;
-    }
+    // Not logged: a server building a visitor per request would write a line per request.
+    if (repeats.repeats(visitorId, 'consent', consent)) return;
     repeats.mark(visitorId, 'consent', consent);
     await this.#identity.queue(consentHit(consent), who);
   }
