@@ -1,8 +1,7 @@
 // The repeat memory of PROTOCOL.md §5.1 (what a visitor id sent, when), the `sent` field of the visitor cache
-// record (§10) and the context digest, on their own: the 30-minute window, the bound, merging a record's
-// marks, and records without or with a malformed `sent`.
+// record (§10), on their own: the 30-minute window, the bound, merging a record's marks, and records without
+// or with a malformed `sent`.
 import assert from 'node:assert/strict';
-import { contextDigest } from '../../../src/core/decision/context-digest.js';
 import { REPEAT_WINDOW_MS, RepeatMemory, readSent } from '../../../src/core/visitor/repeat-memory.js';
 import { parseVisitorRecord } from '../../../src/core/visitor/visitor-record.js';
 import { makeVisitorRecordText } from '../records.js';
@@ -101,16 +100,5 @@ describe('the `sent` field of a visitor cache record (PROTOCOL.md §10)', () => 
     assert.equal(parseVisitorRecord(withSentField('x'), 'v1')?.sent, undefined);
     assert.equal(readSent({ consent: [true], context: [1, 2] }), undefined);
     assert.equal(readSent({ consent: [true, Number.NaN] }), undefined);
-  });
-});
-
-describe('contextDigest', () => {
-  it('is stable, ignores key order and tells values and types apart', () => {
-    const d = contextDigest({ plan: 'gold', age: 31 });
-    assert.equal(contextDigest({ age: 31, plan: 'gold' }), d);
-    assert.notEqual(contextDigest({ plan: 'gold', age: '31' }), d);
-    assert.notEqual(contextDigest({ plan: 'silver', age: 31 }), d);
-    assert.notEqual(contextDigest({}), d);
-    assert.match(d, /^[0-9a-z]+\.[0-9a-z]+$/);
   });
 });
