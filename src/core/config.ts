@@ -48,6 +48,11 @@ export interface FeatureConfig {
   readonly bucketingUrl?: string;
   /** Events base (default `{serverUrl}/events`). */
   readonly eventsUrl?: string;
+  /**
+   * The clock (epoch ms) for what the SDK does not repeat within 30 minutes (PROTOCOL.md §5.1 Repeats);
+   * default `Date.now`. For tests and simulations that move time.
+   */
+  readonly clock?: () => number;
 }
 
 /** SPEC.md's defaults. */
@@ -155,6 +160,11 @@ export class ConfigBuilder {
   /** The events base alone (default `{serverUrl}/events`). */
   withEventsUrl(url: string): this {
     return this.set('eventsUrl', url);
+  }
+
+  /** The clock (epoch ms) for the 30-minute repeats of PROTOCOL.md §5.1; default `Date.now`. For tests. */
+  withClock(now: () => number): this {
+    return this.set('clock', now);
   }
 
   /** The configuration (a frozen copy: later builder calls do not change it). */

@@ -10,6 +10,7 @@ import { FSSdkStatus, Instance, Mode } from './status.js';
 import { loadAfterRender } from './tracking/load-after-render.js';
 import { PendingTracker } from './tracking/pending-tracker.js';
 import { VisitorBuilder, type NewVisitorOptions } from './visitor/visitor-builder.js';
+import { RepeatMemory } from './visitor/repeat-memory.js';
 import { Visitor } from './visitor/visitor.js';
 
 let defaultPlatform: Platform | undefined;
@@ -116,6 +117,8 @@ export class FeatureInstance {
       c.disableDeveloperUsageTracking === true
         ? null
         : afterRender.then((m) => m.usageTracker(options, this, logger));
+    // Work a visitor started that must reach the tracker before it closes (Runtime.hold).
+    const held = new Set<Promise<void>>();
     const run: Run = {
       options: options,
       logger: logger,
@@ -133,6 +136,11 @@ export class FeatureInstance {
         if (settings !== undefined) xpc = settings.enabledXPC;
         this.#setStatus(decision.panic === true ? FSSdkStatus.SDK_PANIC : FSSdkStatus.SDK_INITIALIZED);
       },
+      repeats: new RepeatMemory(c.clock ?? Date.now),
+      hold: (work) => {
+        const done: Promise<void> = work.catch(() => undefined).finally(() => held.delete(done));
+        held.add(done);
+      },
       usage: (visitorId) => {
         const at = Date.now();
         void usage?.then(
@@ -143,6 +151,15 @@ export class FeatureInstance {
       shutdown: async () => {
         closed = true;
         source.close();
+        // A visitor cache lookup that never answers must not hold the close forever: at most the timeout.
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        await Promise.race([
+          (async () => {
+            while (held.size > 0) await Promise.all(held);
+          })(),
+          new Promise((resolve) => (timer = setTimeout(resolve, options.timeout))),
+        ]);
+        clearTimeout(timer);
         await tracker.close().catch((error: unknown) => logger.error(`close: ${String(error)}`));
       },
     };

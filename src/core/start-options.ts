@@ -79,7 +79,7 @@ export const resolveStartOptions = (
   if (typeof c !== 'object') fail('config must come from ConfigBuilder.build().');
   const t = c.trackingConfig ?? {};
   if (typeof t !== 'object') fail('withTrackingConfig takes a TrackingManagerConfig.');
-  for (const name of ['onVisitorExposed', 'statusListener', 'onSdkStatusChanged'] as const)
+  for (const name of ['onVisitorExposed', 'statusListener', 'onSdkStatusChanged', 'clock'] as const)
     if (c[name] !== undefined && typeof c[name] !== 'function') fail(`${name} must be a function.`);
   withMethods(c.logManager, ['log'], 'withLogManager');
   withMethods(c.visitorCache, VISITOR_CACHE_METHODS, 'withCacheVisitorManager');

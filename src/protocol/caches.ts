@@ -22,6 +22,18 @@ export interface CachedCampaign {
 /** An assignment history: variation group id → variation id (PROTOCOL.md §8.4). */
 export type AssignmentHistory = Record<string, string>;
 
+/** A value the SDK sent for a visitor id and when (epoch ms): `[value, at]` (PROTOCOL.md §10 `sent`). */
+export type SentMark<T> = readonly [value: T, at: number];
+
+/**
+ * What a visitor id last sent that the SDK does not repeat within 30 minutes (PROTOCOL.md §5.1 Repeats): the
+ * consent value of its last `fs_consent` event, and the digest of the context of its last SEGMENT hit.
+ */
+export interface VisitorSent {
+  consent?: SentMark<boolean>;
+  context?: SentMark<string>;
+}
+
 /** The visitor cache record: the JSON text of `cacheVisitor` / `lookupVisitor` (PROTOCOL.md §10). */
 export interface VisitorCacheRecord {
   version: typeof CACHE_VERSION;
@@ -33,6 +45,8 @@ export interface VisitorCacheRecord {
     campaigns: CachedCampaign[];
     assignmentsHistory: AssignmentHistory;
     fetchedAt: number;
+    /** Optional: what this id sent, and when (§5.1 Repeats); absent reads as nothing sent. */
+    sent?: VisitorSent;
   };
 }
 

@@ -7,6 +7,7 @@ import { bucketingRoute, isJsonObject } from '../../protocol/index.js';
 import { shownUrl } from '../net/request-failure.js';
 import { segmentHit } from '../tracking/segment-hit.js';
 import { FSSdkStatus } from '../status.js';
+import { contextDigest } from './context-digest.js';
 import { defaultBucketingFileCache, type CachedBucketingFile } from './bucketing-file-cache.js';
 import { FilePoller, realPollTimers, type FileAnswer, type FileFault } from './poller.js';
 import type { DecisionOutcome, DecisionSource, DecisionSourceDeps, Reevaluable } from './source.js';
@@ -168,6 +169,7 @@ export const createBucketingSource = async (deps: DecisionSourceDeps): Promise<D
       });
     },
     contextHit: segmentHit,
+    contextDigest,
     close() {
       closed = true;
       watched.clear();

@@ -85,6 +85,12 @@ export interface DecisionSource {
    * mode, PROTOCOL.md §3): the SEGMENT hit a visitor then sends itself, once per changed context.
    */
   contextHit?(context: Readonly<VisitorContext>): TrackedHit;
+  /**
+   * Present with `contextHit`: the digest that tells two contexts apart, so a visitor id sends the same one
+   * once per 30 minutes (PROTOCOL.md §5.1 Repeats). It lives with the source that sends the hit, so the first
+   * render of decision-API pages carries no hash for it.
+   */
+  contextDigest?(context: Readonly<VisitorContext>): string;
   /** Stops timers and requests in flight. */
   close(): void;
 }

@@ -6,6 +6,7 @@ import type { Logger } from '../logger.js';
 import type { StartOptions } from '../start-options.js';
 import type { FSSdkStatus } from '../status.js';
 import type { Tracker } from '../tracking/tracker.js';
+import type { RepeatMemory } from './repeat-memory.js';
 
 /**
  * What one started SDK gives its visitors: one per `start`, closed by `close` (or the next `start`). Visitors
@@ -29,6 +30,13 @@ export interface Runtime {
   xpcEnabled(): boolean;
   /** Applies what a decision says about the SDK: panic (PROTOCOL.md §16.1) and account settings. */
   learn(decision: Decision): void;
+  /** What each visitor id sent and when, so it is not sent again within 30 minutes (PROTOCOL.md §5.1). */
+  readonly repeats: RepeatMemory;
+  /**
+   * Makes `close` wait for `work` before closing the tracker: a visitor's creation `fs_consent` event is
+   * decided once its cache lookup answers, and a visitor built just before `close` still sends it.
+   */
+  hold(work: Promise<void>): void;
   /** Developer usage tracking for a new visitor (PROTOCOL.md §12). */
   usage(visitorId: string): void;
 }

@@ -7,6 +7,7 @@ import {
   heldRecordJson,
   holdsRecords,
   parseVisitorRecord,
+  withSent,
   type HeldVisitorRecord,
 } from './visitor-record.js';
 
@@ -52,10 +53,14 @@ export class VisitorCacheLink {
     return this.assignments;
   }
 
-  /** The lookup when a visitor is built, in the background: restores flags and history. */
+  /**
+   * The lookup when a visitor is built, in the background: restores flags and history, and tells the repeat
+   * memory what this id sent (PROTOCOL.md §5.1 Repeats).
+   */
   lookupAtCreation(visitorId: string): void {
     this.pending = this.read(visitorId).then((data) => {
       if (data === null) return;
+      this.runtime.repeats.learn(visitorId, data.sent);
       this.assignments = data.assignmentsHistory;
       this.onCreationRecord({ visitorId, campaigns: data.campaigns });
     });
@@ -69,13 +74,15 @@ export class VisitorCacheLink {
     const xpc = this.runtime.xpcEnabled();
     this.pending = this.pending.then(async () => {
       const own = await this.read(visitorId);
+      this.runtime.repeats.learn(visitorId, own?.sent);
       const anonymous = xpc && anonymousId !== null ? await this.read(anonymousId) : null;
       this.assignments = { ...anonymous?.assignmentsHistory, ...own?.assignmentsHistory };
     });
   }
 
   /**
-   * Writes the record after a successful fetch (upsert; the history merges over the previous one). With
+   * Writes the record after a successful fetch (upsert; the history merges over the previous one), with what
+   * the id sent (`sent`, PROTOCOL.md §5.1 Repeats) as the repeat memory knows it now. With
    * experience continuity on and an anonymous id, that id's record gets the merged history and nothing else.
    */
   async write(
@@ -99,6 +106,7 @@ export class VisitorCacheLink {
       campaigns,
       assignmentsHistory: this.assignments,
       fetchedAt: now,
+      ...withSent(this.runtime.repeats.sent(input.visitorId)),
     });
     const anonymousId = input.anonymousId;
     if (anonymousId === null || !this.runtime.xpcEnabled()) return;
@@ -111,6 +119,7 @@ export class VisitorCacheLink {
       campaigns: record?.campaigns ?? [],
       assignmentsHistory: merged(record?.assignmentsHistory ?? {}, fresh),
       fetchedAt: record?.fetchedAt ?? now,
+      ...withSent(record?.sent), // the anonymous id's own: nothing of the authenticated visitor
     });
   }
 

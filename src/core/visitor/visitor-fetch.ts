@@ -1,8 +1,8 @@
 import type { VisitorContext } from '../../protocol/index.js';
 import type { DecisionInput, DecisionOutcome, Reevaluable } from '../decision/source.js';
+import type { TrackedHit } from '../tracking/tracker.js';
 import { FetchFlagsRequiredStatusReason as Reason, FlagStatus } from '../status.js';
 import type { Runtime } from './runtime.js';
-import { sameContext } from './same-context.js';
 import type { VisitorCacheLink } from './visitor-cache-link.js';
 import type { VisitorFlags } from './visitor-flags.js';
 import type { VisitorIdentity } from './visitor-identity.js';
@@ -16,7 +16,10 @@ export class VisitorFetch {
   #waiters: Array<() => void> = [];
   #pendingReason: Reason | null = null;
   #watched = false;
-  #segmentSent: Readonly<VisitorContext> | null = null;
+  // The digest of the last context digested: the frozen view is replaced on every change, so a refetch of an
+  // unchanged context costs no JSON.
+  #digested: Readonly<VisitorContext> | null = null;
+  #digest = '';
   /** True once a fetch has begun: flags from the creation lookup no longer apply. */
   started = false;
 
@@ -104,20 +107,27 @@ export class VisitorFetch {
     if (pending !== null) flags.setState(FlagStatus.FETCH_REQUIRED, pending);
     else flags.setState(FlagStatus.FETCHED, Reason.NONE);
     if (!this.identity.consent) return;
+    // Decided before the write, so the record carries the SEGMENT hit's mark (`sent`, PROTOCOL.md §10).
+    const segment = this.#segmentHit(input);
     await this.cache.write(input, decision.campaigns, newAssignments);
-    await this.#sendSegment(input.context);
+    if (segment !== null) await this.identity.queue(segment);
   }
 
   /**
    * In bucketing mode no request reaches the server that would store the context (the decision API stores it
-   * as a SEGMENT hit, PROTOCOL.md §3), so the visitor sends it itself, once per changed context: the source
-   * that needs it makes the hit.
+   * as a SEGMENT hit, PROTOCOL.md §3), so the visitor sends it itself: the source that needs it makes the hit.
+   * Not when this visitor id sent the same context within 30 minutes (PROTOCOL.md §5.1 Repeats), whichever
+   * visitor object or page view sent it; null then. Marked as sent when made.
    */
-  async #sendSegment(context: Readonly<VisitorContext>): Promise<void> {
-    const source = this.runtime.source;
-    if (source.contextHit === undefined) return;
-    if (this.#segmentSent !== null && sameContext(this.#segmentSent, context)) return;
-    this.#segmentSent = context;
-    await this.identity.queue(source.contextHit(context));
+  #segmentHit({ visitorId, context }: DecisionInput): TrackedHit | null {
+    const { source, repeats } = this.runtime;
+    if (source.contextHit === undefined || source.contextDigest === undefined) return null;
+    if (this.#digested !== context) {
+      this.#digested = context;
+      this.#digest = source.contextDigest(context);
+    }
+    if (repeats.repeats(visitorId, 'context', this.#digest)) return null;
+    repeats.mark(visitorId, 'context', this.#digest);
+    return source.contextHit(context);
   }
 }

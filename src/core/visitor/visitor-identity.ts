@@ -99,9 +99,12 @@ export class VisitorIdentity {
     return { visitorId: this.id, anonymousId: this.anonymousId, authenticated: this.authenticated };
   }
 
-  /** Hands a hit the SDK makes itself to the tracker; a failure (its chunk did not load) is logged. */
-  queue(hit: TrackedHit): Promise<void> {
-    return this.#runtime.tracker.addHit(this.tracked(), hit).catch((error: unknown) => {
+  /**
+   * Hands a hit the SDK makes itself to the tracker, as `visitor`'s (default: as it is now); a failure (its
+   * chunk did not load) is logged.
+   */
+  queue(hit: TrackedHit, visitor: TrackedVisitor = this.tracked()): Promise<void> {
+    return this.#runtime.tracker.addHit(visitor, hit).catch((error: unknown) => {
       this.#runtime.logger.error(`the ${hit.type} hit was not queued: ${String(error)}`);
     });
   }

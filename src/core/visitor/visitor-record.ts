@@ -7,6 +7,7 @@ import {
   type VisitorCacheRecord,
   type VisitorContext,
 } from '../../protocol/index.js';
+import { readSent } from './repeat-memory.js';
 
 /** The campaigns of a decision as the visitor cache stores them (PROTOCOL.md §10). */
 export const toCachedCampaigns = (campaigns: readonly DecisionCampaign[]): CachedCampaign[] =>
@@ -135,5 +136,13 @@ export const parseVisitorRecord = (json: unknown, visitorId: string): VisitorCac
     })),
     assignmentsHistory: isHistory(d.assignmentsHistory) ? d.assignmentsHistory : {},
     fetchedAt: typeof d.fetchedAt === 'number' ? d.fetchedAt : 0,
+    // Absent from older records and other SDKs' (nothing sent): left out rather than undefined, so such a
+    // record reads back as it was written.
+    ...withSent(readSent(d.sent)),
   };
 };
+
+/** `{sent}` when there is something sent, else nothing: spread into a record. */
+export const withSent = (
+  sent: VisitorCacheRecord['data']['sent'],
+): Pick<VisitorCacheRecord['data'], 'sent'> => (sent === undefined ? {} : { sent });

@@ -38,6 +38,8 @@ export class Visitor implements FlagHost {
   readonly #fetch: VisitorFetch;
   readonly #cache: VisitorCacheLink;
   readonly #runtime: Runtime;
+  /** The creation `fs_consent` event, decided once the cache lookup answered: consent changes wait for it. */
+  readonly #created: Promise<void>;
 
   /** The visitor's current flags (an immutable snapshot, replaced on every change). */
   get $flags(): ReadableAtom<FlagsSnapshot> {
@@ -66,7 +68,8 @@ export class Visitor implements FlagHost {
     }));
     this.#fetch = new VisitorFetch(runtime, identity, flags, cache);
     cache.lookupAtCreation(identity.id);
-    void this.#sendConsentHit();
+    this.#created = this.#sendCreationConsent(identity.id, identity.consent);
+    runtime.hold(this.#created);
     runtime.usage(identity.id);
   }
 
@@ -170,6 +173,8 @@ export class Visitor implements FlagHost {
       return;
     }
     const identity = this.#identity;
+    // The creation event is decided first, so it never goes out after (or is dropped as) a change made now.
+    await this.#created;
     const changed = hasConsented !== identity.consent;
     identity.consent = hasConsented;
     if (!hasConsented) {
@@ -177,6 +182,8 @@ export class Visitor implements FlagHost {
       // visitor but its own fs_consent event, which must still go out.
       if (changed) {
         await this.#runtime.tracker.dropVisitor(identity.id, this).catch(() => undefined);
+        // A SEGMENT hit still pooled was dropped with the rest: the context is sent again after consent.
+        this.#runtime.repeats.forget(identity.id, 'context');
       }
       await this.#cache.flush(identity.id);
     }
@@ -257,8 +264,29 @@ export class Visitor implements FlagHost {
     if (this.#identity.applyEntries(entries)) this.#fetch.requireFetch(Reason.VISITOR_CONTEXT_UPDATED);
   }
 
+  /**
+   * The creation `fs_consent` event, unless this visitor id sent the same value within 30 minutes (PROTOCOL.md
+   * §5.1 Repeats): decided after the cache lookup, which tells what an earlier page view or process sent. The
+   * hit goes to the tracker, which is loaded after the first render, so the wait delays nothing on screen. A
+   * visitor of an SDK closed meanwhile still sends it (`Runtime.hold` keeps the tracker open for it).
+   */
+  async #sendCreationConsent(visitorId: string, consent: boolean): Promise<void> {
+    if (this.#runtime.closed()) return;
+    const who = this.#identity.tracked(); // as built: an authenticate() meanwhile does not change whose it is
+    await this.#cache.settled();
+    if (this.#flags.inPanic()) return;
+    const repeats = this.#runtime.repeats;
+    // Not logged: a server building a visitor per request would write a line per request.
+    if (repeats.repeats(visitorId, 'consent', consent)) return;
+    repeats.mark(visitorId, 'consent', consent);
+    await this.#identity.queue(consentHit(consent), who);
+  }
+
+  /** A consent change: always sent (PROTOCOL.md §5.1), and remembered as the last value this id sent. */
   async #sendConsentHit(): Promise<void> {
-    if (!this.#flags.inPanic() && !this.#runtime.closed())
-      await this.#identity.queue(consentHit(this.#identity.consent));
+    const identity = this.#identity;
+    if (this.#flags.inPanic() || this.#runtime.closed()) return;
+    this.#runtime.repeats.mark(identity.id, 'consent', identity.consent);
+    await identity.queue(consentHit(identity.consent));
   }
 }

@@ -2,7 +2,7 @@
 // against this harness; test/core/shared/node-harness.ts backs it with node:test and an in-process protocol
 // double, test/core/shared/browser-harness.ts with mocha/chai in Chromium and the wtr server commands.
 import type * as CoreEntry from '../../../src/core/public.js';
-import type { Decision } from '../../../src/protocol/index.js';
+import type { BucketingFile, Decision } from '../../../src/protocol/index.js';
 import type { RecordedRequest, ScriptedAnswer } from '../../support/protocol-double.js';
 
 export type { RecordedRequest, ScriptedAnswer };
@@ -27,6 +27,8 @@ export interface DoubleOptions {
   decisions?: Record<string, Decision>;
   /** Answers that override the next requests of a route ("decision", "activate", "events"), in order. */
   queued?: Record<string, ScriptedAnswer[]>;
+  /** The bucketing file it serves (bucketing mode); default none (404). */
+  bucketing?: BucketingFile;
 }
 
 /** A protocol double (test/support/protocol-double.ts) on 127.0.0.1, wherever it is driven from. */

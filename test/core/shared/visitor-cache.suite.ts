@@ -39,8 +39,12 @@ export const defineVisitorCacheSuite = (h: CoreHarness): void => {
         await visitor.fetchFlags();
         const record = parse(await cache.record('user-42'));
         assert.equal(record.version, 1);
-        const { fetchedAt, context, ...rest } = record.data;
+        const { fetchedAt, context, sent, ...rest } = record.data;
         assert.equal(typeof fetchedAt, 'number');
+        // §5.1 Repeats: the creation fs_consent event went out, and the record says so (decision-API mode: no
+        // SEGMENT hit, so no context mark).
+        const { consent: sentConsent, ...otherMarks } = sent as { consent: [boolean, number] };
+        assert.deepEqual([sentConsent[0], typeof sentConsent[1], otherMarks], [true, 'number', {}]);
         assert.deepEqual(context, { ...visitor.context });
         assert.deepEqual(rest, {
           visitorId: 'user-42',
