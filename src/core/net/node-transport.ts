@@ -63,19 +63,25 @@ const headersOf = (headers: IncomingHttpHeaders): TransportHeaders => ({
   },
 });
 
-/** Reads, decodes and wraps the final answer. */
-const read = async (res: IncomingMessage): Promise<TransportResponse> => {
-  const chunks: Buffer[] = [];
-  for await (const chunk of res) chunks.push(chunk as Buffer);
-  const body = await decode(Buffer.concat(chunks), res.headers['content-encoding']);
-  const status = res.statusCode ?? 0;
-  return {
-    status,
-    ok: status > 199 && status < 300,
-    headers: headersOf(res.headers),
-    body: utf8.decode(body),
-  };
-};
+/** Reads, decodes and wraps the final answer (listeners rather than `for await`: a promise less per chunk). */
+const read = (res: IncomingMessage): Promise<TransportResponse> =>
+  new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    res.on('data', (chunk: Buffer) => chunks.push(chunk));
+    res.on('error', reject);
+    res.on('end', () => {
+      const raw = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
+      decode(raw, res.headers['content-encoding']).then((body) => {
+        const status = res.statusCode ?? 0;
+        resolve({
+          status,
+          ok: status > 199 && status < 300,
+          headers: headersOf(res.headers),
+          body: utf8.decode(body),
+        });
+      }, reject);
+    });
+  });
 
 /** One hop's request, and the caller's signal (an aborted request is never sent again). */
 interface Hop {
