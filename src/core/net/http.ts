@@ -5,7 +5,7 @@ import { send } from '#transport';
 import type { TransportRequest, TransportResponse } from './transport.js';
 
 /** What a request sends besides its URL: method, headers, body. */
-export type RequestInit = Omit<TransportRequest, 'url' | 'signal'>;
+export type TransportInit = Omit<TransportRequest, 'url' | 'signal'>;
 
 /**
  * `url` and its answer's body as text, given up after `timeoutMs` counted over the whole exchange, body
@@ -14,7 +14,7 @@ export type RequestInit = Omit<TransportRequest, 'url' | 'signal'>;
  */
 export const fetchText = async (
   url: string,
-  init: RequestInit,
+  init: TransportInit,
   timeoutMs: number,
   controller: AbortController,
 ): Promise<[TransportResponse, string]> => {
