@@ -143,6 +143,8 @@ const redirected = (hop: Hop, status: number, location: string): Hop => {
 const follow = async (first: Hop, track: (req: ClientRequest) => void): Promise<TransportResponse> => {
   let hop = first;
   for (let redirects = 0; ; redirects++) {
+    // Aborted while the previous hop drained: the next one is never sent.
+    hop.signal.throwIfAborted();
     const res = await exchange(hop, track);
     const status = res.statusCode ?? 0;
     const location = res.headers.location;
