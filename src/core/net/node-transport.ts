@@ -38,8 +38,7 @@ const DECODERS: Record<string, Decoder> = {
 const ACCEPT_ENCODING = 'gzip, deflate, br';
 
 /** Undoes `content-encoding` (codings applied in order, so undone last first). An unknown coding is kept as is, as fetch does. */
-const decode = async (raw: Buffer, header: string | undefined): Promise<Buffer> => {
-  if (raw.length === 0 || header === undefined) return raw;
+const decode = async (raw: Buffer, header: string): Promise<Buffer> => {
   const codings = header
     .toLowerCase()
     .split(',')
@@ -53,7 +52,11 @@ const decode = async (raw: Buffer, header: string | undefined): Promise<Buffer> 
   return body;
 };
 
-const utf8 = new TextDecoder();
+/** UTF-8 text without a leading byte order mark, as fetch's `text()` reads it (Buffer's decoder is the fast one). */
+const text = (body: Buffer): string => {
+  const decoded = body.toString('utf8');
+  return decoded.charCodeAt(0) === 0xfeff ? decoded.slice(1) : decoded;
+};
 
 /** The answer's headers behind {@link TransportHeaders}: Node already lower-cases the names. */
 const headersOf = (headers: IncomingHttpHeaders): TransportHeaders => ({
@@ -71,15 +74,17 @@ const read = (res: IncomingMessage): Promise<TransportResponse> =>
     res.on('error', reject);
     res.on('end', () => {
       const raw = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
-      decode(raw, res.headers['content-encoding']).then((body) => {
-        const status = res.statusCode ?? 0;
-        resolve({
-          status,
-          ok: status > 199 && status < 300,
-          headers: headersOf(res.headers),
-          body: utf8.decode(body),
-        });
-      }, reject);
+      const status = res.statusCode ?? 0;
+      const answer = (body: Buffer): TransportResponse => ({
+        status,
+        ok: status > 199 && status < 300,
+        headers: headersOf(res.headers),
+        body: text(body),
+      });
+      const coding = res.headers['content-encoding'];
+      // Most answers are not encoded: no zlib round trip, no promise.
+      if (coding === undefined || raw.length === 0) resolve(answer(raw));
+      else decode(raw, coding).then((body) => resolve(answer(body)), reject);
     });
   });
 
