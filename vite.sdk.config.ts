@@ -8,7 +8,7 @@
 //   statistics; loaded at start, not awaited: nothing renders from them) and bucketing mode (loaded only in
 //   that mode), plus the elements' hit builders (loaded on the first hit) and what those chunks share.
 // No file path or module pattern decides a chunk.
-import { defineConfig } from 'vite';
+import { defaultClientConditions, defineConfig } from 'vite';
 
 /**
  * `--mode elements` (`/sdk/elements.js`, the three tags) and `--mode core` (`/sdk/core.js`, the SDK alone) are two
@@ -17,6 +17,9 @@ import { defineConfig } from 'vite';
  */
 export default defineConfig(({ mode }) => ({
   define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+  // `#transport` (package.json `imports`) from the sources: `feature-ts-source` picks src/, and browser
+  // conditions (no `node`) pick the fetch transport, so no bundle carries node:http.
+  resolve: { conditions: ['feature-ts-source', ...defaultClientConditions] },
   build: {
     outDir: 'dist/sdk',
     emptyOutDir: mode === 'elements',

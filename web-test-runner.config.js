@@ -44,8 +44,9 @@ export default {
   // storage in the same browser, the override was seen not to take effect (cause not pinned down): it runs in a
   // browser of its own.
   groups: [{ name: 'real-quota', files: [REAL_QUOTA], browsers: [chromium()] }],
-  // Production builds of lit and nanostores, as pages get them (development builds print a warning per file).
-  nodeResolve: { exportConditions: ['browser', 'production'] },
+  // Production builds of lit and nanostores, as pages get them (development builds print a warning per file);
+  // `feature-ts-source`: `#transport` (package.json `imports`) from src/, the fetch one (no `node` condition).
+  nodeResolve: { exportConditions: ['browser', 'production', 'feature-ts-source'] },
   concurrency: 1,
   testFramework: { config: { timeout: 10000 } },
   testsFinishTimeout: 180000,

@@ -5,10 +5,10 @@
 // IndexedDB is absent, so the caches take their memory fallback (and say so once).
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { startProtocolDouble, type ProtocolDouble } from '../support/protocol-double.js';
 import { activationsReceived, campaign, decision, hitsReceived, recordingLogs } from './support.js';
@@ -113,4 +113,50 @@ void test('the built bundle starts, decides, exposes, sends a hit and flushes at
       'experience continuity is off: variations may change after authenticate.',
     ],
   );
+});
+
+/**
+ * What a browser build holds of the two transports (issue 33): the transport modules its source maps list,
+ * and the Node built-ins its scripts name. `#transport` resolves without the `node` condition there.
+ */
+const transportsIn = (dir: string): { modules: string[]; builtins: string[] } => {
+  const modules = new Set<string>();
+  const builtins: string[] = [];
+  for (const file of readdirSync(dir, { recursive: true, encoding: 'utf8' })) {
+    if (!file.endsWith('.js') && !file.endsWith('.js.map')) continue;
+    const text = readFileSync(join(dir, file), 'utf8');
+    if (file.endsWith('.js.map'))
+      for (const source of (JSON.parse(text) as { sources: string[] }).sources)
+        if (/net\/(node|fetch)-transport\.ts$/.test(source)) modules.add(source.replace(/^.*src\//, 'src/'));
+    if (file.endsWith('.js')) for (const m of text.matchAll(/node:\w+/g)) builtins.push(`${file}: ${m[0]}`);
+  }
+  return { modules: [...modules], builtins };
+};
+
+const FETCH_ONLY = { modules: ['src/core/net/fetch-transport.ts'], builtins: [] };
+
+void describe('browser bundles carry the fetch transport and none of the Node one', () => {
+  void test('the library build (dist/browser)', () => {
+    assert.deepEqual(transportsIn(outDir), FETCH_ONLY);
+  });
+
+  void test('the /sdk/ builds (dist/sdk): elements and core', () => {
+    for (const mode of ['elements', 'core']) {
+      const dir = mkdtempSync(join(tmpdir(), `feature-sdk-${mode}-`));
+      try {
+        const build = spawnSync(
+          process.execPath,
+          [
+            ...['node_modules/vite/bin/vite.js', 'build', '-c', 'vite.sdk.config.ts', '--mode', mode],
+            ...['--outDir', dir, '--emptyOutDir', '--logLevel', 'error'],
+          ],
+          { encoding: 'utf8' },
+        );
+        assert.equal(build.status, 0, build.stderr);
+        assert.deepEqual(transportsIn(dir), FETCH_ONLY, mode);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    }
+  });
 });

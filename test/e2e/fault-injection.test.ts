@@ -139,6 +139,10 @@ void describe('fault injection: every valid hit counted once across failures', (
         bundle: true,
         format: 'esm',
         target: 'es2022',
+        // `#transport` (package.json `imports`) from src/: the fetch one, as in the SDK's browser bundles. Not
+        // tsconfig.json, whose `paths` give tsx (Node) the Node transport; tsconfig.core.json has no `paths`.
+        conditions: ['feature-ts-source'],
+        tsconfig: 'tsconfig.core.json',
         write: false,
         logLevel: 'error',
       });

@@ -31,8 +31,8 @@ export interface Validators {
 
 /**
  * One conditional GET: `If-None-Match` with the ETag, else `If-Modified-Since` with Last-Modified (a server
- * ignores the latter when the former is present, RFC 9110 §13.1.3). `no-store` keeps the browser's HTTP
- * cache out of it, so a 304 reaches us as a 304 and never as a 200 replayed from the browser's copy.
+ * ignores the latter when the former is present, RFC 9110 §13.1.3). The transport keeps any HTTP cache out of
+ * it (fetch-transport.ts: `no-store`), so a 304 reaches us as a 304, never as a 200 replayed from a cached copy.
  */
 export const downloadFile = async (
   url: string,
@@ -47,7 +47,7 @@ export const downloadFile = async (
   const abort = (): void => controller.abort();
   signal.addEventListener('abort', abort);
   try {
-    const [res, text] = await fetchText(url, { headers, cache: 'no-store' }, timeoutMs, controller);
+    const [res, text] = await fetchText(url, { headers }, timeoutMs, controller);
     if (res.status === 304) return { kind: 'not-modified' };
     if (!res.ok)
       return {
