@@ -138,15 +138,6 @@ export const assigned = async (
   return Object.fromEntries(outcome.decision.campaigns.map((c) => [c.variationGroupId, c.variation.id]));
 };
 
-/** Waits (on real time, which the fake timers leave alone) until `check` holds. */
-export const settled = async (check: () => boolean): Promise<void> => {
-  const deadline = performance.now() + 3000;
-  while (!check()) {
-    if (performance.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setImmediate(r));
-  }
-};
-
 /** The delays the poller scheduled, from its debug lines. */
 export const scheduled = (h: Harness): number[] =>
   h.logs.lines.flatMap((l) => /next download in (\d+) ms/.exec(l.message)?.[1] ?? []).map(Number);
