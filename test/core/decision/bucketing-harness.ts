@@ -25,6 +25,10 @@ export class FakeTimers implements PollTimers {
   clearTimeout(handle: unknown): void {
     this.due.delete(handle as number);
   }
+  /** The time left, in ms, before each armed timer falls due, soonest first. */
+  pending(): number[] {
+    return [...this.due.values()].map((t) => t.at - this.now).sort((a, b) => a - b);
+  }
   /** Moves the clock by `ms`, running the timers that fall due, in order. */
   tick(ms: number): void {
     this.now += ms;

@@ -123,8 +123,9 @@ void describe('bucketing source: polling', () => {
     const h = await ctx.start({ pollingIntervals: 60 });
     assert.equal(h.changed.count, 1);
     ctx.timers.tick(59_999);
-    await new Promise((r) => setImmediate(r));
-    assert.equal(ctx.bucketingRequests().length, 1, 'not before the interval');
+    // The poll runs only from its timer, which fires inside tick(): still armed, it has not run.
+    assert.deepEqual(ctx.timers.pending(), [1], 'not before the interval: the poll is due in 1 ms');
+    assert.equal(ctx.bucketingRequests().length, 1);
     ctx.timers.tick(1);
     await until(() => scheduled(h).length === 2, { what: 'poll number 2 scheduled' });
     assert.equal(ctx.bucketingRequests()[1]?.['if-none-match'], '"b1"');
