@@ -8,7 +8,7 @@ import type { RemoteCampaign } from '../../src/protocol/index.js';
 import { ConsoleApiError, type ConsoleApi, type TaggedAnswer } from '../../server/console/src/api.js';
 import { consoleContext, type ConsoleContext } from '../../server/console/src/console-context.js';
 import type { Account, Environment } from '../../server/console/src/types.js';
-import { until } from '../core/shared/session.js';
+import { until } from '../support/until.js';
 
 /** The project's one bounded wait (never a fixed sleep). */
 export { until };
@@ -217,7 +217,9 @@ export const typeInto = (
 /** Answers the open confirmation dialog (widgets/confirm.ts) as a user does: clicks its confirm or cancel button. */
 export const answerConfirm = async (choice: 'confirm' | 'cancel'): Promise<void> => {
   // [open]: a dialog just answered stays in the DOM until its close event, which comes a task later.
-  await until(() => document.querySelector('dialog.console-confirm[open]') !== null, 3000, 'a confirmation');
+  await until(() => document.querySelector('dialog.console-confirm[open]') !== null, {
+    what: 'a confirmation',
+  });
   document
     .querySelector<HTMLButtonElement>(`dialog.console-confirm[open] button[value="${choice}"]`)
     ?.click();

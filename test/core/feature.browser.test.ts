@@ -15,6 +15,7 @@ import {
 } from '../../src/core/index.js';
 import { deviceTypeOf, systemFromUserAgent } from '../../src/core/platform/browser-page.js';
 import type { Decision } from '../../src/protocol/index.js';
+import { until } from '../support/until.js';
 
 interface Recorded {
   path: string;
@@ -49,14 +50,6 @@ const startDouble = (decisions: Record<string, Decision>) =>
 
 const requests = (id: string, kind: string) =>
   executeServerCommand<Recorded[], object>('double-requests', { id, kind });
-
-const until = async (check: () => boolean | Promise<boolean>): Promise<void> => {
-  for (let i = 0; i < 600; i++) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 5));
-  }
-  throw new Error('condition not met in time');
-};
 
 const config = (url: string) =>
   new ConfigBuilder()
@@ -100,7 +93,7 @@ describe('core SDK in the browser', () => {
     assert.equal(visitor.getFlag('size').value('0'), '0');
     assert.equal(visitor.getFlag('missing').value('d'), 'd');
     assert.equal(visitor.getFlag('missing').getFlagStatus(), 'NOT_FOUND');
-    await until(() => exposed.length === 2);
+    await until(() => exposed.length === 2, { what: 'two exposures' });
     const [firstVisitor, firstFlag] = exposed[0] ?? [];
     assert.deepEqual(JSON.parse(firstFlag?.toJson() ?? '{}'), {
       key: 'btnColor',

@@ -1,14 +1,14 @@
 // Shared helpers of the Node-only core tests: decisions in PROTOCOL.md §3's shape, a recording log manager, an
-// SDK started against a protocol double, and a bounded wait.
+// SDK started against a protocol double (the one wait is test/support/until.ts).
 import { ConfigBuilder, FeatureInstance, Level, MemoryVisitorCache } from '../../src/core/node.js';
 import { nodePlatform } from '../../src/core/platform/node.js';
 import { startProtocolDouble, type DoubleScript, type ProtocolDouble } from '../support/protocol-double.js';
 import { recordingLogs } from './shared/session.js';
 
-// The decision builders, the log recorder and the wait live beside the shared suites (no runtime imports,
+// The decision builders and the log recorder live beside the shared suites (no runtime imports,
 // loadable in Chromium too).
 export { campaign, decision } from './shared/decisions.js';
-export { recordingLogs, until } from './shared/session.js';
+export { recordingLogs } from './shared/session.js';
 
 /** An SDK instance started against a fresh double; `close()` stops both. */
 export interface Sdk {

@@ -2,7 +2,8 @@
 // flag has been in view for `exposure-delay` in a visible tab, never for display:none, once per page view
 // whatever re-renders and rereads follow. "Nothing was sent" is read after a barrier hit reached the store.
 // The delay runs on a fake clock: a test sees which delays are armed and advances time itself, never sleeps.
-import { assert, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
+import { assert, fixture, html, oneEvent } from '@open-wc/testing';
+import { until } from '../support/until.js';
 import type { ExposureDetail, FeatureFlag, FeatureProvider } from '../../src/elements/index.js';
 import {
   MODES,
@@ -173,7 +174,7 @@ for (const { name, mode } of MODES) {
       const states: string[] = [];
       const stop = provider.client.$flagStatus.listen((state) => states.push(state.status));
       provider.setAttribute('context', JSON.stringify({ page: 'two' }));
-      await waitUntil(() => states.includes('FETCHING') && states.at(-1) === 'FETCHED', 'the refetch');
+      await until(() => states.includes('FETCHING') && states.at(-1) === 'FETCHED', { what: 'the refetch' });
       stop();
       await flag.reportExposure();
       assert.strictEqual(flag.value, 'green');

@@ -2,7 +2,9 @@
 // exposure before the event (order on the wire, through the proxy) and the report credits the conversion to
 // the variation shown; a screen hit goes once per page view; a wrong hit is reported once and never sent.
 import { assert, expect, fixture, html, oneEvent } from '@open-wc/testing';
+import { IdbHitCache } from '../../src/core/caches/idb.js';
 import type { FeatureErrorDetail, FeatureHit, FeatureProvider } from '../../src/elements/index.js';
+import { until } from '../support/until.js';
 import {
   MODES,
   POOL_MAX_SIZE,
@@ -16,7 +18,6 @@ import {
   pool,
   readyOf,
   report,
-  sleep,
   splitCampaign,
   wire,
   type Env,
@@ -48,6 +49,22 @@ const buttonOf = (provider: FeatureProvider): HTMLButtonElement => {
   return found;
 };
 
+/**
+ * Waits until the SDK has taken in the acknowledgement of everything sent so far: the browser's default
+ * (continuous) caching writes each pooled item to the env's IndexedDB hit cache, and an acknowledged item
+ * leaves the pool before its cached copy is erased, so an empty cache means an empty pool.
+ */
+const poolEmptied = async (env: Env): Promise<void> => {
+  const hitCache = new IdbHitCache({ dbName: `feature-ts:${env.envId}` });
+  try {
+    await until(async () => (await hitCache.lookupHits()).length === 0, {
+      what: 'the acknowledged hits erased from the hit cache',
+    });
+  } finally {
+    await hitCache.close();
+  }
+};
+
 for (const { name, mode } of MODES) {
   describe(`<feature-hit> (${name})`, () => {
     it('a click inside a flag sends its activation before the event, and the report credits that variation', async () => {
@@ -67,7 +84,7 @@ for (const { name, mode } of MODES) {
       // Leave the pool one item short of full, so the first item the click pools sends it at once: had the
       // hit been pooled before the exposure, it would leave in a request of its own, ahead of the activation.
       await barrier(provider, env.envId, 'empty');
-      await sleep(100); // the acknowledgement has reached the SDK: the pool is empty
+      await poolEmptied(env);
       await pool(provider, POOL_MAX_SIZE - 1, 'prefill', 'prefill');
       buttonOf(provider).click();
       await oneEvent(provider, 'feature-exposed');

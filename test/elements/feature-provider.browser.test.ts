@@ -2,7 +2,8 @@
 // back by the proxy: a bootstrap script renders its variation before any answer, the kept copy of a returning
 // visitor is in the first frame, the loading slot and aria-busy show while nothing is known, and the default
 // replaces them once the provider's timeout passes without an answer.
-import { assert, expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { assert, expect, fixture, html } from '@open-wc/testing';
+import { until } from '../support/until.js';
 import type { FeatureFlag, FeatureProvider } from '../../src/elements/index.js';
 import {
   MODES,
@@ -75,8 +76,9 @@ for (const { name, mode } of MODES) {
       assert.strictEqual(shown(flag), 'green');
       assert.strictEqual(flag.hasAttribute('aria-busy'), false);
       // The request went out and is still unanswered: the variation came from the script.
-      await waitUntil(async () => (await requested(env)).length > 0, 'the decision request', {
-        timeout: 3000,
+      await until(async () => (await requested(env)).length > 0, {
+        what: 'the decision request',
+        timeoutMs: 3000,
       });
       assert.strictEqual(
         (await requested(env)).every((r) => r.answeredAt === null),
@@ -84,7 +86,7 @@ for (const { name, mode } of MODES) {
       );
       assert.strictEqual(shown(flag), 'green');
       await release(env.envId);
-      await waitUntil(async () => (await requested(env)).some((r) => r.status === 200), 'the answer');
+      await until(async () => (await requested(env)).some((r) => r.status === 200), { what: 'the answer' });
       assert.strictEqual(shown(flag), 'green');
     });
 
@@ -123,8 +125,9 @@ for (const { name, mode } of MODES) {
       await fixture(html`${provider}`);
       const flag = flagOf(provider);
       const bare = flagOf(provider, '#bare');
-      await waitUntil(async () => (await requested(env)).length > 0, 'the decision request', {
-        timeout: 3000,
+      await until(async () => (await requested(env)).length > 0, {
+        what: 'the decision request',
+        timeoutMs: 3000,
       });
       assert.strictEqual(flag.getAttribute('aria-busy'), 'true');
       assert.strictEqual(loadingOf(flag).hidden, false);

@@ -1,7 +1,8 @@
 // Changing a <feature-provider>'s attributes while it runs, against the real server, in both modes: context
 // (targeting picks another variation), consent (withdrawn: nothing more is sent and the kept copy is
 // forgotten) and login (visitor-id + authenticated authenticate; the anonymous id goes along as `aid`).
-import { assert, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
+import { assert, fixture, html, oneEvent } from '@open-wc/testing';
+import { until } from '../support/until.js';
 import type { FeatureFlag } from '../../src/elements/index.js';
 import {
   MODES,
@@ -59,7 +60,7 @@ const flagOf = (root: ParentNode, selector: string): FeatureFlag => {
 
 /** Resolves once `flag` shows `value`. */
 const shows = (flag: FeatureFlag, value: unknown) =>
-  waitUntil(() => flag.value === value, `${flag.key} shows ${String(value)}`, { timeout: 3000 });
+  until(() => flag.value === value, { what: `${flag.key} shows ${String(value)}`, timeoutMs: 3000 });
 
 const clickIn = (root: ParentNode): void => {
   const button = root.querySelector('button');

@@ -1,12 +1,12 @@
 // Support for the elements' browser tests: the project's server on 127.0.0.1 behind the holding proxy
 // (test/support/wtr-server-commands.ts), an environment per test, providers built from options, and waits on
 // what the server received.
-import { waitUntil } from '@open-wc/testing';
 import { executeServerCommand } from '@web/test-runner-commands';
 import { Event as EventHit, EventCategory } from '../../src/core/index.js';
 import '../../src/elements/define.js';
 import type { FeatureProvider } from '../../src/elements/index.js';
 import type { BucketingCampaign, CampaignReport, Decision } from '../../src/protocol/index.js';
+import { until } from '../support/until.js';
 import type { StoredActivation, StoredHit, WireRequest } from '../support/wtr-server-commands.js';
 
 export * from './campaigns.js';
@@ -159,13 +159,12 @@ export const pool = async (provider: FeatureProvider, count: number, action: str
  * what the store holds: a 2xx answer means the hits are stored (PROTOCOL.md §5.2).
  */
 export const delivered = async (envId: string, text: string, what: string): Promise<Received> => {
-  await waitUntil(
+  await until(
     async () =>
       (await wire(envId)).some(
         (r) => r.route === 'events' && r.status === 200 && JSON.stringify(r.body).includes(text),
       ),
-    what,
-    { interval: 25, timeout: 4000 },
+    { what, timeoutMs: 4000, intervalMs: 25 },
   );
   return received(envId);
 };
@@ -190,6 +189,3 @@ export const barrier = async (
 export const drainMicrotasks = async (): Promise<void> => {
   for (let i = 0; i < 100; i++) await Promise.resolve();
 };
-
-/** Resolves after `ms`. */
-export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

@@ -27,8 +27,8 @@ const button = (el: CampaignEditor, text: RegExp): HTMLButtonElement =>
 
 const save = async (el: CampaignEditor, api: StubApi, method: 'POST' | 'PATCH') => {
   button(el, /^Save campaign$/).click();
-  await until(() => api.made(method).length === 1, 3000, `a ${method}`);
-  await until(() => !el.busy);
+  await until(() => api.made(method).length === 1, { what: `a ${method}` });
+  await until(() => !el.busy, { what: 'the editor idle' });
   await el.updateComplete;
   return must(api.made(method)[0]).body as Record<string, unknown>;
 };
@@ -43,7 +43,7 @@ describe('<campaign-editor>', () => {
       html`<campaign-editor .campaignId=${null}></campaign-editor>`,
       api,
     );
-    await until(() => el.shadowRoot?.querySelector('form') !== null);
+    await until(() => el.shadowRoot?.querySelector('form') !== null, { what: 'the form' });
     await expect(el).to.be.accessible();
     typeInto(inShadow(el, '#f-name'), 'Buy button');
     typeInto(inShadow(el, '#f-slug'), 'buy-button');
@@ -104,7 +104,7 @@ describe('<campaign-editor>', () => {
       html`<campaign-editor .campaignId=${'camp-1'}></campaign-editor>`,
       api,
     );
-    await until(() => el.shadowRoot?.querySelector('#f-name') !== null);
+    await until(() => el.shadowRoot?.querySelector('#f-name') !== null, { what: 'the name field' });
     assert.strictEqual(inShadow<HTMLInputElement>(el, '#f-name').value, 'Buy button');
     typeInto(inShadow(el, '#f-name'), 'Buy button v2');
     typeInto(inShadow(el, '#f-variation_groups-0-variations-1-allocation'), '40');
@@ -150,9 +150,9 @@ describe('<campaign-editor>', () => {
       html`<campaign-editor .campaignId=${'camp-1'}></campaign-editor>`,
       api,
     );
-    await until(() => el.shadowRoot?.querySelector('#f-name') !== null);
+    await until(() => el.shadowRoot?.querySelector('#f-name') !== null, { what: 'the name field' });
     await save(el, api, 'PATCH');
-    await until(() => el.shadowRoot?.activeElement?.id === 'error-summary', 3000, 'the summary focused');
+    await until(() => el.shadowRoot?.activeElement?.id === 'error-summary', { what: 'the summary focused' });
     const summary = inShadow(el, '#error-summary');
     assert.strictEqual(summary.getAttribute('role'), 'alert');
     assert.match(

@@ -58,7 +58,7 @@ const rows = (el: CampaignsView): string[] =>
 
 const listed = async (api: StubApi) => {
   const mounted = await mount<CampaignsView>(html`<campaigns-view></campaigns-view>`, api);
-  await until(() => rows(mounted.el).length > 0, 3000, 'the rows');
+  await until(() => rows(mounted.el).length > 0, { what: 'the rows' });
   return mounted;
 };
 
@@ -85,15 +85,15 @@ describe('<campaigns-view>', () => {
     const select = () => inShadow<HTMLSelectElement>(el, 'select[aria-label="State of Buy button"]');
     typeInto(select(), 'interrupted');
     await answerConfirm('cancel');
-    await until(() => select().value === 'active', 3000, 'the select back to active');
+    await until(() => select().value === 'active', { what: 'the select back to active' });
     assert.lengthOf(api.made('PATCH'), 0);
 
     typeInto(select(), 'paused');
-    await until(() => api.made('PATCH').length === 1);
+    await until(() => api.made('PATCH').length === 1, { what: 'the PATCH request' });
     assert.deepEqual(api.made('PATCH'), [
       { method: 'PATCH', path: '/environments/env-1/campaigns/camp-1/toggle', body: { state: 'paused' } },
     ]);
-    await until(() => notices.length === 1);
+    await until(() => notices.length === 1, { what: 'the notice' });
     assert.match(must(notices[0]).message, /“Buy button” is paused/);
     await el.updateComplete;
     assert.strictEqual(must(el.shadowRoot?.querySelector('tbody tr .badge')).textContent, 'Paused');
@@ -108,7 +108,7 @@ describe('<campaigns-view>', () => {
     });
     const { el, change } = await listed(api);
     await change({ environments: [ENV, staging], environment: staging });
-    await until(() => rows(el)[0] === 'Checkout banner', 3000, 'the other environment’s rows');
+    await until(() => rows(el)[0] === 'Checkout banner', { what: 'the other environment’s rows' });
     assert.deepEqual(
       api.calls.map((c) => c.path),
       [listOf(ENV.id), listOf('env-2')],

@@ -51,8 +51,8 @@ describe('<live-view>', () => {
   it('shows the newest traffic with campaign names, and filters by a clicked visitor', async () => {
     const api = new StubApi(answers());
     const { el } = await mount<LiveView>(html`<live-view></live-view>`, api);
-    await until(() => el.shadowRoot?.querySelector('traffic-table') !== null, 3000, 'the rows');
-    await until(() => tableOf(el).names.campaigns.size > 0, 3000, 'the campaign names');
+    await until(() => el.shadowRoot?.querySelector('traffic-table') !== null, { what: 'the rows' });
+    await until(() => tableOf(el).names.campaigns.size > 0, { what: 'the campaign names' });
     const table = tableOf(el);
     await table.updateComplete;
     assert.deepEqual(
@@ -69,13 +69,11 @@ describe('<live-view>', () => {
       ),
     ).click();
     assert.deepEqual((await filter).detail, { visitor: 'visitor-b' });
-    await until(
-      () => api.made('GET', `${TRAFFIC}&visitor=visitor-b`).length === 1,
-      3000,
-      'the filtered read',
-    );
+    await until(() => api.made('GET', `${TRAFFIC}&visitor=visitor-b`).length === 1, {
+      what: 'the filtered read',
+    });
     assert.strictEqual(inShadow<HTMLInputElement>(el, '#visitor-id').value, 'visitor-b');
-    await until(() => tableOf(el).items.length === 1, 3000, 'the filtered rows');
+    await until(() => tableOf(el).items.length === 1, { what: 'the filtered rows' });
     assert.strictEqual(must(tableOf(el).items[0]).visitor_id, 'visitor-b');
   });
 });

@@ -22,7 +22,7 @@ const api = () =>
 
 const open = async (stub: StubApi) => {
   const mounted = await mount<ReportView>(html`<report-view .campaignId=${'c1'}></report-view>`, stub);
-  await until(() => mounted.el.shadowRoot?.querySelector('report-group') !== null, 3000, 'the report');
+  await until(() => mounted.el.shadowRoot?.querySelector('report-group') !== null, { what: 'the report' });
   return mounted;
 };
 

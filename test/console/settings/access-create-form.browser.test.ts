@@ -53,7 +53,7 @@ describe('<access-create-form>', () => {
     await expect(el).to.be.accessible();
     // Dismissed: the secret leaves the page, and the focus goes back to the name for the next access.
     [...(secret.shadowRoot?.querySelectorAll('button') ?? [])].at(-1)?.click();
-    await until(() => el.shadowRoot?.querySelector('secret-once') === null);
+    await until(() => el.shadowRoot?.querySelector('secret-once') === null, { what: 'the secret gone' });
     assert.notInclude(el.shadowRoot?.innerHTML ?? '', 'secret-456');
     assert.strictEqual(el.shadowRoot?.activeElement?.id, 'access-name');
   });
@@ -81,7 +81,9 @@ describe('<access-create-form>', () => {
     check(el, 'input[name=action][value="report.read"]');
     check(el, `input[name=environment][value="${ENV.id}"]`);
     submit(el);
-    await until(() => el.shadowRoot?.querySelector('#environments-error') !== null);
+    await until(() => el.shadowRoot?.querySelector('#environments-error') !== null, {
+      what: 'the environments error',
+    });
     assert.strictEqual(
       inShadow(el, '#environments-error').textContent,
       'is not an environment of this account',

@@ -33,7 +33,7 @@ describe('<access-list>', () => {
     assert.match(inShadow(el, 'tbody tr').textContent, /Production/);
     const preview = button(el, /Preview/);
     preview.click();
-    await until(() => el.shadowRoot?.querySelector('dl.details') !== null);
+    await until(() => el.shadowRoot?.querySelector('dl.details') !== null, { what: 'the details' });
     assert.deepEqual(api.calls, [{ method: 'GET', path: '/accesses/acs-1' }]);
     assert.strictEqual(preview.getAttribute('aria-expanded'), 'true');
     assert.isFalse(inShadow(el, '#preview-acs-1').hidden);

@@ -21,7 +21,7 @@ describe('<account-view>', () => {
     assert.strictEqual(input.getAttribute('aria-invalid'), 'true');
     input.value = ' Outlet ';
     submit();
-    await until(() => notices.length === 1, 3000, 'the notice');
+    await until(() => notices.length === 1, { what: 'the notice' });
     assert.deepEqual(api.calls, [{ method: 'POST', path: '/accounts', body: { name: 'Outlet' } }]);
     assert.deepEqual(reloads, [{ accountId: 'acc-2' }]);
     assert.strictEqual(must(notices[0]).message, 'Account Outlet created and chosen.');
@@ -37,7 +37,7 @@ describe('<account-view>', () => {
     await answerConfirm('cancel');
     end.click();
     await answerConfirm('confirm');
-    await until(() => api.calls.length === 1, 3000, 'the request');
+    await until(() => api.calls.length === 1, { what: 'the request' });
     assert.deepEqual(api.calls, [{ method: 'DELETE', path: '/console/sessions' }]);
     await expect(card).to.be.accessible();
   });

@@ -39,12 +39,12 @@ describe('<environment-card>', () => {
     const panic = inShadow<HTMLInputElement>(el, '#panic-env-1');
     panic.click();
     await answerConfirm('cancel');
-    await until(() => el.status === 'Panic mode left off.');
+    await until(() => el.status === 'Panic mode left off.', { what: 'the panic-off status' });
     assert.isFalse(panic.checked);
     assert.lengthOf(api.calls, 0);
     panic.click();
     await answerConfirm('confirm');
-    await until(() => api.calls.length === 1);
+    await until(() => api.calls.length === 1, { what: 'the request' });
     assert.deepEqual(api.calls, [{ method: 'PATCH', path: '/environments/env-1', body: { panic: true } }]);
   });
 

@@ -25,7 +25,7 @@ describe('<environments-view>', () => {
         (b) => b.textContent.trim() === 'Create environment',
       ),
     ).click();
-    await until(() => reloads.length === 1, 3000, 'the reload');
+    await until(() => reloads.length === 1, { what: 'the reload' });
     assert.deepEqual(api.calls, [
       {
         method: 'POST',

@@ -21,7 +21,7 @@ describe('<remote-control-view>', () => {
     };
     const api = new StubApi({ 'GET /accounts/acc-1/accesses': { items: [first] } });
     const { el } = await mount<RemoteControlView>(html`<remote-control-view></remote-control-view>`, api);
-    await until(() => el.shadowRoot?.querySelector('access-list') !== null, 3000, 'the list');
+    await until(() => el.shadowRoot?.querySelector('access-list') !== null, { what: 'the list' });
     const list = inShadow<HTMLElement & { accesses: readonly Access[] }>(el, 'access-list');
     assert.deepEqual(
       list.accesses.map((a) => a.id),

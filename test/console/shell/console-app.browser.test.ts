@@ -65,15 +65,21 @@ describe('<console-app>', () => {
   it('provides the chosen environment to the view, and a new choice in the header reaches it', async () => {
     server = serve(true);
     const app = mountApp();
-    await until(() => app.shadowRoot?.querySelector('campaigns-view') !== null, 3000, 'the campaigns view');
+    await until(() => app.shadowRoot?.querySelector('campaigns-view') !== null, {
+      what: 'the campaigns view',
+    });
     const view = inShadow<HTMLElement & { context: { environment: { id: string } } }>(app, 'campaigns-view');
     assert.strictEqual(view.context.environment.id, 'env-1');
-    await until(() => server?.asked.some((k) => k.includes('/environments/env-1/campaigns')) === true);
+    await until(() => server?.asked.some((k) => k.includes('/environments/env-1/campaigns')) === true, {
+      what: 'the env-1 campaigns request',
+    });
     await expect(app).to.be.accessible();
 
     typeInto(inShadow(app, 'select[aria-label=Environment]'), 'env-2');
-    await until(() => view.context.environment.id === 'env-2', 3000, 'the new context in the view');
-    await until(() => server?.asked.some((k) => k.includes('/environments/env-2/campaigns')) === true);
+    await until(() => view.context.environment.id === 'env-2', { what: 'the new context in the view' });
+    await until(() => server?.asked.some((k) => k.includes('/environments/env-2/campaigns')) === true, {
+      what: 'the env-2 campaigns request',
+    });
     assert.deepEqual(JSON.parse(must(localStorage.getItem('feature-console-choice'))), {
       accountId: 'acc-1',
       envId: 'env-2',
@@ -83,7 +89,7 @@ describe('<console-app>', () => {
   it('shows the sign-in without a session', async () => {
     server = serve(false);
     const app = mountApp();
-    await until(() => app.shadowRoot?.querySelector('sign-in-view') !== null, 3000, 'the sign-in');
+    await until(() => app.shadowRoot?.querySelector('sign-in-view') !== null, { what: 'the sign-in' });
     assert.deepEqual(server.asked, ['GET /admin/session']);
     await expect(app).to.be.accessible();
   });

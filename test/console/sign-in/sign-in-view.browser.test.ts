@@ -42,7 +42,9 @@ describe('<sign-in-view>', () => {
 
     inShadow<HTMLInputElement>(el, '#key').value = 'wrong';
     inShadow<HTMLButtonElement>(el, 'button[type=submit]').click();
-    await until(() => inShadow(el, '#key-error').textContent.includes('not valid'));
+    await until(() => inShadow(el, '#key-error').textContent.includes('not valid'), {
+      what: 'the key error',
+    });
     assert.strictEqual(inShadow(el, '#key').getAttribute('aria-invalid'), 'true');
     assert.strictEqual(sent, 0);
     await expect(el).to.be.accessible();

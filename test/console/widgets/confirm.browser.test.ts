@@ -14,7 +14,7 @@ describe('confirmAction()', () => {
       'Its tokens stop working at once.',
       'Revoke the access',
     );
-    await until(() => open() !== null);
+    await until(() => open() !== null, { what: 'the open dialog' });
     const dialog = must(open());
     assert.strictEqual(dialog.open, true);
     assert.strictEqual(document.activeElement?.textContent, 'Cancel');
@@ -35,7 +35,7 @@ describe('confirmAction()', () => {
     assert.strictEqual(await cancelled, false);
 
     const escaped = confirmAction('Turn panic mode on?', 'Every visitor gets the defaults.', 'Turn it on');
-    await until(() => open() !== null);
+    await until(() => open() !== null, { what: 'the open dialog' });
     await sendKeys({ press: 'Escape' });
     assert.strictEqual(await escaped, false);
     assert.strictEqual(open(), null);

@@ -36,7 +36,7 @@ describe('<copy-button>', () => {
     );
     await expect(el).to.be.accessible();
     inShadow<HTMLButtonElement>(el, 'button').click();
-    await until(() => el.copied !== '');
+    await until(() => el.copied !== '', { what: 'the copied state' });
     await el.updateComplete;
     assert.deepEqual(written, ['key-123']);
     assert.strictEqual(inShadow(el, '[role=status]').textContent.trim(), 'API key: Copied');
@@ -49,7 +49,7 @@ describe('<copy-button>', () => {
       html`<copy-button .value=${'secret'} label="client secret"></copy-button>`,
     );
     inShadow<HTMLButtonElement>(el, 'button').click();
-    await until(() => el.copied !== '');
+    await until(() => el.copied !== '', { what: 'the copied state' });
     await el.updateComplete;
     assert.deepEqual(written, []);
     assert.strictEqual(

@@ -7,6 +7,7 @@ import { ConfigBuilder, FeatureInstance, Level, Mode } from '../../../src/core/n
 import { parseVisitorRecord, type HeldVisitorRecord } from '../../../src/core/visitor/visitor-record.js';
 import type { DecisionCampaign } from '../../../src/protocol/index.js';
 import { startProtocolDouble } from '../../support/protocol-double.js';
+import { until } from '../../support/until.js';
 import { VECTORS, variationId, vectorFile } from '../decision/bucketing-files.js';
 
 const campaign: DecisionCampaign = {
@@ -124,8 +125,10 @@ void describe('the Node SDK with its default visitor cache, bucketing mode', () 
       double.script.bucketing = vectorFile({ allocations25: [100, 0, 0, 0] });
       double.script.bucketingEtag = '"b2"';
       const again = sdk.newVisitor({ visitorId: vector.id, hasConsented: true }).build();
-      await new Promise((resolve) => setTimeout(resolve, 10));
-      assert.equal(again.fetchReasons, 'FLAGS_FETCHED_FROM_CACHE', 'the record is found at creation');
+      // The creation's cache lookup is asynchronous: wait for its outcome rather than for a guessed time.
+      await until(() => again.fetchReasons === 'FLAGS_FETCHED_FROM_CACHE', {
+        what: 'the record found at creation',
+      });
       assert.equal(again.getFlag('variation').value(-1, { visitorExposed: false }), vector.variation);
       await again.fetchFlags();
       assert.equal(again.getFlag('variation').value(-1, { visitorExposed: false }), vector.variation);

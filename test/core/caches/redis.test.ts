@@ -11,7 +11,7 @@ import {
   type RedisCommandClient,
 } from '../../../src/core/caches/redis.js';
 import { HIT_LIMITS, type HitCacheRecord } from '../../../src/protocol/index.js';
-import { until } from '../support.js';
+import { until } from '../../support/until.js';
 import {
   connectRedis,
   deleteKeys,
@@ -184,7 +184,7 @@ void describe('redisHitCache', () => {
     const a = hitCache(redis, { leaseSeconds: 0.6 });
     await a.cacheHits({ a1: hit('a1') });
     const firstEnd = Number(await redis.hGet(a.keys[2], a.owner));
-    await until(async () => (await redisNow(redis)) > firstEnd + 100, 5000, 'past the first lease');
+    await until(async () => (await redisNow(redis)) > firstEnd + 100, { what: 'past the first lease' });
     assert.deepEqual(hidsOf(await hitCache(redis).lookupHits()), []);
   });
 
@@ -198,11 +198,9 @@ void describe('redisHitCache', () => {
     // The process dies: its connection goes, its lease timer can no longer reach Redis.
     dying.destroy();
     assert.deepEqual(hidsOf(await hitCache(redis).lookupHits()), [], 'not before its lease ends');
-    await until(
-      () => leaseEnded(redis, dead.keys[2], dead.owner),
-      5000,
-      'the lease of the dead process ended',
-    );
+    await until(() => leaseEnded(redis, dead.keys[2], dead.owner), {
+      what: 'the lease of the dead process ended',
+    });
 
     const [one, two, three] = [await connectRedis(), await connectRedis(), await connectRedis()];
     opened.push({ client: one }, { client: two }, { client: three });

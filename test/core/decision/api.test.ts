@@ -6,6 +6,7 @@ import type { DecisionInput } from '../../../src/core/decision/source.js';
 import { Level, Logger } from '../../../src/core/logger.js';
 import { FSSdkStatus } from '../../../src/core/status.js';
 import { startProtocolDouble, type ProtocolDouble } from '../../support/protocol-double.js';
+import { until } from '../../support/until.js';
 import { campaign, decision } from '../support.js';
 
 let double: ProtocolDouble;
@@ -126,8 +127,10 @@ void describe('decision-API source', () => {
   void test('close aborts requests in flight', async () => {
     double.script.queued.decision = [{ status: 200, body: decision('x', []), delayMs: 500 }];
     const s = source();
+    const before = double.requestsTo('decision').length;
     const pending = s.decide(input);
-    await new Promise((r) => setTimeout(r, 20));
+    // In flight: the double has the request and holds its answer 500 ms.
+    await until(() => double.requestsTo('decision').length === before + 1, { what: 'the decision request' });
     s.close();
     assert.equal((await pending).ok, false);
   });

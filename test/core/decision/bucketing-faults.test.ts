@@ -5,16 +5,10 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { MemoryBucketingFileCache } from '../../../src/core/decision/bucketing-file-cache.js';
 import { retryDelay } from '../../../src/core/decision/poller.js';
+import { until } from '../../support/until.js';
 import { startProtocolDouble } from '../../support/protocol-double.js';
 import { VECTORS, vectorFile } from './bucketing-files.js';
-import {
-  assigned,
-  bucketingTestContext,
-  faultLines,
-  input,
-  scheduled,
-  settled,
-} from './bucketing-harness.js';
+import { assigned, bucketingTestContext, faultLines, input, scheduled } from './bucketing-harness.js';
 
 const ctx = bucketingTestContext();
 
@@ -50,7 +44,7 @@ void describe('bucketing source: faults', () => {
     for (const delay of [1000, 2000, 4000, 5000]) {
       const n = scheduled(h).length;
       ctx.timers.tick(delay);
-      await settled(() => scheduled(h).length === n + 1);
+      await until(() => scheduled(h).length === n + 1, { what: `poll number ${n + 1} scheduled` });
     }
     assert.deepEqual(scheduled(h), [1000, 2000, 4000, 5000, 5000], 'backoff capped at the 5 s interval');
     assert.equal(faultLines(h).length, 1, 'logged once per kind');
@@ -59,7 +53,7 @@ void describe('bucketing source: faults', () => {
       /was refused \(answered 503.*no file yet: every flag is its default/,
     );
     ctx.timers.tick(5000);
-    await settled(() => h.statuses.length === 1);
+    await until(() => h.statuses.length === 1, { what: 'the first status' });
     assert.deepEqual(h.statuses, ['SDK_INITIALIZED']);
     assert.equal(h.changed.count, 1, 'visitors who fetched while there was no file are re-evaluated');
     assert.ok((await h.source.decide(input('v1'))).ok);
@@ -79,10 +73,10 @@ void describe('bucketing source: faults', () => {
     for (const delay of delays) {
       const n = scheduled(h).length;
       ctx.timers.tick(delay);
-      await settled(() => scheduled(h).length === n + 1);
+      await until(() => scheduled(h).length === n + 1, { what: `poll number ${n + 1} scheduled` });
     }
     ctx.timers.tick(8000);
-    await settled(() => scheduled(h).length === 6); // the download's own (real) timeout ends it
+    await until(() => scheduled(h).length === 6, { what: 'poll number 6 scheduled' }); // the download's own (real) timeout ends it
     assert.deepEqual(scheduled(h).slice(1), [1000, 2000, 4000, 8000, 16_000]);
     assert.deepEqual(h.statuses, ['SDK_INITIALIZED'], 'the previous file stays in use');
     assert.equal(h.changed.count, 1);
@@ -104,7 +98,7 @@ void describe('bucketing source: faults', () => {
     await cache.save(`${url}/env1/bucketing.json`, file);
     const h = await ctx.start({ url, cache });
     assert.deepEqual(h.statuses, ['SDK_INITIALIZED']);
-    await settled(() => faultLines(h).length === 1);
+    await until(() => faultLines(h).length === 1, { what: 'the fault line' });
     assert.ok(
       faultLines(h)[0]?.includes(
         `failed on the network (TypeError: fetch failed (connect ECONNREFUSED ${new URL(gone.url).host})) at GET ${url}/env1/bucketing.json; the previous file stays in use`,

@@ -25,6 +25,10 @@ export class FakeTimers implements PollTimers {
   clearTimeout(handle: unknown): void {
     this.due.delete(handle as number);
   }
+  /** The time left, in ms, before each armed timer falls due, soonest first. */
+  pending(): number[] {
+    return [...this.due.values()].map((t) => t.at - this.now).sort((a, b) => a - b);
+  }
   /** Moves the clock by `ms`, running the timers that fall due, in order. */
   tick(ms: number): void {
     this.now += ms;
@@ -136,15 +140,6 @@ export const assigned = async (
   const outcome = await source.decide(visitor);
   assert.ok(outcome.ok, 'the decision succeeds');
   return Object.fromEntries(outcome.decision.campaigns.map((c) => [c.variationGroupId, c.variation.id]));
-};
-
-/** Waits (on real time, which the fake timers leave alone) until `check` holds. */
-export const settled = async (check: () => boolean): Promise<void> => {
-  const deadline = performance.now() + 3000;
-  while (!check()) {
-    if (performance.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setImmediate(r));
-  }
 };
 
 /** The delays the poller scheduled, from its debug lines. */

@@ -13,6 +13,7 @@ import {
 } from '../../../src/core/index.js';
 import { IdbBucketingFileCache } from '../../../src/core/decision/bucketing-file-cache.js';
 import { VECTORS, vectorFile } from './bucketing-files.js';
+import { until } from '../../support/until.js';
 
 interface Recorded {
   path: string;
@@ -24,14 +25,6 @@ const startDouble = (script: object) =>
 const requests = (id: string, kind?: string) =>
   executeServerCommand<Recorded[], object>('double-requests', kind ? { id, kind } : { id });
 const stopDouble = (id: string) => executeServerCommand('double-stop', { id });
-
-const until = async (check: () => boolean | Promise<boolean>): Promise<void> => {
-  for (let i = 0; i < 600; i++) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 5));
-  }
-  throw new Error('condition not met in time');
-};
 
 const files = new IdbBucketingFileCache({ warning: () => undefined });
 
@@ -86,12 +79,14 @@ describe('bucketing mode in the browser', () => {
       assert.deepEqual(statuses, ['SDK_INITIALIZING', 'SDK_INITIALIZED'], 'still before the answer');
 
       // The background refresh may still be on its way to the server: wait until it has arrived.
-      await until(async () => (await requests(double.id, 'bucketing')).length > 0);
+      await until(async () => (await requests(double.id, 'bucketing')).length > 0, {
+        what: 'the refresh request',
+      });
       const [refresh] = await requests(double.id, 'bucketing');
       assert.equal(refresh?.headers['if-none-match'], '"b1"', 'the refresh names the cached ETag');
-      await until(() => visitor.flagStatus === 'PANIC');
+      await until(() => visitor.flagStatus === 'PANIC', { what: 'the PANIC status' });
       assert.deepEqual(statuses, ['SDK_INITIALIZING', 'SDK_INITIALIZED', 'SDK_PANIC']);
-      await until(async () => (await files.load(fileUrl))?.etag === '"p1"');
+      await until(async () => (await files.load(fileUrl))?.etag === '"p1"', { what: 'the new file kept' });
       await instance.close();
     } finally {
       await stopDouble(double.id);

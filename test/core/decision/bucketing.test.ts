@@ -5,8 +5,9 @@ import { describe, test } from 'node:test';
 import { MemoryBucketingFileCache } from '../../../src/core/decision/bucketing-file-cache.js';
 import type { DecisionOutcome } from '../../../src/core/decision/source.js';
 import type { BucketingFile } from '../../../src/protocol/index.js';
+import { until } from '../../support/until.js';
 import { VECTORS, VG25, VG50, variationId, vectorFile } from './bucketing-files.js';
-import { assigned, bucketingTestContext, input, scheduled, settled } from './bucketing-harness.js';
+import { assigned, bucketingTestContext, input, scheduled } from './bucketing-harness.js';
 
 const ctx = bucketingTestContext();
 
@@ -59,7 +60,7 @@ void describe('bucketing source: first file and cache at start', () => {
       [VG25]: variationId('variation', 4),
       [VG50]: variationId('variation50', 1),
     });
-    await settled(() => scheduled(h).length === 1);
+    await until(() => scheduled(h).length === 1, { what: 'poll number 1 scheduled' });
     assert.equal(ctx.bucketingRequests()[0]?.['if-none-match'], '"b1"');
     assert.deepEqual(scheduled(h), [60_000], 'a 304 is a success: next poll after the interval');
     assert.equal(h.changed.count, 0, 'a 304 changes nothing');
@@ -122,10 +123,11 @@ void describe('bucketing source: polling', () => {
     const h = await ctx.start({ pollingIntervals: 60 });
     assert.equal(h.changed.count, 1);
     ctx.timers.tick(59_999);
-    await new Promise((r) => setImmediate(r));
-    assert.equal(ctx.bucketingRequests().length, 1, 'not before the interval');
+    // The poll runs only from its timer, which fires inside tick(): still armed, it has not run.
+    assert.deepEqual(ctx.timers.pending(), [1], 'not before the interval: the poll is due in 1 ms');
+    assert.equal(ctx.bucketingRequests().length, 1);
     ctx.timers.tick(1);
-    await settled(() => scheduled(h).length === 2);
+    await until(() => scheduled(h).length === 2, { what: 'poll number 2 scheduled' });
     assert.equal(ctx.bucketingRequests()[1]?.['if-none-match'], '"b1"');
     assert.equal(h.changed.count, 1, '304: no change');
 
@@ -133,14 +135,14 @@ void describe('bucketing source: polling', () => {
     ctx.double.script.bucketing = moved;
     ctx.double.script.bucketingEtag = '"b2"';
     ctx.timers.tick(60_000);
-    await settled(() => h.changed.count === 2);
+    await until(() => h.changed.count === 2, { what: 'changed() call 2' });
     assert.equal(ctx.bucketingRequests()[2]?.['if-none-match'], '"b1"');
     assert.equal((await h.cache.load(ctx.fileUrl()))?.etag, '"b2"', 'the new file is cached with its ETag');
     // A visitor without history now lands in variation 1 (all of the allocation); §15's bucket 70 visitor.
     assert.equal((await assigned(h.source, input(VECTORS[2].id)))[VG25], variationId('variation', 1));
-    await settled(() => scheduled(h).length === 3);
+    await until(() => scheduled(h).length === 3, { what: 'poll number 3 scheduled' });
     ctx.timers.tick(60_000);
-    await settled(() => scheduled(h).length === 4);
+    await until(() => scheduled(h).length === 4, { what: 'poll number 4 scheduled' });
     assert.equal(ctx.bucketingRequests()[3]?.['if-none-match'], '"b2"');
     assert.deepEqual(h.statuses, ['SDK_INITIALIZED']);
   });
@@ -154,7 +156,7 @@ void describe('bucketing source: polling', () => {
     const h = await ctx.start();
     assert.equal((await h.cache.load(ctx.fileUrl()))?.lastModified, lastModified);
     ctx.timers.tick(60_000);
-    await settled(() => scheduled(h).length === 2);
+    await until(() => scheduled(h).length === 2, { what: 'poll number 2 scheduled' });
     const headers = ctx.bucketingRequests()[1];
     assert.equal(headers?.['if-modified-since'], lastModified);
     assert.equal(headers['if-none-match'], undefined);
@@ -166,16 +168,16 @@ void describe('bucketing source: polling', () => {
     ctx.double.script.bucketing = vectorFile({ panic: true });
     ctx.double.script.bucketingEtag = '"p1"';
     ctx.timers.tick(60_000);
-    await settled(() => h.changed.count === 2);
+    await until(() => h.changed.count === 2, { what: 'changed() call 2' });
     assert.deepEqual(h.statuses, ['SDK_INITIALIZED', 'SDK_PANIC']);
     const outcome = await h.source.decide(input('v1'));
     assert.ok(outcome.ok && outcome.decision.panic === true);
 
     ctx.double.script.bucketing = vectorFile();
     ctx.double.script.bucketingEtag = '"p2"';
-    await settled(() => scheduled(h).length === 2);
+    await until(() => scheduled(h).length === 2, { what: 'poll number 2 scheduled' });
     ctx.timers.tick(60_000);
-    await settled(() => h.changed.count === 3);
+    await until(() => h.changed.count === 3, { what: 'changed() call 3' });
     assert.deepEqual(h.statuses, ['SDK_INITIALIZED', 'SDK_PANIC', 'SDK_INITIALIZED']);
     assert.equal((await assigned(h.source, input(VECTORS[0].id)))[VG25], variationId('variation', 4));
   });

@@ -4,7 +4,8 @@ import type { ExposedFlag, VisitorExposed } from '../../../src/core/public.js';
 import type { Decision } from '../../../src/protocol/index.js';
 import { campaign, decision } from './decisions.js';
 import type { CoreHarness } from './harness.js';
-import { activationsReceived, until, withSession, type SessionOptions } from './session.js';
+import { until } from '../../support/until.js';
+import { activationsReceived, withSession, type SessionOptions } from './session.js';
 
 type Exposure = [VisitorExposed, ExposedFlag];
 
@@ -69,7 +70,7 @@ export const defineExposureSuite = (h: CoreHarness): void => {
         // Activations leave in order (a pool of one): once another variation's exposure is acknowledged, an
         // exposure of btnColor's read would have been sent before it. No timing is assumed.
         visitor.getFlag('other').value(false);
-        await until(() => exposed.length === 1, 3000, 'the other exposure');
+        await until(() => exposed.length === 1, { what: 'the other exposure' });
         assert.deepEqual(
           (await activationsReceived(double)).map((a) => a.caid),
           ['vg9'],
@@ -137,11 +138,11 @@ export const defineExposureSuite = (h: CoreHarness): void => {
         visitor.getFlag('btnColor').value('red');
         visitor.getFlag('btnColor').value('red');
         visitor.getFlag('size').value(1);
-        await until(() => exposed.length === 2, 3000, 'two callbacks');
+        await until(() => exposed.length === 2, { what: 'two callbacks' });
         // Already acknowledged: a read of another key of the same variation fires without waiting for the
         // server, and nothing new is sent.
         visitor.getFlag('unset').value('x');
-        await until(() => exposed.length === 3, 3000, 'the third callback');
+        await until(() => exposed.length === 3, { what: 'the third callback' });
         const [v, f] = exposed[0] ?? [];
         assert.equal(v?.id, 'user-42');
         assert.equal(v?.anonymousId, null);
@@ -186,9 +187,9 @@ export const defineExposureSuite = (h: CoreHarness): void => {
         const visitor = instance.newVisitor({ visitorId: 'v1', hasConsented: true }).build();
         await visitor.fetchFlags();
         visitor.getFlag('btnColor').value('red');
-        await until(async () => (await activationsReceived(double)).length === 1, 3000, 'the activation');
+        await until(async () => (await activationsReceived(double)).length === 1, { what: 'the activation' });
         assert.equal(exposed.length, 0, 'no callback before the answer');
-        await until(() => exposed.length === 1, 3000, 'the callback');
+        await until(() => exposed.length === 1, { what: 'the callback' });
         assert.equal(exposed[0]?.[1].key, 'btnColor');
       });
     });
@@ -206,7 +207,7 @@ export const defineExposureSuite = (h: CoreHarness): void => {
           const visitor = instance.newVisitor({ visitorId: 'v1', hasConsented: true }).build();
           await visitor.fetchFlags();
           visitor.getFlag('other').value(false);
-          await until(() => exposed.length === 1, 3000, 'the callback');
+          await until(() => exposed.length === 1, { what: 'the callback' });
           assert.equal(
             (JSON.parse(exposed[0]?.[1].toJson() ?? '{}') as { metadata: { slug: unknown } }).metadata.slug,
             null,
@@ -215,7 +216,9 @@ export const defineExposureSuite = (h: CoreHarness): void => {
           await double.setDecisions({ '*': decision('*', [campaign('c2', 'vg9', 'w2', { other: true })]) });
           await visitor.fetchFlags();
           visitor.getFlag('other').value(false);
-          await until(async () => (await activationsReceived(double)).length === 2, 3000, 'the refused one');
+          await until(async () => (await activationsReceived(double)).length === 2, {
+            what: 'the refused one',
+          });
           await instance.close();
           assert.equal(exposed.length, 1);
         },

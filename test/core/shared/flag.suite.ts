@@ -3,7 +3,8 @@
 import type { FlagMetadata } from '../../../src/core/public.js';
 import { EMPTY_METADATA, campaign, decision, panicDecision } from './decisions.js';
 import type { CoreHarness } from './harness.js';
-import { activationsReceived, until, withSession, type SessionOptions } from './session.js';
+import { until } from '../../support/until.js';
+import { activationsReceived, withSession, type SessionOptions } from './session.js';
 
 const FLAGS = { str: 'green', num: 3, float: 2.5, bool: false, arr: [1, 2], obj: { a: 1 }, nul: null };
 
@@ -193,7 +194,7 @@ export const defineFlagSuite = (h: CoreHarness): void => {
           { status: 200, body: decision('v1', [campaign('c1', 'vg1', 'v2', { str: 'blue' })]), delayMs: 50 },
         ]);
         const fetching = visitor.fetchFlags();
-        await until(() => visitor.flagStatus === 'FETCHING', 3000, 'FETCHING');
+        await until(() => visitor.flagStatus === 'FETCHING', { what: 'FETCHING' });
         assert.equal(flag.getFlagStatus(), 'FETCH_REQUIRED', 'FETCHING reads as FETCH_REQUIRED');
         await fetching;
         assert.equal(flag.value('red', quiet), 'blue');

@@ -3,7 +3,8 @@
 // written once per instance); and a failed request names the URL it tried.
 import { campaign, decision, panicDecision } from './decisions.js';
 import type { CoreHarness } from './harness.js';
-import { until, withSession, type LogLine, type Session } from './session.js';
+import { until } from '../../support/until.js';
+import { withSession, type LogLine, type Session } from './session.js';
 
 const checkout = decision('*', [campaign('c1', 'vg1', 'v2', { btnColor: 'green', btnText: 'Buy now' })]);
 
@@ -135,7 +136,7 @@ export const defineSdkMessagesSuite = (h: CoreHarness): void => {
     /** The log lines that name the route, once the server is gone. */
     const lineNaming = async (s: Session, path: string): Promise<string> => {
       const url = `${s.double.url}${path}`;
-      await until(() => s.logs.some((l) => l.message.includes(url)), 3000, `a log line naming ${url}`);
+      await until(() => s.logs.some((l) => l.message.includes(url)), { what: `a log line naming ${url}` });
       return s.logs.find((l) => l.message.includes(url))?.message ?? '';
     };
 

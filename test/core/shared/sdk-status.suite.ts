@@ -1,6 +1,7 @@
 // The static facade and the SDK status (SPEC.md "Static operations" and SDK status; PROTOCOL.md §16.1, rows of
 // decision-API mode; the bucketing rows are the bucketing tests'). Both status callbacks are asserted exactly.
 import type { ConfigBuilder, FeatureConfig } from '../../../src/core/public.js';
+import { until } from '../../support/until.js';
 import { campaign, decision, panicDecision } from './decisions.js';
 import type { CoreHarness, DoubleHandle } from './harness.js';
 import {
@@ -8,7 +9,6 @@ import {
   freshEnvId,
   hitsReceived,
   recordingLogs,
-  settle,
   startSession,
   withSession,
 } from './session.js';
@@ -178,14 +178,26 @@ export const defineSdkStatusSuite = (h: CoreHarness): void => {
 
     it('close flushes pooled hits and returns to SDK_NOT_INITIALIZED', () =>
       withFeature(async (double) => {
+        const hitCache = new h.sdk.MemoryHitCache();
         await Feature.start(
           double.envId,
           double.apiKey,
-          config(double, (b) => b.withTrackingConfig({ batchIntervals: 3600, poolMaxSize: 100 })),
+          config(double, (b) =>
+            b
+              .withTrackingConfig({
+                batchIntervals: 3600,
+                poolMaxSize: 100,
+                batchStrategy: h.sdk.BatchCachingStrategy.BATCH_CONTINUOUS_CACHING,
+              })
+              .withCacheHitManager(hitCache),
+          ),
         );
         Feature.newVisitor({ visitorId: 'v1', hasConsented: true }).build();
-        // Lets the creation's fs_consent event reach the pool; the pool must keep it until close.
-        await settle(20);
+        // The creation's fs_consent event reaches the pool (continuous caching writes it to the hit cache as it
+        // enters); the pool must keep it until close.
+        await until(async () => (await hitCache.lookupHits()).length > 0, {
+          what: 'the fs_consent hit pooled',
+        });
         assert.equal((await double.requests('events')).length, 0);
         await Feature.close();
         assert.equal((await hitsReceived(double)).length, 1);

@@ -1,6 +1,6 @@
 // What every shared suite needs around the SDK: an instance started against a fresh double with recorded
 // logs, statuses and visitor-cache calls, memory caches (so Chromium runs never read IndexedDB state left by
-// earlier tests), a bounded wait, and the requests the double received, flattened.
+// earlier tests), and the requests the double received, flattened.
 import type {
   ConfigBuilder,
   FeatureInstance,
@@ -120,22 +120,6 @@ export const withSession = async (
     await session.close();
   }
 };
-
-/** Waits until `check` holds, polling; fails after `maxMs` so a broken test cannot hang. */
-export const until = async (
-  check: () => boolean | Promise<boolean>,
-  maxMs = 3000,
-  what = 'condition',
-): Promise<void> => {
-  const deadline = Date.now() + maxMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`${what} not met within ${maxMs} ms`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-};
-
-/** A pause that lets already-started work settle; never used to assert on time. */
-export const settle = (ms = 0): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /** Decision request bodies the double received. */
 export const decisionBodies = async (double: DoubleHandle): Promise<Array<Record<string, unknown>>> =>

@@ -5,7 +5,8 @@ import type { Visitor, VisitorFlagState } from '../../../src/core/public.js';
 import { makeVisitorRecordText } from '../records.js';
 import { campaign, decision, panicDecision } from './decisions.js';
 import type { CoreHarness } from './harness.js';
-import { decisionBodies, until, withSession } from './session.js';
+import { until } from '../../support/until.js';
+import { decisionBodies, withSession } from './session.js';
 
 const green = (visitorId: string) => decision(visitorId, [campaign('c1', 'vg1', 'v2', { btn: 'green' })]);
 
@@ -110,7 +111,7 @@ export const defineVisitorStatusSuite = (h: CoreHarness): void => {
         const visitor = instance.newVisitor({ visitorId: 'v1', hasConsented: true }).build();
         const seen = trace(visitor);
         const fetching = visitor.fetchFlags();
-        await until(() => visitor.flagStatus === 'FETCHING', 3000, 'FETCHING');
+        await until(() => visitor.flagStatus === 'FETCHING', { what: 'FETCHING' });
         visitor.updateContext('plan', 'premium');
         assert.equal(visitor.flagStatus, 'FETCHING');
         await fetching;
@@ -139,7 +140,7 @@ export const defineVisitorStatusSuite = (h: CoreHarness): void => {
         await visitor.fetchFlags();
         visitor.updateContext('plan', 'b');
         const first = visitor.fetchFlags().then(() => visitor.getFlag('plan').value('', quiet));
-        await until(async () => (await double.requests('decision')).length === 2, 3000, 'second request');
+        await until(async () => (await double.requests('decision')).length === 2, { what: 'second request' });
         visitor.updateContext('plan', 'c');
         const second = visitor.fetchFlags().then(() => visitor.getFlag('plan').value('', quiet));
         assert.deepEqual(await Promise.all([first, second]), ['c', 'c']);
@@ -236,7 +237,7 @@ export const defineVisitorStatusSuite = (h: CoreHarness): void => {
         await cache.seed('v1', makeVisitorRecordText('v1', [campaign('c1', 'vg1', 'v2', { btn: 'green' })]));
         const visitor = instance.newVisitor({ visitorId: 'v1', hasConsented: true }).build();
         const flag = visitor.getFlag('btn');
-        await until(() => visitor.fetchReasons === 'FLAGS_FETCHED_FROM_CACHE', 3000, 'cache lookup');
+        await until(() => visitor.fetchReasons === 'FLAGS_FETCHED_FROM_CACHE', { what: 'cache lookup' });
         assert.equal(flag.value('red', quiet), 'green');
         await double.queue('decision', [{ status: 500, body: { message: 'x', code: 'internal' } }]);
         await visitor.fetchFlags();

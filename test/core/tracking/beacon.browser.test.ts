@@ -8,6 +8,7 @@ import { browserPlatform } from '../../../src/core/platform/browser.js';
 import { BatchCachingStrategy } from '../../../src/core/status.js';
 import { createTracker } from '../../../src/core/tracking/manager.js';
 import type { TrackedVisitor } from '../../../src/core/tracking/tracker.js';
+import { until } from '../../support/until.js';
 
 interface Recorded {
   path: string;
@@ -16,14 +17,6 @@ interface Recorded {
 }
 
 const visitor: TrackedVisitor = { visitorId: 'user-42', anonymousId: 'anon-7', authenticated: true };
-
-const until = async (check: () => Promise<boolean>): Promise<void> => {
-  for (let i = 0; i < 600; i++) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 5));
-  }
-  throw new Error('condition not met in time');
-};
 
 describe('page hide', () => {
   let double: { id: string; url: string };
@@ -64,6 +57,7 @@ describe('page hide', () => {
     window.dispatchEvent(new PageTransitionEvent('pagehide'));
     await until(
       async () => (await requests('events')).length === 1 && (await requests('activate')).length === 1,
+      { what: 'the two beacons' },
     );
 
     const [events] = await requests('events');

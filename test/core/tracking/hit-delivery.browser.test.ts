@@ -12,6 +12,7 @@ import * as managerModule from '../../../src/core/tracking/manager.js';
 import type { TrackerTuning } from '../../../src/core/tracking/manager.js';
 import type { Tracker, TrackedVisitor, TrackingManagerConfig } from '../../../src/core/tracking/tracker.js';
 import type { HitCacheRecord } from '../../../src/protocol/index.js';
+import { until } from '../../support/until.js';
 
 interface Recorded {
   path: string;
@@ -29,14 +30,6 @@ const STRATEGIES = [
 
 let counter = 0;
 const freshDb = (): string => `feature-delivery-${Date.now()}-${++counter}`;
-
-const until = async (check: () => boolean | Promise<boolean>, what: string): Promise<void> => {
-  for (let i = 0; i < 1_000; i++) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-};
 
 let double: { id: string; url: string };
 const requests = (kind: string): Promise<Recorded[]> =>
@@ -148,8 +141,8 @@ for (const strategy of STRATEGIES)
     it('flushes when the pool reaches poolMaxSize, each hit once, and empties the cache', async () => {
       const { tracker, cache } = makeTracker(freshDb(), { poolMaxSize: 5, batchStrategy: strategy });
       await addHits(tracker, 5);
-      await until(async () => (await receipts()).size === 5, 'five hits');
-      await until(async () => (await cachedHids(cache)).length === 0, 'an empty cache');
+      await until(async () => (await receipts()).size === 5, { what: 'five hits' });
+      await until(async () => (await cachedHids(cache)).length === 0, { what: 'an empty cache' });
       await tracker.close();
       await assertEachOnce([...(await receipts()).keys()]);
       assert.strictEqual((await requests('events')).length, 1, 'one request for the full pool');
@@ -159,8 +152,8 @@ for (const strategy of STRATEGIES)
     it('flushes every batchIntervals, each hit once, and empties the cache', async () => {
       const { tracker, cache } = makeTracker(freshDb(), { batchIntervals: 0.1, batchStrategy: strategy });
       await addHits(tracker, 3);
-      await until(async () => (await receipts()).size === 3, 'three hits');
-      await until(async () => (await cachedHids(cache)).length === 0, 'an empty cache');
+      await until(async () => (await receipts()).size === 3, { what: 'three hits' });
+      await until(async () => (await cachedHids(cache)).length === 0, { what: 'an empty cache' });
       await tracker.close();
       const counts = await receipts();
       for (const n of counts.values()) assert.strictEqual(n, 1);
@@ -178,12 +171,14 @@ for (const strategy of STRATEGIES)
       try {
         await addHits(tracker, 4);
         await tracker.flush();
-        await until(() => attempts >= 3, 'a few automatic retries');
+        await until(() => attempts >= 3, { what: 'a few automatic retries' });
         await addHits(tracker, 2, anon, 'offline');
       } finally {
         window.fetch = realFetch;
       }
-      await until(async () => (await receipts()).size === 6, 'six hits after the network came back');
+      await until(async () => (await receipts()).size === 6, {
+        what: 'six hits after the network came back',
+      });
       await tracker.close();
       const counts = await receipts();
       for (const n of counts.values()) assert.strictEqual(n, 1);
@@ -313,7 +308,7 @@ describe('page hide over the beacon budget', () => {
     const bytes = bodies.reduce((sum, body) => sum + new TextEncoder().encode(body).length, 0);
     assert.isAbove(bodies.length, 0);
     assert.isAtMost(bytes, 64 * 1024);
-    await until(async () => (await requests('events')).length === bodies.length, 'every beacon');
+    await until(async () => (await requests('events')).length === bodies.length, { what: 'every beacon' });
     const beaconed = bodies.flatMap((body) =>
       (JSON.parse(body) as { h: Array<{ hid: string }> }).h.map((h) => h.hid),
     );

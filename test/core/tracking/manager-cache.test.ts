@@ -7,17 +7,8 @@ import { BatchCachingStrategy, EventCategory } from '../../../src/core/status.js
 import { Event } from '../../../src/core/tracking/hits.js';
 import type { HitCacheRecord } from '../../../src/protocol/index.js';
 import { startProtocolDouble, type ProtocolDouble } from '../../support/protocol-double.js';
-import {
-  activationsOf,
-  anonymous,
-  cached,
-  harness,
-  hitsOf,
-  loggedIn,
-  screen,
-  settle,
-  waitFor,
-} from './tracker-harness.js';
+import { until } from '../../support/until.js';
+import { activationsOf, anonymous, cached, harness, hitsOf, loggedIn, screen } from './tracker-harness.js';
 
 const FOUR_HOURS = 4 * 60 * 60 * 1000;
 
@@ -104,7 +95,7 @@ void describe('BATCH_PERIODIC_CACHING', () => {
     mock.timers.enable({ apis: ['setInterval'] });
     try {
       let now = 1_000_000;
-      const { tracker, cache } = harness(
+      const { tracker, cache, logs } = harness(
         double,
         { batchIntervals: 5, batchStrategy: BatchCachingStrategy.BATCH_PERIODIC_CACHING },
         { now: () => now },
@@ -113,8 +104,8 @@ void describe('BATCH_PERIODIC_CACHING', () => {
       assert.deepEqual(await cached(cache), {}, 'not cached at creation');
       double.script.queued.events = [{ status: 503, headers: { 'retry-after': '3600' } }];
       mock.timers.tick(5_000);
-      await waitFor(() => double.requestsTo('events').length === 1, 'the interval batch');
-      await settle();
+      await until(() => double.requestsTo('events').length === 1, { what: 'the interval batch' });
+      await until(() => logs.some((l) => l.includes('kept, next attempt')), { what: 'the 503 handled' });
       const records = Object.values(await cached(cache));
       assert.equal(records.length, 1, 'copied at the interval, kept after the 503');
       assert.equal(records[0]?.data.type, 'SCREENVIEW');
@@ -270,7 +261,7 @@ void describe('dropVisitor during a send', () => {
     double.script.queued.events = [{ status: 204, delayMs: 300 }];
     const sent = tracker.flush();
     // The double holds the first request 300 ms: the drop happens while it is in flight.
-    await waitFor(() => double.requestsTo('events').length === 1, 'the first request to arrive');
+    await until(() => double.requestsTo('events').length === 1, { what: 'the first request to arrive' });
     await tracker.dropVisitor('anon-7');
     await sent;
     const [first, second] = double.requestsTo('events').map((r) => hitsOf(r.body));

@@ -3,16 +3,8 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it, mock } from 'node:test';
 import { startProtocolDouble, type ProtocolDouble } from '../../support/protocol-double.js';
-import {
-  activationsOf,
-  anonymous,
-  harness,
-  hitsOf,
-  loggedIn,
-  screen,
-  settle,
-  waitFor,
-} from './tracker-harness.js';
+import { activationsOf, anonymous, harness, hitsOf, loggedIn, screen } from './tracker-harness.js';
+import { until } from '../../support/until.js';
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -27,10 +19,9 @@ void describe('batching', () => {
     const { tracker } = harness(double, { poolMaxSize: 3 });
     await tracker.addHit(anonymous, screen('a'));
     await tracker.addHit(loggedIn, screen('b'));
-    await settle();
-    assert.equal(double.requestsTo('events').length, 0, 'two items stay pooled');
     await tracker.addHit(anonymous, screen('c'));
-    await waitFor(() => double.requestsTo('events').length === 1, 'one batch');
+    await until(() => double.requestsTo('events').length === 1, { what: 'one batch' });
+    // The first request to arrive holds all three: the first two stayed pooled until the third came.
     const [request] = double.requestsTo('events');
     assert.equal(request?.headers['content-type'], 'text/plain');
     const body = request.body as Record<string, unknown>;
@@ -57,13 +48,19 @@ void describe('batching', () => {
       const { tracker } = harness(double, { batchIntervals: 5 });
       await tracker.addHit(anonymous, screen());
       mock.timers.tick(4_999);
-      await settle();
-      assert.equal(double.requestsTo('events').length, 0);
+      // A marker added just before the interval ends: had a batch left at 4 999 ms, the first request would
+      // hold the first hit alone.
+      await tracker.addHit(anonymous, screen('marker'));
       mock.timers.tick(1);
-      await waitFor(() => double.requestsTo('events').length === 1, 'the interval batch');
+      await until(() => double.requestsTo('events').length === 1, { what: 'the interval batch' });
+      assert.deepEqual(
+        hitsOf(double.requestsTo('events')[0]?.body).map((h) => h.dl),
+        ['checkout', 'marker'],
+        'both hits in the one batch at 5 000 ms',
+      );
       await tracker.addHit(anonymous, screen('second'));
       mock.timers.tick(5_000);
-      await waitFor(() => double.requestsTo('events').length === 2, 'the next interval batch');
+      await until(() => double.requestsTo('events').length === 2, { what: 'the next interval batch' });
       assert.equal(hitsOf(double.requestsTo('events')[1]?.body)[0]?.dl, 'second');
       await tracker.close();
     } finally {
@@ -170,7 +167,7 @@ void describe('answers', () => {
     double.script.queued.events = [{ status: 429, headers: { 'retry-after': '0' } }];
     await tracker.addHit(anonymous, screen());
     await tracker.flush();
-    await waitFor(() => double.requestsTo('events').length === 2, 'the retry');
+    await until(() => double.requestsTo('events').length === 2, { what: 'the retry' });
     const [a, b] = double.requestsTo('events').map((r) => hitsOf(r.body)[0]?.hid);
     assert.equal(a, b);
     await tracker.close();
@@ -181,7 +178,7 @@ void describe('answers', () => {
     double.script.queued.events = [{ status: 502 }, { status: 200, body: {}, delayMs: 300 }];
     await tracker.addHit(anonymous, screen());
     await tracker.flush();
-    await waitFor(() => double.requestsTo('events').length === 3, 'two retries');
+    await until(() => double.requestsTo('events').length === 3, { what: 'two retries' });
     const hids = new Set(double.requestsTo('events').map((r) => hitsOf(r.body)[0]?.hid));
     assert.equal(hids.size, 1);
     await tracker.close();
@@ -291,7 +288,7 @@ void describe('concurrency', () => {
     double.script.queued.events = [{ status: 200, body: {}, delayMs: 150 }];
     await tracker.addHit(anonymous, screen('first'));
     const first = tracker.flush();
-    await waitFor(() => double.requestsTo('events').length === 1, 'the first request');
+    await until(() => double.requestsTo('events').length === 1, { what: 'the first request' });
     await tracker.addHit(anonymous, screen('second'));
     const second = tracker.flush();
     const third = tracker.flush();

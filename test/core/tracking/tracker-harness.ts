@@ -1,6 +1,5 @@
 // Builds a tracker wired to a protocol double and a memory hit cache, with a captured log and an optional
 // fake clock, for the tracking manager tests.
-import assert from 'node:assert/strict';
 import { MemoryHitCache } from '../../../src/core/caches/memory.js';
 import { Level, Logger } from '../../../src/core/logger.js';
 import { createTracker, type TrackerTuning } from '../../../src/core/tracking/manager.js';
@@ -48,20 +47,6 @@ export const harness = (
     { requestTimeoutMs: 2_000, retryBaseMs: 10, ...tuning },
   );
   return { tracker, cache, logs };
-};
-
-/** Waits (real time, in small steps) until `condition` holds; fails after about 5 s. */
-export const waitFor = async (condition: () => boolean, what: string): Promise<void> => {
-  for (let i = 0; i < 1_000; i += 1) {
-    if (condition()) return;
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-  assert.fail(`timed out waiting for ${what}`);
-};
-
-/** Lets pending promise callbacks and I/O callbacks run. */
-export const settle = async (): Promise<void> => {
-  for (let i = 0; i < 5; i += 1) await new Promise((resolve) => setImmediate(resolve));
 };
 
 /** Every record in a memory hit cache, by hid. */

@@ -1,7 +1,8 @@
 // Developer usage tracking (PROTOCOL.md §12): sampling, once per visitor and day, the body, the opt-out.
 import assert from 'node:assert/strict';
 import { afterEach, describe, test } from 'node:test';
-import { startSdk, until, type Sdk } from '../support.js';
+import { until } from '../../support/until.js';
+import { startSdk, type Sdk } from '../support.js';
 
 /** An independent MurmurHash3 x86 32-bit (seed 0) over UTF-8 bytes, checked below on PROTOCOL.md §15's vectors. */
 const reference = (input: string): number => {
@@ -56,7 +57,7 @@ void describe('developer usage tracking (PROTOCOL.md §12)', () => {
     sdk.instance.newVisitor({ visitorId: sampled, hasConsented: true }).build();
     sdk.instance.newVisitor({ visitorId: sampled, hasConsented: false }).build();
     const { double } = sdk;
-    await until(() => double.requestsTo('usage').length >= 1);
+    await until(() => double.requestsTo('usage').length >= 1, { what: 'the usage hit' });
     await sdk.instance.close();
     const usage = sdk.double.requestsTo('usage');
     assert.equal(usage.length, 1);
