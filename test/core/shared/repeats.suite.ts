@@ -7,7 +7,8 @@
 import type { FeatureInstance, IVisitorCacheImplementation, Mode } from '../../../src/core/public.js';
 import type { BucketingFile } from '../../../src/protocol/index.js';
 import type { CoreHarness, DoubleHandle } from './harness.js';
-import { freshEnvId, hitsReceived, until } from './session.js';
+import { until } from '../../support/until.js';
+import { freshEnvId, hitsReceived } from './session.js';
 
 const MINUTE = 60_000;
 
@@ -72,7 +73,10 @@ export const defineRepeatsSuite = (h: CoreHarness): void => {
         .build(),
     );
     if (mode === h.sdk.Mode.BUCKETING)
-      await until(() => instance.getStatus() === FSSdkStatus.SDK_INITIALIZED, 3000, 'the bucketing file');
+      await until(() => instance.getStatus() === FSSdkStatus.SDK_INITIALIZED, {
+        what: 'the bucketing file',
+        timeoutMs: 3000,
+      });
     return instance;
   };
 
