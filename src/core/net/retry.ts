@@ -12,13 +12,18 @@ export const backoffDelay = (failures: number, random: number, baseMs = 1000, ca
   Math.min(baseMs * 2 ** failures, capMs) * (0.8 + 0.4 * random);
 
 /**
- * Parses `Retry-After` (RFC 9110 §10.2.3): delay-seconds or an HTTP-date, as ms from `now`. Null when
- * absent or unreadable, so the caller falls back to {@link backoffDelay}.
+ * The longest wait a `Retry-After` sets: 4 hours, the age past which pooled items are dropped (PROTOCOL.md
+ * §11), so a longer one would only keep them waiting to be dropped.
+ */
+export const MAX_RETRY_AFTER_MS = 4 * 3_600_000;
+
+/**
+ * Parses `Retry-After` (RFC 9110 §10.2.3): delay-seconds or an HTTP-date, as ms from `now`, at most
+ * {@link MAX_RETRY_AFTER_MS}. Null when absent or unreadable, so the caller falls back to {@link backoffDelay}.
  */
 export const parseRetryAfter = (value: string | null, now: number): number | null => {
   const text = value?.trim() ?? '';
-  if (/^\d+$/.test(text)) return Number(text) * 1000;
   // Every HTTP-date form names a day or month: without letters it is neither form, whatever Date.parse says.
-  const at = /[a-z]/i.test(text) ? Date.parse(text) : NaN;
-  return Number.isNaN(at) ? null : Math.max(0, at - now);
+  const at = /^\d+$/.test(text) ? now + Number(text) * 1000 : /[a-z]/i.test(text) ? Date.parse(text) : NaN;
+  return Number.isNaN(at) ? null : Math.min(Math.max(0, at - now), MAX_RETRY_AFTER_MS);
 };

@@ -49,6 +49,9 @@ export interface ScheduleOptions {
  * may fire a millisecond before the clock says so) or the wait was lengthened meanwhile (a pass that started
  * as the previous wait ended met a 429 while the old timer fired), it is set again for what is left.
  */
+/** The longest delay a timer takes (2^31 − 1 ms, about 24.8 days). */
+const MAX_TIMER_MS = 2_147_483_647;
+
 export const createSchedule = (options: ScheduleOptions): SendSchedule => {
   const { pass, clock, logger } = options;
   let failures = 0;
@@ -67,7 +70,10 @@ export const createSchedule = (options: ScheduleOptions): SendSchedule => {
   };
   const wake = (): void => {
     clearTimeout(retryTimer);
-    retryTimer = stopped ? undefined : setTimeout(() => void run(), Math.max(1, retryAt - clock()));
+    // Timers take at most 2^31 − 1 ms; past it they fire at once (then a pass finds the wait on and sets them
+    // again). The wait itself is bounded by parseRetryAfter; this bounds one timer.
+    const delay = Math.min(Math.max(1, retryAt - clock()), MAX_TIMER_MS);
+    retryTimer = stopped ? undefined : setTimeout(() => void run(), delay);
   };
   const run = (): Promise<void> =>
     (pending ??= chain =
@@ -102,9 +108,15 @@ export const createSchedule = (options: ScheduleOptions): SendSchedule => {
       clearTimeout(retryTimer);
     },
     waitOut(limitMs) {
-      const left = retryAt - clock();
-      if (due() || left > limitMs) return Promise.resolve();
-      return new Promise((resolve) => setTimeout(resolve, left));
+      // After the pass running now, whose answer may set a new wait (a 429 met while `close()` was called); and
+      // again while a timer fired before the clock reached `retryAt` (timers may fire a little early).
+      return chain.then(async () => {
+        while (!due()) {
+          const left = retryAt - clock();
+          if (left > limitMs) return;
+          await new Promise((resolve) => setTimeout(resolve, left + 1));
+        }
+      });
     },
   };
 };

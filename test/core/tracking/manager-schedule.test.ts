@@ -193,13 +193,70 @@ void describe('retries (PROTOCOL.md §5.3)', () => {
     await tracker.flush();
     assert.equal(endpoint.arrivals.length, 1);
     assert.equal(closed, false, 'close() waits');
+    // The timer fires while the clock is still 5 ms short of the end (timers may run a little early): close()
+    // waits again rather than leave with nothing sent.
+    now = answeredAt + 1_995;
+    mock.timers.tick(2_001);
+    await tracker.flush();
+    assert.equal(endpoint.arrivals.length, 1, 'not before the clock says the wait is over');
+    assert.equal(closed, false);
     now = answeredAt + 2_000;
-    mock.timers.tick(2_000);
+    mock.timers.tick(6);
     await endpoint.arrived(2);
     await closing;
     const [first, second] = endpoint.arrivals;
     assert.ok((second?.at ?? 0) >= answeredAt + 2_000);
     assert.equal(hitsOf(second?.body)[0]?.hid, hitsOf(first?.body)[0]?.hid);
+  });
+
+  void it('close() called while a pass is in flight waits out the Retry-After that pass then meets', async () => {
+    mock.timers.enable({ apis: ['setTimeout', 'setInterval'] });
+    let now = 1_000_000;
+    endpoint = await startEndpoint(() => now, [{ status: 429, headers: { 'retry-after': '1' }, held: true }]);
+    const { tracker } = harness(endpoint, {}, { now: () => now });
+    await tracker.addHit(anonymous, screen());
+    const flushing = tracker.flush();
+    await endpoint.arrived(1);
+    const closing = tracker.close();
+    endpoint.release(1);
+    await flushing;
+    const answeredAt = now;
+    now = answeredAt + 1_000;
+    mock.timers.tick(1_001);
+    await endpoint.arrived(2);
+    await closing;
+    const [first, second] = endpoint.arrivals;
+    assert.equal(endpoint.arrivals.length, 2, 'close() sent once the wait was over');
+    assert.equal(hitsOf(second?.body)[0]?.hid, hitsOf(first?.body)[0]?.hid);
+  });
+
+  void it('a Retry-After of 30 days waits 4 hours (items are dropped then anyway), with one timer', async () => {
+    mock.timers.enable({ apis: ['setTimeout', 'setInterval'] });
+    let now = 1_000_000;
+    endpoint = await startEndpoint(
+      () => now,
+      [{ status: 503, headers: { 'retry-after': String(30 * 86_400) } }],
+    );
+    const { tracker, logs } = harness(endpoint, { batchIntervals: 3600 }, { now: () => now });
+    await tracker.addHit(anonymous, screen());
+    await tracker.flush();
+    assert.ok(
+      logs.some((l) => l.includes(`next attempt in ${4 * 3_600_000} ms`)),
+      logs.join('\n'),
+    );
+    // Nearly 4 hours later nothing was sent, and the retry timer did not fire early in a loop.
+    const timers = mock.method(globalThis, 'setTimeout');
+    now += 4 * 3_600_000 - 1_000;
+    mock.timers.tick(4 * 3_600_000 - 1_000);
+    await tracker.flush();
+    assert.equal(endpoint.arrivals.length, 1);
+    assert.ok(timers.mock.callCount() <= 2, `${timers.mock.callCount()} timers set`);
+    timers.mock.restore();
+    // At 4 hours the retry goes (the hit, 4 hours old, is not yet past its age).
+    now += 1_000;
+    mock.timers.tick(1_000);
+    await endpoint.arrived(2);
+    await tracker.close();
   });
 
   void it('close() after a Retry-After longer than it waits sends nothing and keeps the hits in the cache', async () => {

@@ -17,6 +17,10 @@ void describe('parseRetryAfter', () => {
   void it('reads a past HTTP-date as no wait', () => {
     assert.equal(parseRetryAfter('Wed, 21 Oct 2015 07:28:00 GMT', Date.UTC(2016, 0, 1)), 0);
   });
+  void it('waits at most 4 hours, whatever the server asks (items are dropped then)', () => {
+    assert.equal(parseRetryAfter(String(30 * 86_400), 0), 4 * 3_600_000);
+    assert.equal(parseRetryAfter('Fri, 01 Jan 2100 00:00:00 GMT', Date.UTC(2026, 0, 1)), 4 * 3_600_000);
+  });
   void it('ignores absent and unreadable values', () => {
     assert.equal(parseRetryAfter(null, 0), null);
     assert.equal(parseRetryAfter('soon', 0), null);
