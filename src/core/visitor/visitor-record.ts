@@ -7,6 +7,7 @@ import {
   type VisitorCacheRecord,
   type VisitorContext,
 } from '../../protocol/index.js';
+import type { FlagsSnapshot } from '../flags/flag-entry.js';
 import { readSent } from './repeat-memory.js';
 
 /** The campaigns of a decision as the visitor cache stores them (PROTOCOL.md §10). */
@@ -60,6 +61,17 @@ export const assignmentsOf = (
  */
 export interface HeldVisitorRecord extends Readonly<Omit<VisitorCacheRecord['data'], 'campaigns'>> {
   readonly campaigns: readonly DecisionCampaign[];
+  /**
+   * The flags of `campaigns` as the visitor held them when the record was written (immutable snapshots), so a
+   * returning visitor's lookup restores them without building them again (issue 33: building them was a
+   * tenth of a returning visitor's assignment). Not part of the record's JSON.
+   */
+  readonly flags?: FlagsSnapshot;
+  /**
+   * The digest of `context` (PROTOCOL.md §5.1 Repeats) when the SDK computed it, so a returning visitor with
+   * the same context does not compute it again (a tenth of its assignment, issue 33). Not part of the JSON.
+   */
+  readonly contextDigest?: string;
 }
 
 /**
@@ -78,8 +90,20 @@ export const holdsRecords = (cache: object): cache is VisitorRecordHolder =>
   typeof (cache as Partial<VisitorRecordHolder>).heldRecord === 'function';
 
 /** The JSON text of a held record (PROTOCOL.md §10), for application code that looks it up itself. */
-export const heldRecordJson = (record: HeldVisitorRecord): string =>
-  makeVisitorRecord({ ...record, campaigns: toCachedCampaigns(record.campaigns) });
+export const heldRecordJson = (record: HeldVisitorRecord): string => {
+  // Every field of §10's data, named: the held flags are the process's objects, not the record's.
+  const { visitorId, anonymousId, consent, context, assignmentsHistory, fetchedAt } = record;
+  return makeVisitorRecord({
+    visitorId,
+    anonymousId,
+    consent,
+    context,
+    campaigns: toCachedCampaigns(record.campaigns),
+    assignmentsHistory,
+    fetchedAt,
+    ...withSent(record.sent),
+  });
+};
 
 /** Builds the record to write (PROTOCOL.md §10). */
 export const makeVisitorRecord = (data: VisitorCacheRecord['data']): string =>
