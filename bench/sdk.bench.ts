@@ -20,60 +20,13 @@ import { startGrowthBookPeer } from './peers/growthbook.js';
 import { forbidNetwork } from './peers/no-network.js';
 import type { PeerSdk } from './peers/peer.js';
 import { newVisitorHitsRow } from './sdk-hits-row.js';
-import { alternate, MAX_MS_PER_ROUND, PER_ROUND, ROUNDS, startOurs, type Ours } from './sdk-ours.js';
+import { contest, knockOutsOf, rowOf } from './sdk-contest.js';
+import { startOurs } from './sdk-ours.js';
 import { benchVisitors } from './visitors.js';
 
 const READS = 200_000;
 /** How many visitor ids come back in the returning row: well within the visitor cache's and repeat memory's 10 000. */
 const RETURNING = 2_000;
-
-/** Ours, the engine and the peers in alternated rounds (the peers held to no network); their runs, in order. */
-const contest = async (
-  ours: Ours,
-  oursAssign: (i: number) => unknown,
-  engine: (i: number) => unknown,
-  peers: readonly PeerSdk[],
-  peerAssign: (peer: PeerSdk, i: number) => unknown,
-): Promise<number[][]> => {
-  let runs: number[][];
-  try {
-    // Ours sends its hits to the double over loopback; the peers are held to no network at all.
-    runs = await alternate([oursAssign, engine]);
-    await ours.close();
-    const guard = forbidNetwork();
-    const peerRuns = await alternate(peers.map((peer) => (i: number) => peerAssign(peer, i))).finally(() =>
-      guard.restore(),
-    );
-    if (guard.attempts.length > 0) throw new Error(`a peer used the network: ${guard.attempts.join(', ')}`);
-    runs.push(...peerRuns);
-  } finally {
-    for (const peer of peers) await peer.close();
-    await ours.close();
-  }
-  return runs;
-};
-
-/** A row of ours against the engine (per-round ratios) with the peers beside it. */
-const rowOf = (
-  runs: number[][],
-  peers: readonly PeerSdk[],
-  figure: string,
-  goal: number,
-  note: string,
-): BenchRow => {
-  const [oursRuns = [], engineRuns = []] = runs;
-  const ratios = perRoundRatios(oursRuns, engineRuns);
-  const ratio = median(ratios);
-  return {
-    figure,
-    value: median(oursRuns),
-    unit: 'µs/op',
-    baseline: { figure: 'engine evaluate alone, same visitor', value: median(engineRuns) },
-    ratio: { value: ratio, goal: `≤ ${goal}× (issue 33)`, met: ratio <= goal },
-    peers: peers.map((peer, index) => ({ name: peer.name, value: median(runs[index + 2] ?? []) })),
-    note: `${PER_ROUND.toLocaleString('en-US')} visitors per round (or ${MAX_MS_PER_ROUND / 1000} s), ${ROUNDS} rounds alternated, medians; ${note}; per-round ratios ${ratios.map((r) => r.toFixed(2)).join(' ')}`,
-  };
-};
 
 /**
  * A brand-new visitor id each time on `file` (hits included: the creation fs_consent event and the SEGMENT
@@ -97,11 +50,19 @@ const assignmentRow = async (
       .build();
     await visitor.fetchFlags();
   };
-  const engine = (i: number): unknown => evaluate(compiled, person(i), { exposeAllKeys: true, extras: true });
+  const opts = { exposeAllKeys: true, extras: true } as const;
+  const engine = (i: number): unknown => evaluate(compiled, person(i), opts);
+  const knockOuts = knockOutsOf(compiled, person, (i) =>
+    ours.sdk
+      .newVisitor({ visitorId: `${person(i).id}-${++serial}`, hasConsented: true })
+      .withContext(person(i).context)
+      .build(),
+  );
   const peers = await startPeers();
-  const runs = await contest(ours, oursAssign, engine, peers, (peer, i) => peer.assign(i));
+  const runs = await contest(ours, [oursAssign, engine, ...knockOuts], peers, (peer, i) => peer.assign(i));
   return rowOf(
     runs,
+    knockOuts,
     peers,
     `SDK: assign a brand-new visitor id, bucketing mode (newVisitor + fetchFlags, its 2 hits sent), ${label}`,
     1.8,
@@ -139,10 +100,19 @@ const returningRow = async (
   };
   for (let i = 0; i < RETURNING; i++) await oursAssign(i); // the first visits: not counted
   const engine = (i: number): unknown => evaluate(compiled, person(i), opts);
+  const knockOuts = knockOutsOf(compiled, person, (i) =>
+    ours.sdk
+      .newVisitor({ visitorId: person(i).id, hasConsented: true })
+      .withContext(person(i).context)
+      .build(),
+  );
   const peers = await startPeers();
-  const runs = await contest(ours, oursAssign, engine, peers, (peer, i) => peer.assign(i % RETURNING));
+  const runs = await contest(ours, [oursAssign, engine, ...knockOuts], peers, (peer, i) =>
+    peer.assign(i % RETURNING),
+  );
   return rowOf(
     runs,
+    knockOuts,
     peers,
     `SDK: assign a returning visitor id, bucketing mode (hits deduplicated, PROTOCOL §5.1), ${label}`,
     1.3,
