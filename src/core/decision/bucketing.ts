@@ -170,6 +170,7 @@ export const createBucketingSource = async (deps: DecisionSourceDeps): Promise<D
     },
     contextHit: segmentHit,
     contextDigest,
+    flagsOf: (campaigns) => current?.slots.build(campaigns),
     close() {
       closed = true;
       watched.clear();

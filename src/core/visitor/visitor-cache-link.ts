@@ -1,6 +1,5 @@
 import type { AssignmentHistory, DecisionCampaign, VisitorContext } from '../../protocol/index.js';
 import type { DecisionInput } from '../decision/source.js';
-import type { FlagsSnapshot } from '../flags/flag-entry.js';
 import type { Runtime } from './runtime.js';
 import { sameContext } from './same-context.js';
 import {
@@ -17,8 +16,6 @@ import {
 export interface RestoredVisitor {
   visitorId: string;
   campaigns: readonly DecisionCampaign[];
-  /** The flags of `campaigns`, when the record held them built (a cache that holds records as objects). */
-  flags: FlagsSnapshot | undefined;
 }
 
 const isEmpty = (history: Readonly<AssignmentHistory>): boolean => {
@@ -84,7 +81,7 @@ export class VisitorCacheLink {
       this.assignments = data.assignmentsHistory;
       if (data.contextDigest !== undefined)
         this.digested = { context: data.context, digest: data.contextDigest };
-      this.onCreationRecord({ visitorId, campaigns: data.campaigns, flags: data.flags });
+      this.onCreationRecord({ visitorId, campaigns: data.campaigns });
     });
   }
 
@@ -104,16 +101,15 @@ export class VisitorCacheLink {
 
   /**
    * Writes the record after a successful fetch (upsert; the history merges over the previous one), with what
-   * the id sent (`sent`, PROTOCOL.md §5.1 Repeats) as the repeat memory knows it now, and `flags`, the
-   * campaigns' flags as the visitor holds them and `contextDigest`, the digest of the input's context when it
-   * was computed (both kept only by a cache that holds records as objects). With
-   * experience continuity on and an anonymous id, that id's record gets the merged history and nothing else.
+   * the id sent (`sent`, PROTOCOL.md §5.1 Repeats) as the repeat memory knows it now, and `contextDigest`,
+   * the digest of the input's context when it was computed (kept only by a cache that holds records as
+   * objects). With experience continuity on and an anonymous id, that id's record gets the merged history
+   * and nothing else.
    */
   async write(
     input: DecisionInput,
     campaigns: readonly DecisionCampaign[],
     newAssignments: AssignmentHistory | undefined,
-    flags?: FlagsSnapshot,
     contextDigest?: string,
   ): Promise<void> {
     const fresh = this.fresh(input, campaigns, newAssignments);
@@ -128,7 +124,6 @@ export class VisitorCacheLink {
       assignmentsHistory: this.assignments,
       fetchedAt: now,
       ...withSent(this.runtime.repeats.sent(input.visitorId)),
-      ...(flags === undefined ? {} : { flags }),
       ...(contextDigest === undefined ? {} : { contextDigest }),
     });
     const anonymousId = input.anonymousId;

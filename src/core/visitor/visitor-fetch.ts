@@ -110,7 +110,7 @@ export class VisitorFetch {
     // Decided before the write, so the record carries the SEGMENT hit's mark (`sent`, PROTOCOL.md §10).
     const segment = this.#segmentHit(input);
     const digest = this.#digested === input.context ? this.#digest : undefined;
-    await this.cache.write(input, decision.campaigns, newAssignments, flags.snapshot, digest);
+    await this.cache.write(input, decision.campaigns, newAssignments, digest);
     if (segment !== null) await this.identity.queue(segment);
   }
 

@@ -7,7 +7,6 @@ import {
   type VisitorCacheRecord,
   type VisitorContext,
 } from '../../protocol/index.js';
-import type { FlagsSnapshot } from '../flags/flag-entry.js';
 import { readSent } from './repeat-memory.js';
 
 /** The campaigns of a decision as the visitor cache stores them (PROTOCOL.md §10). */
@@ -62,12 +61,6 @@ export const assignmentsOf = (
 export interface HeldVisitorRecord extends Readonly<Omit<VisitorCacheRecord['data'], 'campaigns'>> {
   readonly campaigns: readonly DecisionCampaign[];
   /**
-   * The flags of `campaigns` as the visitor held them when the record was written (immutable snapshots), so a
-   * returning visitor's lookup restores them without building them again (issue 33: building them was a
-   * tenth of a returning visitor's assignment). Not part of the record's JSON.
-   */
-  readonly flags?: FlagsSnapshot;
-  /**
    * The digest of `context` (PROTOCOL.md §5.1 Repeats) when the SDK computed it, so a returning visitor with
    * the same context does not compute it again (a tenth of its assignment, issue 33). Not part of the JSON.
    */
@@ -91,7 +84,7 @@ export const holdsRecords = (cache: object): cache is VisitorRecordHolder =>
 
 /** The JSON text of a held record (PROTOCOL.md §10), for application code that looks it up itself. */
 export const heldRecordJson = (record: HeldVisitorRecord): string => {
-  // Every field of §10's data, named: the held flags are the process's objects, not the record's.
+  // Every field of §10's data, named: what else the SDK holds with it (the context's digest) is not the record's.
   const { visitorId, anonymousId, consent, context, assignmentsHistory, fetchedAt } = record;
   return makeVisitorRecord({
     visitorId,

@@ -48,8 +48,8 @@ void describe('ProcessVisitorCache', () => {
 
   void it('gives a held record to applications as the JSON of PROTOCOL.md §10', async () => {
     const cache = new ProcessVisitorCache();
-    // What the SDK holds beside the record's data (its built flags, its context's digest) stays out of the JSON.
-    cache.holdRecord('user-42', { ...record('user-42'), flags: new Map(), contextDigest: '1x.2y' });
+    // What the SDK holds beside the record's data (its context's digest) stays out of the JSON.
+    cache.holdRecord('user-42', { ...record('user-42'), contextDigest: '1x.2y' });
     const json = await cache.lookupVisitor('user-42');
     assert.deepEqual(JSON.parse(json ?? 'null'), {
       version: 1,
