@@ -127,9 +127,13 @@ export const newVisitorHitsRow = async (file: BucketingFile): Promise<BenchRow> 
   const all = contenders.map((): number[] => []);
   try {
     for (const [t, variant] of contenders) await round(t, repeats, people, serial, PER_ROUND, variant); // warm-up
+    // Each round starts one contender later, as sdk-ours.ts's `alternate` does (garbage is billed to the next).
     for (let r = 0; r < ROUNDS; r++)
-      for (const [index, [t, variant]] of contenders.entries())
+      for (let k = 0; k < contenders.length; k++) {
+        const index = (r + k) % contenders.length;
+        const [t, variant] = contenders[index] as [Tracker, Variant];
         all[index]?.push(await round(t, repeats, people, serial, PER_ROUND, variant));
+      }
   } finally {
     await tracker.close();
     await holding.close();

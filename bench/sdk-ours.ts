@@ -33,13 +33,20 @@ export const timeAsync = async (
   return Number(process.hrtime.bigint() - started) / done / 1000;
 };
 
-/** Runs the contenders in alternated rounds (a slow spell weighs on all alike); each one's runs, in order. */
+/**
+ * Runs the contenders in alternated rounds (a slow spell weighs on all alike), each round starting one
+ * contender later: the garbage one leaves is collected during the next one's run, so a fixed order would
+ * always bill ours' to the engine's. Each one's runs, in the order given.
+ */
 export const alternate = async (contenders: ReadonlyArray<(i: number) => unknown>): Promise<number[][]> => {
   for (const assign of contenders) await timeAsync(assign, 0, PER_ROUND); // warm-up, not counted
   const runs = contenders.map((): number[] => []);
   for (let round = 0; round < ROUNDS; round++)
-    for (const [index, assign] of contenders.entries())
+    for (let k = 0; k < contenders.length; k++) {
+      const index = (round + k) % contenders.length;
+      const assign = contenders[index] as (i: number) => unknown;
       runs[index]?.push(await timeAsync(assign, (round + 1) * PER_ROUND, PER_ROUND));
+    }
   return runs;
 };
 
