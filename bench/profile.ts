@@ -1,5 +1,5 @@
 // A path of the SDK run alone, long enough for a CPU profile (issue 18): `node --import tsx --cpu-prof
-// --cpu-prof-dir=<dir> bench/profile.ts assign|read`, then `node bench/profile-summary.js <file>.cpuprofile`.
+// --cpu-prof-dir=<dir> bench/profile.ts assign|returning|read`, then `node bench/profile-summary.js <file>.cpuprofile`.
 // Not a figure: `npm run bench` gives those.
 import { Level, Mode } from '../src/core/node.js';
 import { startBenchSdk } from './bench-sdk.js';
@@ -17,14 +17,13 @@ const sdk = await startBenchSdk(
 );
 const started = performance.now();
 const cpuStarted = process.cpuUsage();
-if (path === 'assign') {
+if (path === 'assign' || path === 'returning') {
   for (let i = 0; i < count; i++) {
-    const person = people[i % people.length];
+    const person = people[i % (path === 'assign' ? people.length : 2_000)];
     if (person === undefined) continue;
-    const visitor = sdk
-      .newVisitor({ visitorId: `${person.id}-${i}`, hasConsented: true })
-      .withContext(person.context)
-      .build();
+    // `returning`: the same 2 000 ids again and again (their hits not repeated, PROTOCOL.md §5.1).
+    const visitorId = path === 'assign' ? `${person.id}-${i}` : person.id;
+    const visitor = sdk.newVisitor({ visitorId, hasConsented: true }).withContext(person.context).build();
     await visitor.fetchFlags();
     // A server yields to I/O between requests: without it the SDK's hits could never leave.
     if ((i & 63) === 63) await new Promise(setImmediate);

@@ -1,74 +1,37 @@
-// The SDK against the engine alone and against peer SDKs (issue 18), on the 50-campaign fixture in one process:
-// - assigning one new visitor in bucketing mode, `newVisitor(...).build()` then `await fetchFlags()`, next to
-//   the engine's `evaluate` of the same visitor on the same compiled file: the visitor cache lookup misses,
-//   the record is written, the consent and context hits are queued and sent (to a double in its own process)
-//   as for a server that builds one visitor per request;
+// The SDK against the engine alone and against peer SDKs (issues 18, 33), on the 50-campaign fixture in one
+// process, each row a ratio of alternated rounds:
+// - assigning a brand-new visitor id in bucketing mode, `newVisitor(...).build()` then `await fetchFlags()`,
+//   next to the engine's `evaluate` of the same visitor on the same compiled file: the visitor cache lookup
+//   misses, the record is written, the consent and context hits are queued and sent (to a double in its own
+//   process) as for a server that builds one visitor per request;
+// - assigning a returning visitor id (the same ids again within 30 minutes): the record is found, and
+//   PROTOCOL.md §5.1 Repeats leaves both hits out;
+// - the two hits of a new visitor on their own, in CPU µs per visitor (sdk-hits-row.ts);
 // - one flag read of a fetched visitor, next to a Map lookup of the same values;
 // - the same figures of the platform's JS SDK 5.2.0 (edge mode, same file) and GrowthBook 1.8.0 (the file as
 //   150 comparable features), on the full file and on the subset the platform's engine evaluates as ours
 //   does (no SEMVER_* rules, whole traffic: bench/peers/fixture.ts). Nothing of theirs touches the network.
-import { FeatureInstance, Mode } from '../src/core/node.js';
 import { compileFile, evaluate, type EngineVisitor } from '../src/engine/index.js';
 import type { BucketingFile, JsonValue } from '../src/protocol/index.js';
-import { startBenchSdk } from './bench-sdk.js';
-import { startChildDouble } from './double-child.js';
 import { alternateNsPerOp, median, nsPerOp, perRoundRatios, type Bench, type BenchRow } from './harness.js';
 import { comparableSubset, defaultFor, flagKeys, loadFixture } from './peers/fixture.js';
 import { startFlagshipPeer } from './peers/flagship.js';
 import { startGrowthBookPeer } from './peers/growthbook.js';
 import { forbidNetwork } from './peers/no-network.js';
 import type { PeerSdk } from './peers/peer.js';
+import { newVisitorHitsRow } from './sdk-hits-row.js';
+import { contest, knockOutsOf, rowOf } from './sdk-contest.js';
+import { startOurs } from './sdk-ours.js';
 import { benchVisitors } from './visitors.js';
 
-const PER_ROUND = 2_000;
-const ROUNDS = 5;
-const MAX_MS_PER_ROUND = 3_000;
 const READS = 200_000;
+/** How many visitor ids come back in the returning row: well within the visitor cache's and repeat memory's 10 000. */
+const RETURNING = 2_000;
 
-/** Microseconds per call of `assign` over `count` calls from `offset`, stopping early at the deadline. */
-const timeAsync = async (assign: (i: number) => unknown, offset: number, count: number): Promise<number> => {
-  const started = process.hrtime.bigint();
-  const deadline = started + BigInt(MAX_MS_PER_ROUND) * 1_000_000n;
-  let done = 0;
-  for (; done < count; done++) {
-    await assign(offset + done);
-    // A server yields to I/O between requests (the SDK's hits leave then); every contender does.
-    if ((done & 63) === 63) await new Promise(setImmediate);
-    if ((done & 63) === 63 && process.hrtime.bigint() > deadline) {
-      done++;
-      break;
-    }
-  }
-  return Number(process.hrtime.bigint() - started) / done / 1000;
-};
-
-/** Runs the contenders in alternated rounds (a slow spell weighs on all alike); medians per contender. */
-const alternate = async (contenders: ReadonlyArray<(i: number) => unknown>): Promise<number[][]> => {
-  for (const assign of contenders) await timeAsync(assign, 0, PER_ROUND); // warm-up, not counted
-  const runs = contenders.map((): number[] => []);
-  for (let round = 0; round < ROUNDS; round++)
-    for (const [index, assign] of contenders.entries())
-      runs[index]?.push(await timeAsync(assign, (round + 1) * PER_ROUND, PER_ROUND));
-  return runs;
-};
-
-interface Ours {
-  sdk: FeatureInstance;
-  close(): void;
-}
-
-const startOurs = async (file: BucketingFile): Promise<Ours> => {
-  const double = await startChildDouble(file);
-  const sdk = await startBenchSdk(double.url, Mode.BUCKETING);
-  return {
-    sdk,
-    close: () => {
-      void sdk.close().finally(() => double.close());
-    },
-  };
-};
-
-/** The assignment row on `file`: ours, the engine alone and the peers, in alternated rounds. */
+/**
+ * A brand-new visitor id each time on `file` (hits included: the creation fs_consent event and the SEGMENT
+ * hit, pooled and sent): ours, the engine alone and the peers, in alternated rounds.
+ */
 const assignmentRow = async (
   file: BucketingFile,
   label: string,
@@ -87,34 +50,74 @@ const assignmentRow = async (
       .build();
     await visitor.fetchFlags();
   };
-  const engine = (i: number): unknown => evaluate(compiled, person(i), { exposeAllKeys: true, extras: true });
+  const opts = { exposeAllKeys: true, extras: true } as const;
+  const engine = (i: number): unknown => evaluate(compiled, person(i), opts);
+  const knockOuts = knockOutsOf(compiled, person, (i) =>
+    ours.sdk
+      .newVisitor({ visitorId: `${person(i).id}-${++serial}`, hasConsented: true })
+      .withContext(person(i).context)
+      .build(),
+  );
   const peers = await startPeers();
-  let runs: number[][];
-  try {
-    // Ours sends its hits to the double over loopback; the peers are held to no network at all.
-    runs = await alternate([oursAssign, engine]);
-    const guard = forbidNetwork();
-    const peerRuns = await alternate(peers.map((peer) => (i: number) => peer.assign(i))).finally(() =>
-      guard.restore(),
-    );
-    if (guard.attempts.length > 0) throw new Error(`a peer used the network: ${guard.attempts.join(', ')}`);
-    runs.push(...peerRuns);
-  } finally {
-    for (const peer of peers) await peer.close();
-    ours.close();
-  }
-  const [oursRuns = [], engineRuns = []] = runs;
-  const ratios = perRoundRatios(oursRuns, engineRuns);
-  const ratio = median(ratios);
-  return {
-    figure: `SDK: assign one new visitor, bucketing mode (newVisitor + fetchFlags), ${label}`,
-    value: median(oursRuns),
-    unit: 'µs/op',
-    baseline: { figure: 'engine evaluate alone, same visitor', value: median(engineRuns) },
-    ratio: { value: ratio, goal: '≤ 1.3× (issue 18)', met: ratio <= 1.3 },
-    peers: peers.map((peer, index) => ({ name: peer.name, value: median(runs[index + 2] ?? []) })),
-    note: `${PER_ROUND.toLocaleString('en-US')} visitors per round (or ${MAX_MS_PER_ROUND / 1000} s), ${ROUNDS} rounds alternated, medians; per-round ratios ${ratios.map((r) => r.toFixed(2)).join(' ')}`,
+  const runs = await contest(ours, [oursAssign, engine, ...knockOuts], peers, (peer, i) => peer.assign(i));
+  return rowOf(
+    runs,
+    knockOuts,
+    peers,
+    `SDK: assign a brand-new visitor id, bucketing mode (newVisitor + fetchFlags, its 2 hits sent), ${label}`,
+    1.8,
+    'the visitor cache lookup misses, the record is written, the fs_consent and SEGMENT hits are pooled and sent to the double',
+  );
+};
+
+/**
+ * The same {@link RETURNING} visitor ids assigned again and again within 30 minutes, as a server sees its
+ * visitors come back: each lookup finds the record, whose history the engine reads, and §5.1 Repeats leaves
+ * both hits out. The engine evaluates the same visitor with the same history. Each id's first visit (hits
+ * sent, record written) is made before the rounds and not counted.
+ */
+const returningRow = async (
+  file: BucketingFile,
+  label: string,
+  startPeers: () => Promise<PeerSdk[]>,
+): Promise<BenchRow> => {
+  const compiled = compileFile(file);
+  const opts = { exposeAllKeys: true, extras: true } as const;
+  const firsts = benchVisitors().slice(0, RETURNING);
+  // The visitor as the engine sees it on a return: its assignment history from the first visit.
+  const people = firsts.map((v): EngineVisitor => ({
+    ...v,
+    assignments: evaluate(compiled, v, opts).newAssignments,
+  }));
+  const person = (i: number): EngineVisitor => people[i % RETURNING] as EngineVisitor;
+  const ours = await startOurs(file);
+  const oursAssign = async (i: number): Promise<void> => {
+    const visitor = ours.sdk
+      .newVisitor({ visitorId: person(i).id, hasConsented: true })
+      .withContext(person(i).context)
+      .build();
+    await visitor.fetchFlags();
   };
+  for (let i = 0; i < RETURNING; i++) await oursAssign(i); // the first visits: not counted
+  const engine = (i: number): unknown => evaluate(compiled, person(i), opts);
+  const knockOuts = knockOutsOf(compiled, person, (i) =>
+    ours.sdk
+      .newVisitor({ visitorId: person(i).id, hasConsented: true })
+      .withContext(person(i).context)
+      .build(),
+  );
+  const peers = await startPeers();
+  const runs = await contest(ours, [oursAssign, engine, ...knockOuts], peers, (peer, i) =>
+    peer.assign(i % RETURNING),
+  );
+  return rowOf(
+    runs,
+    knockOuts,
+    peers,
+    `SDK: assign a returning visitor id, bucketing mode (hits deduplicated, PROTOCOL §5.1), ${label}`,
+    1.3,
+    `${RETURNING.toLocaleString('en-US')} ids, each assigned once before the rounds; the visitor cache lookup finds the record (history and \`sent\`), the record is written again, no hit is sent; the peers assign the same ids`,
+  );
 };
 
 /**
@@ -153,7 +156,7 @@ const readRows = async (file: BucketingFile, startPeers: () => Promise<PeerSdk[]
       { iterations: READS },
     ),
   );
-  ours.close();
+  await ours.close();
   const peers = await startPeers();
   const guard = forbidNetwork();
   const peerNs: Array<Array<{ name: string; value: number }>> = [[], []];
@@ -212,7 +215,20 @@ export const bench: Bench = async () => {
   ];
   const fullRow = await assignmentRow(full, 'full file', () => both(loadFixture()));
   fullRow.note = `${fullRow.note ?? ''}; the platform's SDK does different work on the full file (no SEMVER_* operators, no traffic ranges): compare on the subset`;
+  const subsetNote = `subset: ${subset.removedGroups} SEMVER_* variation groups removed (${subset.removedCampaigns} campaigns with them), ${subset.widenedCampaigns} campaigns widened to the whole traffic`;
   const subsetRow = await assignmentRow(subset.file, 'subset both engines support', () => both(subset.file));
-  subsetRow.note = `${subsetRow.note ?? ''}; subset: ${subset.removedGroups} SEMVER_* variation groups removed (${subset.removedCampaigns} campaigns with them), ${subset.widenedCampaigns} campaigns widened to the whole traffic`;
-  return [fullRow, subsetRow, ...(await readRows(subset.file, () => both(subset.file)))];
+  subsetRow.note = `${subsetRow.note ?? ''}; ${subsetNote}`;
+  const returning = await returningRow(full, 'full file', () => both(loadFixture()));
+  const returningSubset = await returningRow(subset.file, 'subset both engines support', () =>
+    both(subset.file),
+  );
+  returningSubset.note = `${returningSubset.note ?? ''}; ${subsetNote}`;
+  return [
+    fullRow,
+    subsetRow,
+    returning,
+    returningSubset,
+    await newVisitorHitsRow(full),
+    ...(await readRows(subset.file, () => both(subset.file))),
+  ];
 };

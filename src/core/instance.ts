@@ -142,8 +142,10 @@ export class FeatureInstance {
         held.add(done);
       },
       usage: (visitorId) => {
+        // Nothing, not even the clock, when usage tracking is off: a server calls this once per visitor.
+        if (usage === null) return;
         const at = Date.now();
-        void usage?.then(
+        void usage.then(
           (track) => track(visitorId, at),
           () => undefined,
         );

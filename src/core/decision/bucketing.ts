@@ -159,8 +159,8 @@ export const createBucketingSource = async (deps: DecisionSourceDeps): Promise<D
         { exposeAllKeys: true, extras: true },
       );
       // The file's own reasons were logged when it was installed; these are the visitor's.
-      for (const reason of result.reasons.slice(file.compiled.reasons.length))
-        logger.warning(`bucketing decision: ${reason}`, `bucketing-visitor:${reason}`);
+      for (let i = file.compiled.reasons.length; i < result.reasons.length; i++)
+        logger.warning(`bucketing decision: ${result.reasons[i]}`, `bucketing-visitor:${result.reasons[i]}`);
       return Promise.resolve({
         ok: true,
         decision: result.decision,
@@ -170,6 +170,7 @@ export const createBucketingSource = async (deps: DecisionSourceDeps): Promise<D
     },
     contextHit: segmentHit,
     contextDigest,
+    flagsOf: (campaigns) => current?.slots.build(campaigns),
     close() {
       closed = true;
       watched.clear();

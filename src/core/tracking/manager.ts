@@ -79,18 +79,19 @@ export const createTracker = (deps: TrackerDeps, tuning: TrackerTuning = {}): Tr
   const add = async (
     visitor: TrackedVisitor,
     type: CachedHitType,
-    fields: Record<string, JsonValue>,
+    fields: Readonly<Record<string, JsonValue>>,
     onAck?: () => void,
+    authenticated = false,
   ): Promise<void> => {
     if (closed) return logger.warning(`Tracking: ${type} not sent: the SDK is closed`, 'tracker-closed');
     const now = clock();
     const hid = uuidV4();
     const { visitorId, anonymousId } = visitor;
+    // One object, the fields spread once: the hit's content as the cache stores it.
+    const content: HitCacheRecord['data']['content'] = { hid, createdAt: now, ...fields };
+    if (authenticated) content.authenticated = true;
     const item = pooled(
-      {
-        version: CACHE_VERSION,
-        data: { visitorId, anonymousId, type, time: now, content: { hid, createdAt: now, ...fields } },
-      },
+      { version: CACHE_VERSION, data: { visitorId, anonymousId, type, time: now, content } },
       false,
       onAck,
     );
@@ -102,11 +103,9 @@ export const createTracker = (deps: TrackerDeps, tuning: TrackerTuning = {}): Tr
   const unregisterPageHide = deps.onPageHide?.(() => beaconPool(target, pool, schedule));
 
   /** Pools a hit whose content is known to be valid (checked by `sendHit`, or built by the SDK). */
-  const addHit: Tracker['addHit'] = (visitor, hit) => {
+  const addHit: Tracker['addHit'] = (visitor, hit) =>
     // Only this case needs the flag: the ids alone cannot tell it from an anonymous visitor (wire.ts).
-    const flag = visitor.authenticated && visitor.anonymousId === null ? { authenticated: true } : {};
-    return add(visitor, hit.type, { ...hit.content, ...flag });
-  };
+    add(visitor, hit.type, hit.content, undefined, visitor.authenticated && visitor.anonymousId === null);
 
   const addActivation: Tracker['addActivation'] = (visitor, a, onAcknowledged) =>
     add(

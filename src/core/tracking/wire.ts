@@ -32,8 +32,18 @@ export const wireJson = (record: HitCacheRecord): string => {
   if (type === 'SEGMENT') {
     const s: Record<string, string> = {};
     // A context that is not an object (a cache written by hand) gives what the server's check then refuses.
-    for (const [key, value] of Object.entries(content.context ?? {}))
-      s[key] = typeof value === 'string' ? value : JSON.stringify(value);
+    const context = (content.context ?? {}) as Record<string, JsonValue>;
+    // Keys, not entries, and String for finite numbers and booleans (the same text as JSON.stringify): the
+    // pair arrays and the calls were a third of a new visitor's SEGMENT hit (issue 33).
+    for (const key of Object.keys(context)) {
+      const value = context[key];
+      s[key] =
+        typeof value === 'string'
+          ? value
+          : typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value))
+            ? String(value)
+            : JSON.stringify(value);
+    }
     wire.s = s;
   } else
     // A record of an unknown type (a cache written by hand) sends its ids only: the server rejects it by

@@ -3,5 +3,8 @@ import type { VisitorContext } from '../../protocol/index.js';
 /** True when both contexts hold the same keys and values. */
 export const sameContext = (a: Readonly<VisitorContext>, b: Readonly<VisitorContext>): boolean => {
   const keys = Object.keys(a);
-  return keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && a[k] === b[k]);
+  if (keys.length !== Object.keys(b).length) return false;
+  // A loop, not `every` with a closure: a returning visitor's assignment compares its context once (issue 33).
+  for (const k of keys) if (!Object.hasOwn(b, k) || a[k] !== b[k]) return false;
+  return true;
 };

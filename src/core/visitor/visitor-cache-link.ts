@@ -1,6 +1,7 @@
-import type { AssignmentHistory, DecisionCampaign } from '../../protocol/index.js';
+import type { AssignmentHistory, DecisionCampaign, VisitorContext } from '../../protocol/index.js';
 import type { DecisionInput } from '../decision/source.js';
 import type { Runtime } from './runtime.js';
+import { sameContext } from './same-context.js';
 import {
   assignmentsOf,
   fromCachedCampaigns,
@@ -22,11 +23,16 @@ const isEmpty = (history: Readonly<AssignmentHistory>): boolean => {
   return true;
 };
 
-/** `later` over `earlier`; `later` itself when `earlier` is empty (a new visitor: no copy). */
+/**
+ * `later` over `earlier`; `earlier` itself when `later` is empty (a returning visitor given nothing new),
+ * `later` itself when `earlier` is (a new visitor): no copy. `later` is asked first: it is the small one, and
+ * `for…in` over a 50-entry history lists all its keys before the first step.
+ */
 const merged = (
   earlier: Readonly<AssignmentHistory>,
   later: Readonly<AssignmentHistory>,
-): Readonly<AssignmentHistory> => (isEmpty(earlier) ? later : { ...earlier, ...later });
+): Readonly<AssignmentHistory> =>
+  isEmpty(later) ? earlier : isEmpty(earlier) ? later : { ...earlier, ...later };
 
 /**
  * One visitor's use of the visitor cache (PROTOCOL.md §10): lookups at creation and on authentication, writes
@@ -37,6 +43,8 @@ export class VisitorCacheLink {
   private pending: Promise<void> = Promise.resolve();
   // Replaced on every change, never changed in place: the same object goes to the engine and into records.
   private assignments: Readonly<AssignmentHistory> = {};
+  // The creation record's context and its digest, when the record held one: see `digestOf`.
+  private digested: { context: Readonly<VisitorContext>; digest: string } | null = null;
 
   constructor(
     private readonly runtime: Runtime,
@@ -46,6 +54,15 @@ export class VisitorCacheLink {
   /** Resolves once every lookup started so far has settled (`fetchFlags` waits for it). */
   settled(): Promise<void> {
     return this.pending;
+  }
+
+  /**
+   * The digest of `context` when the creation record held the digest of an equal context (a returning visitor
+   * whose context did not change), else undefined: compute it then.
+   */
+  digestOf(context: Readonly<VisitorContext>): string | undefined {
+    const known = this.digested;
+    return known !== null && sameContext(context, known.context) ? known.digest : undefined;
   }
 
   /** The assignment history known now. */
@@ -62,6 +79,8 @@ export class VisitorCacheLink {
       if (data === null) return;
       this.runtime.repeats.learn(visitorId, data.sent);
       this.assignments = data.assignmentsHistory;
+      if (data.contextDigest !== undefined)
+        this.digested = { context: data.context, digest: data.contextDigest };
       this.onCreationRecord({ visitorId, campaigns: data.campaigns });
     });
   }
@@ -82,20 +101,18 @@ export class VisitorCacheLink {
 
   /**
    * Writes the record after a successful fetch (upsert; the history merges over the previous one), with what
-   * the id sent (`sent`, PROTOCOL.md §5.1 Repeats) as the repeat memory knows it now. With
-   * experience continuity on and an anonymous id, that id's record gets the merged history and nothing else.
+   * the id sent (`sent`, PROTOCOL.md §5.1 Repeats) as the repeat memory knows it now, and `contextDigest`,
+   * the digest of the input's context when it was computed (kept only by a cache that holds records as
+   * objects). With experience continuity on and an anonymous id, that id's record gets the merged history
+   * and nothing else.
    */
   async write(
     input: DecisionInput,
     campaigns: readonly DecisionCampaign[],
     newAssignments: AssignmentHistory | undefined,
+    contextDigest?: string,
   ): Promise<void> {
-    // The engine allocated every campaign of a visitor without history (bucketing mode gives newAssignments):
-    // its new assignments are the decision's, already as an object. Else they are read off the campaigns.
-    const fresh =
-      newAssignments !== undefined && isEmpty(input.assignments)
-        ? newAssignments
-        : assignmentsOf(campaigns, newAssignments);
+    const fresh = this.fresh(input, campaigns, newAssignments);
     this.assignments = merged(this.assignments, fresh);
     const now = Date.now();
     await this.store(input.visitorId, {
@@ -107,6 +124,7 @@ export class VisitorCacheLink {
       assignmentsHistory: this.assignments,
       fetchedAt: now,
       ...withSent(this.runtime.repeats.sent(input.visitorId)),
+      ...(contextDigest === undefined ? {} : { contextDigest }),
     });
     const anonymousId = input.anonymousId;
     if (anonymousId === null || !this.runtime.xpcEnabled()) return;
@@ -121,6 +139,26 @@ export class VisitorCacheLink {
       fetchedAt: record?.fetchedAt ?? now,
       ...withSent(record?.sent), // the anonymous id's own: nothing of the authenticated visitor
     });
+  }
+
+  /**
+   * The assignments this decision adds to what the visitor's history holds. Bucketing mode gives
+   * `newAssignments`: the engine took every other campaign's variation from the history it was given
+   * (PROTOCOL.md §8.4), so they are all there is to add, and a returning visitor given nothing new adds an
+   * empty object, which {@link merged} leaves without a copy (copying a 50-entry history per assignment was a
+   * tenth of a returning visitor's, issue 33). Else (the decision API) they are read off the campaigns.
+   */
+  private fresh(
+    input: DecisionInput,
+    campaigns: readonly DecisionCampaign[],
+    newAssignments: AssignmentHistory | undefined,
+  ): Readonly<AssignmentHistory> {
+    if (
+      newAssignments !== undefined &&
+      (input.assignments === this.assignments || isEmpty(input.assignments))
+    )
+      return newAssignments;
+    return assignmentsOf(campaigns, newAssignments);
   }
 
   /** Erases the visitor's record (consent set to false). */

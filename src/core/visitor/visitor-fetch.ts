@@ -109,7 +109,8 @@ export class VisitorFetch {
     if (!this.identity.consent) return;
     // Decided before the write, so the record carries the SEGMENT hit's mark (`sent`, PROTOCOL.md §10).
     const segment = this.#segmentHit(input);
-    await this.cache.write(input, decision.campaigns, newAssignments);
+    const digest = this.#digested === input.context ? this.#digest : undefined;
+    await this.cache.write(input, decision.campaigns, newAssignments, digest);
     if (segment !== null) await this.identity.queue(segment);
   }
 
@@ -124,7 +125,8 @@ export class VisitorFetch {
     if (source.contextHit === undefined || source.contextDigest === undefined) return null;
     if (this.#digested !== context) {
       this.#digested = context;
-      this.#digest = source.contextDigest(context);
+      // A returning visitor whose context did not change: its record's digest (no JSON, no hash).
+      this.#digest = this.cache.digestOf(context) ?? source.contextDigest(context);
     }
     if (repeats.repeats(visitorId, 'context', this.#digest)) return null;
     repeats.mark(visitorId, 'context', this.#digest);

@@ -60,6 +60,11 @@ export const assignmentsOf = (
  */
 export interface HeldVisitorRecord extends Readonly<Omit<VisitorCacheRecord['data'], 'campaigns'>> {
   readonly campaigns: readonly DecisionCampaign[];
+  /**
+   * The digest of `context` (PROTOCOL.md §5.1 Repeats) when the SDK computed it, so a returning visitor with
+   * the same context does not compute it again (a tenth of its assignment, issue 33). Not part of the JSON.
+   */
+  readonly contextDigest?: string;
 }
 
 /**
@@ -78,8 +83,20 @@ export const holdsRecords = (cache: object): cache is VisitorRecordHolder =>
   typeof (cache as Partial<VisitorRecordHolder>).heldRecord === 'function';
 
 /** The JSON text of a held record (PROTOCOL.md §10), for application code that looks it up itself. */
-export const heldRecordJson = (record: HeldVisitorRecord): string =>
-  makeVisitorRecord({ ...record, campaigns: toCachedCampaigns(record.campaigns) });
+export const heldRecordJson = (record: HeldVisitorRecord): string => {
+  // Every field of §10's data, named: what else the SDK holds with it (the context's digest) is not the record's.
+  const { visitorId, anonymousId, consent, context, assignmentsHistory, fetchedAt } = record;
+  return makeVisitorRecord({
+    visitorId,
+    anonymousId,
+    consent,
+    context,
+    campaigns: toCachedCampaigns(record.campaigns),
+    assignmentsHistory,
+    fetchedAt,
+    ...withSent(record.sent),
+  });
+};
 
 /** Builds the record to write (PROTOCOL.md §10). */
 export const makeVisitorRecord = (data: VisitorCacheRecord['data']): string =>

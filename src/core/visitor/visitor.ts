@@ -63,7 +63,7 @@ export class Visitor implements FlagHost {
       // PROTOCOL.md §16.2: flags from the creation lookup apply only while nothing was fetched, and never
       // over initial flags, which a server decided for this page view.
       if (initial !== null || this.#fetch.started || identity.id !== data.visitorId) return;
-      flags.set(data.campaigns, true);
+      flags.set(data.campaigns, true, runtime.source.flagsOf?.(data.campaigns));
       flags.setState(FlagStatus.FETCH_REQUIRED, Reason.FLAGS_FETCHED_FROM_CACHE);
     }));
     this.#fetch = new VisitorFetch(runtime, identity, flags, cache);

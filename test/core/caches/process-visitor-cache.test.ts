@@ -49,7 +49,8 @@ void describe('ProcessVisitorCache', () => {
 
   void it('gives a held record to applications as the JSON of PROTOCOL.md §10', async () => {
     const cache = new ProcessVisitorCache();
-    cache.holdRecord('user-42', record('user-42'));
+    // What the SDK holds beside the record's data (its context's digest) stays out of the JSON.
+    cache.holdRecord('user-42', { ...record('user-42'), contextDigest: '1x.2y' });
     const json = await cache.lookupVisitor('user-42');
     assert.deepEqual(JSON.parse(json ?? 'null'), {
       version: 1,
