@@ -4,7 +4,7 @@ import type { FeatureConfig, SdkStatusChanged } from './config.js';
 import { loadDecisionSource } from './decision/load-source.js';
 import { Level, Logger } from './logger.js';
 import type { Platform } from './platform/platform.js';
-import type { Runtime } from './visitor/runtime.js';
+import { atMost, type Runtime } from './visitor/runtime.js';
 import { resolveStartOptions } from './start-options.js';
 import { FSSdkStatus, Instance, Mode } from './status.js';
 import { loadAfterRender } from './tracking/load-after-render.js';
@@ -154,14 +154,12 @@ export class FeatureInstance {
         closed = true;
         source.close();
         // A visitor cache lookup that never answers must not hold the close forever: at most the timeout.
-        let timer: ReturnType<typeof setTimeout> | undefined;
-        await Promise.race([
+        await atMost(
           (async () => {
             while (held.size > 0) await Promise.all(held);
           })(),
-          new Promise((resolve) => (timer = setTimeout(resolve, options.timeout))),
-        ]);
-        clearTimeout(timer);
+          options.timeout,
+        );
         await tracker.close().catch((error: unknown) => logger.error(`close: ${String(error)}`));
       },
     };

@@ -31,6 +31,13 @@ const toNumber = (text: string | null): number | undefined =>
   text === null ? undefined : text.trim() === '' ? Number.NaN : Number(text);
 
 /**
+ * What a number property holds, read as its attribute would be: a page or a framework may set the property to
+ * text (React sets a property whenever the element has one: `timeout="800"` in JSX arrives as "800").
+ */
+export const numberOf = (value: unknown): number | undefined =>
+  typeof value === 'string' ? toNumber(value) : typeof value === 'number' ? value : undefined;
+
+/**
  * A number attribute: undefined when absent, NaN when blank (lit's own Number converter reads a blank as 0,
  * which would hide a mistake the element reports), else `Number(text)`.
  */

@@ -3,7 +3,13 @@ import { ReactiveElement, type PropertyValues } from '@lit/reactive-element';
 import { Level, Mode, type Decision, type FSSdkStatus } from '../core/index.js';
 import { featureClientContext, type FeatureClient } from './client-context.js';
 import { emit, reportOnce, type FeatureErrorReason } from './events.js';
-import { booleanProperty, numberProperty, textProperty, type PropertiesOf } from './element-properties.js';
+import {
+  booleanProperty,
+  numberOf,
+  numberProperty,
+  textProperty,
+  type PropertiesOf,
+} from './element-properties.js';
 import { pageVisitorId } from './page-storage.js';
 import { ProviderClient, type SdkSettings, type VisitorSettings } from './provider-client.js';
 
@@ -236,8 +242,9 @@ export class FeatureProvider extends ReactiveElement {
           );
     return {
       visitorId: this.visitorId || pageVisitorId(envId),
-      consent: this.consent,
-      authenticated: this.authenticated,
+      // Only true consents: a property set to text ("true", from a framework) is not a boolean the SDK takes.
+      consent: (this.consent as unknown) === true,
+      authenticated: (this.authenticated as unknown) === true,
       context,
     };
   }
@@ -256,7 +263,8 @@ export class FeatureProvider extends ReactiveElement {
     return null;
   }
 
-  #positive(name: string, value: number | undefined, fallback: number): number {
+  #positive(name: string, given: number | undefined, fallback: number): number {
+    const value = numberOf(given);
     if (value === undefined) return fallback;
     // Whole numbers only: the SDK refuses a fractional timeout or interval, and would not start at all.
     if (Number.isInteger(value) && value > 0) return value;

@@ -2,6 +2,7 @@
 // hit classes and their field checks are not needed to render a variation, so they stay out of the bytes a
 // page loads before its first one (the tracking chunk, which `start` loads anyway, shares them).
 import { Event, EventCategory, Screen, type HitProtocol } from '../core/index.js';
+import { numberOf } from './element-properties.js';
 
 const CATEGORIES: Record<string, EventCategory> = {
   action_tracking: EventCategory.Action_Tracking,
@@ -19,11 +20,13 @@ export interface EventHitSettings {
 /** The Event hit of `settings`, or the problem that keeps it from being sent (said once by the element). */
 export const eventHit = (settings: EventHitSettings): { hit: HitProtocol; problem: string | null } => {
   const category = CATEGORIES[settings.category ?? 'action_tracking'];
+  // The property may hold text a framework set (`value="3"`), read as the attribute would be.
+  const value = numberOf(settings.value);
   const hit = new Event({
     category: category ?? EventCategory.Action_Tracking,
     action: settings.action ?? '',
     ...(settings.label === null ? {} : { label: settings.label }),
-    ...(settings.value === undefined ? {} : { value: settings.value }),
+    ...(value === undefined ? {} : { value }),
   });
   const problem =
     category === undefined

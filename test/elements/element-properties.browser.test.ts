@@ -5,6 +5,7 @@
 import { assert, fixture, html } from '@open-wc/testing';
 import '../../src/elements/define.js';
 import { FeatureFlag, FeatureHit } from '../../src/elements/index.js';
+import { eventHit } from '../../src/elements/hit-builders.js';
 
 describe('element properties', () => {
   it('text: the attribute sets the property, the property its attribute at the next update', async () => {
@@ -82,6 +83,14 @@ describe('element properties', () => {
       ['buy', 3, 'buy', '3'],
     );
     assert.deepEqual([flag.key, flag.getAttribute('key'), flag.value], ['size', 'size', 'S']);
+  });
+
+  it("a hit's value a framework set to text is read as the attribute would be", () => {
+    const settings = { action: 'buy', category: null, label: null };
+    const fromText = eventHit({ ...settings, value: '3' as unknown as number });
+    assert.strictEqual(fromText.problem, null);
+    assert.strictEqual((fromText.hit as unknown as { value?: number }).value, 3);
+    assert.isNotNull(eventHit({ ...settings, value: 'three' as unknown as number }).problem);
   });
 
   it('the event map types the listeners of elements and document', async () => {

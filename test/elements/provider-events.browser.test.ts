@@ -138,6 +138,23 @@ describe('<feature-provider> misconfigured', () => {
     assert.include(errors.map((e) => e.message).join(' '), 'timeout="-5"');
   });
 
+  it('properties a framework set to text (React sets a property when the element has one) read as attributes', async () => {
+    const env = await newEnv([checkout()]);
+    const errors = await errorsDuring(async () => {
+      const provider = await makeProvider({ env, visitorId: newVisitorId('framework'), content: FLAG });
+      provider.removeAttribute('consent');
+      // What `<feature-provider timeout="800" polling-interval="30" consent="true">` in JSX assigns.
+      Object.assign(provider, { timeout: '800', pollingInterval: '30', consent: 'true' });
+      const ready = readyOf(provider);
+      await fixture(html`${provider}`);
+      assert.strictEqual((await ready).source, 'fetch');
+      assert.strictEqual(flagOf(provider).value, 'green');
+      // Text is not a consent the SDK takes: as before, only `true` (or the attribute) consents.
+      assert.strictEqual(provider.client.$consent.get(), false);
+    });
+    assert.deepEqual(errors, [], 'no invalid-attribute for "800" or "30", no start-failed for "true"');
+  });
+
   it('a fractional timeout or polling interval is reported and replaced, and the SDK still starts', async () => {
     const env = await newEnv([checkout()]);
     for (const [attribute, mode] of [

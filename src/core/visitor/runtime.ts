@@ -40,3 +40,19 @@ export interface Runtime {
   /** Developer usage tracking for a new visitor (PROTOCOL.md §12). */
   usage(visitorId: string): void;
 }
+
+/**
+ * Resolves when `work` settles or after `ms`, whichever comes first: what waits on a visitor cache (a lookup
+ * that never answers) waits the SDK's timeout at most.
+ */
+export const atMost = async (work: Promise<unknown>, ms: number): Promise<void> => {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([
+    work.then(
+      () => undefined,
+      () => undefined,
+    ),
+    new Promise<void>((resolve) => (timer = setTimeout(resolve, ms))),
+  ]);
+  clearTimeout(timer);
+};

@@ -111,6 +111,13 @@ export class VisitorFetch {
     const segment = this.#segmentHit(input);
     const digest = this.#digested === input.context ? this.#digest : undefined;
     await this.cache.write(input, decision.campaigns, newAssignments, digest);
+    // Consent withdrawn during the write: the record it erased stays erased (PROTOCOL.md §10), and the context,
+    // not sent, goes again once consent is given.
+    if (!this.identity.consent) {
+      if (segment !== null) this.runtime.repeats.forget(input.visitorId, 'context');
+      await this.cache.flush(input.visitorId);
+      return;
+    }
     if (segment !== null) await this.identity.queue(segment);
   }
 

@@ -7,7 +7,7 @@ import { FetchFlagsRequiredStatusReason as Reason, FlagStatus } from '../status.
 import type { HitProtocol } from '../tracking/hits.js';
 import { consentHit } from '../tracking/sdk-hits.js';
 import { predefinedValueProblem, type FeatureContextKey, type FeatureContextValue } from './context-keys.js';
-import type { Runtime } from './runtime.js';
+import { atMost, type Runtime } from './runtime.js';
 import { VisitorCacheLink } from './visitor-cache-link.js';
 import { VisitorFetch } from './visitor-fetch.js';
 import { VisitorFlags, type VisitorFlagState } from './visitor-flags.js';
@@ -40,6 +40,8 @@ export class Visitor implements FlagHost {
   readonly #runtime: Runtime;
   /** The creation `fs_consent` event, decided once the cache lookup answered: consent changes wait for it. */
   readonly #created: Promise<void>;
+  /** Set once a consent change went out: a creation event decided after it would undo it. */
+  #creationSuperseded = false;
 
   /** The visitor's current flags (an immutable snapshot, replaced on every change). */
   get $flags(): ReadableAtom<FlagsSnapshot> {
@@ -173,10 +175,14 @@ export class Visitor implements FlagHost {
       return;
     }
     const identity = this.#identity;
-    // The creation event is decided first, so it never goes out after (or is dropped as) a change made now.
-    await this.#created;
     const changed = hasConsented !== identity.consent;
+    // At once: from this call on no hit or exposure of this visitor passes the consent check, whatever the
+    // cache lookup or the tracker's loading still waits for.
     identity.consent = hasConsented;
+    // The creation event is decided before the change goes out, the SDK's timeout at most (a cache lookup that
+    // never answers): one decided later would go out after the change and undo it, so it is not sent then.
+    await atMost(this.#created, this.#runtime.options.timeout);
+    if (changed) this.#creationSuperseded = true;
     if (!hasConsented) {
       // Only a withdrawal drops pooled items: when consent was already false, the pool holds nothing of this
       // visitor but its own fs_consent event, which must still go out.
@@ -274,7 +280,7 @@ export class Visitor implements FlagHost {
     if (this.#runtime.closed()) return;
     const who = this.#identity.tracked(); // as built: an authenticate() meanwhile does not change whose it is
     await this.#cache.settled();
-    if (this.#flags.inPanic()) return;
+    if (this.#flags.inPanic() || this.#creationSuperseded) return;
     const repeats = this.#runtime.repeats;
     // Not logged: a server building a visitor per request would write a line per request.
     if (repeats.repeats(visitorId, 'consent', consent)) return;

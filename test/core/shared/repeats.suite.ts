@@ -209,6 +209,37 @@ export const defineRepeatsSuite = (h: CoreHarness): void => {
         }));
     });
 
+  describe('repeats (PROTOCOL.md §5.1): while the creation lookup runs', () => {
+    it('setConsent(false) takes effect at once: a hit sent right after is not sent', async () => {
+      const double = await h.startDouble({ envId: freshEnvId() });
+      const slow: IVisitorCacheImplementation = {
+        ...keepsNothing,
+        lookupVisitor: () => new Promise<string | null>(() => undefined),
+      };
+      try {
+        const sdk = await startOn(double, slow, testClock(), h.sdk.Mode.DECISION_API, 100);
+        const visitor = sdk.newVisitor({ visitorId: 'v1', hasConsented: true }).build();
+        const withdrawing = visitor.setConsent(false);
+        assert.equal(visitor.hasConsented, false, 'withdrawn at once, not after the lookup');
+        const { Event, EventCategory } = h.sdk;
+        await visitor.sendHit(new Event({ category: EventCategory.Action_Tracking, action: 'after' }));
+        await withdrawing;
+        await sdk.close();
+        const received = await hitsReceived(double);
+        assert.deepEqual(
+          received.filter((hit) => hit.ea === 'after'),
+          [],
+          'the hit sent after the withdrawal never left',
+        );
+        // The lookup never answered, so the creation event was not decided before the withdrawal went: it is
+        // not sent after it (it would undo it). close() delivers everything queued, so a late one would show.
+        assert.deepEqual(await consentEvents(double), ['v1 feature-ts:false']);
+      } finally {
+        await double.stop();
+      }
+    });
+  });
+
   describe('repeats (PROTOCOL.md §5.1): close', () => {
     it('a visitor cache lookup that never answers holds close for the timeout at most', async () => {
       const double = await h.startDouble({ envId: freshEnvId() });
