@@ -128,29 +128,37 @@ export const defineVisitorStatusSuite = (h: CoreHarness): void => {
         const answer = (plan: string) => decision('v1', [campaign('c1', 'vg1', plan, { plan })]);
         // In arrival order: the first fetch (plan a), then a slow answer for plan b that lands after the
         // answer for plan c, and must be dropped.
+        // A fourth answer, held back longer than the slow one, tells when that one has surely come and gone.
         await double.queue('decision', [
           { status: 200, body: answer('a') },
           { status: 200, body: answer('b'), delayMs: 150 },
           { status: 200, body: answer('c') },
+          { status: 200, body: answer('c'), delayMs: 300 },
         ]);
         const visitor = instance
           .newVisitor({ visitorId: 'v1', hasConsented: true })
           .withContext({ plan: 'a' })
           .build();
         await visitor.fetchFlags();
+        // Every snapshot applied, in order: the slow answer must never show.
+        const applied: unknown[] = [];
+        const unlisten = visitor.$flags.listen((flags) => applied.push(flags.get('plan')?.value));
         visitor.updateContext('plan', 'b');
         const first = visitor.fetchFlags().then(() => visitor.getFlag('plan').value('', quiet));
         await until(async () => (await double.requests('decision')).length === 2, { what: 'second request' });
         visitor.updateContext('plan', 'c');
         const second = visitor.fetchFlags().then(() => visitor.getFlag('plan').value('', quiet));
         assert.deepEqual(await Promise.all([first, second]), ['c', 'c']);
-        // Wait until the slow answer surely arrived (its delay has passed) before checking it changed nothing.
-        await new Promise((r) => setTimeout(r, 200));
+        // The fourth request goes out after the slow one and is answered 150 ms after it: once it is in, the
+        // slow answer has arrived, and what it did shows in `applied`.
+        await visitor.fetchFlags();
+        unlisten();
         assert.equal(visitor.getFlag('plan').value('', quiet), 'c');
         assert.equal(visitor.flagStatus, 'FETCHED');
+        assert.ok(!applied.includes('b'), `the slow answer was never applied: ${JSON.stringify(applied)}`);
         assert.deepEqual(
           (await decisionBodies(double)).map((b) => (b.context as { plan: string }).plan),
-          ['a', 'b', 'c'],
+          ['a', 'b', 'c', 'c'],
         );
       }));
 
