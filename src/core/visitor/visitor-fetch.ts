@@ -113,7 +113,8 @@ export class VisitorFetch {
     await this.cache.write(input, decision.campaigns, newAssignments, digest);
     // Consent withdrawn during the write: the record it erased stays erased (PROTOCOL.md §10), and the context,
     // not sent, goes again once consent is given.
-    if (!this.identity.consent) {
+    // Read again: TypeScript keeps the check above across the await, when a withdrawal may have come.
+    if (!(this.identity.consent as boolean)) {
       if (segment !== null) this.runtime.repeats.forget(input.visitorId, 'context');
       await this.cache.flush(input.visitorId);
       return;
