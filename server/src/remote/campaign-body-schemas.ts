@@ -11,15 +11,16 @@ import {
   MAX_BUCKET_RANGES,
   MAX_POSITION,
   TEXT_LIMITS,
+  ID_SCHEMA,
 } from '../validation/campaign-rules.js';
 import { remoteCampaignExample, remoteCampaignSchema } from './campaign-schemas.js';
-import { ID, text, variationGroupBodySchema } from './variation-group-body-schema.js';
+import { text, variationGroupBodySchema } from './variation-group-body-schema.js';
 import { analysisBodySchema } from '../validation/analysis-body-schema.js';
 
 /** The fields of a create or patch body. */
 const bodyFields = {
   id: {
-    ...ID,
+    ...ID_SCHEMA,
     description:
       'Unique in the environment; generated when left out. Read-only on PATCH (send the same or leave it out).',
   },

@@ -2,18 +2,11 @@
 // targeting and its variations, every field's rules stated (campaign-body-schemas.ts explains what is left
 // to campaignFromRemote).
 import { TARGETING_OPERATORS } from 'feature-ts/protocol';
-import { TEXT_LIMITS } from '../validation/campaign-rules.js';
+import { ID_SCHEMA, TEXT_LIMITS } from '../validation/campaign-rules.js';
 
 /** A text field of 1-`max` characters (`min` 0 allows '') that the store can keep. */
 export const text = (max: number, min = 1) =>
   ({ type: 'string', minLength: min, maxLength: max, 'x-storable': true }) as const;
-
-/** An id: 1-64 characters of [A-Za-z0-9_-]. */
-export const ID = {
-  type: 'string',
-  pattern: '^[A-Za-z0-9_-]{1,64}$',
-  'x-rule': 'must be an id of 1-64 characters from [A-Za-z0-9_-]',
-} as const;
 
 /** One targeting rule: a context key, an operator, a value (any JSON; its size is bounded by its operator). */
 const targetingRuleSchema = {
@@ -42,7 +35,7 @@ const variationBodySchema = {
   additionalProperties: false,
   required: ['name', 'modifications'],
   properties: {
-    id: { ...ID, description: 'Generated when left out.' },
+    id: { ...ID_SCHEMA, description: 'Generated when left out.' },
     name: text(TEXT_LIMITS.name),
     reference: {
       type: 'boolean',
@@ -82,7 +75,7 @@ export const variationGroupBodySchema = {
   additionalProperties: false,
   required: ['name', 'targeting', 'variations'],
   properties: {
-    id: { ...ID, description: 'Generated when left out.' },
+    id: { ...ID_SCHEMA, description: 'Generated when left out.' },
     name: text(TEXT_LIMITS.name),
     targeting: {
       type: 'object',

@@ -4,12 +4,7 @@
 // targeting may be left out (that group never matches, §7), and a null allocation counts as 0.
 import { CAMPAIGN_TYPES, TARGETING_OPERATORS } from 'feature-ts/protocol';
 import { analysisBodySchema } from './analysis-body-schema.js';
-
-const ID = {
-  type: 'string',
-  pattern: '^[A-Za-z0-9_-]{1,64}$',
-  'x-rule': 'must be an id of 1-64 characters from [A-Za-z0-9_-]',
-} as const;
+import { ID_SCHEMA as ID } from './campaign-rules.js';
 
 const targetingSchema = {
   type: 'object',

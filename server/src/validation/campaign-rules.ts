@@ -24,6 +24,13 @@ export const TEXT_LIMITS = {
   modificationsType: 64,
 } as const;
 
+/** An id in a campaign body or file, as its schema states it: 1-64 characters of [A-Za-z0-9_-] (§1). */
+export const ID_SCHEMA = {
+  type: 'string',
+  pattern: '^[A-Za-z0-9_-]{1,64}$',
+  'x-rule': 'must be an id of 1-64 characters from [A-Za-z0-9_-]',
+} as const;
+
 /** Campaign states (§13.5): `paused` and `interrupted` campaigns are left out of decisions. */
 export const CAMPAIGN_STATES = [
   'active',
