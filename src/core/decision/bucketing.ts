@@ -10,6 +10,8 @@ import { FSSdkStatus } from '../status.js';
 import { contextDigest } from './context-digest.js';
 import { defaultBucketingFileCache, type CachedBucketingFile } from './bucketing-file-cache.js';
 import { FilePoller, realPollTimers, type FileAnswer, type FileFault } from './poller.js';
+import type { DecisionCampaign } from '../../protocol/index.js';
+import type { FlagsSnapshot } from '../flags/flag-entry.js';
 import type { DecisionOutcome, DecisionSource, DecisionSourceDeps, Reevaluable } from './source.js';
 
 /** The file in use: compiled once, with the validators that make the next poll conditional. */
@@ -19,6 +21,11 @@ interface CurrentFile {
   readonly slots: FlagSlots;
   readonly etag: string | null;
   readonly lastModified: string | null;
+  /**
+   * The flags built for decisions given again (`previous`), by their campaigns array: a returning visitor's
+   * record keeps the same array from visit to visit, so its flags are built once, at its first return.
+   */
+  readonly kept: WeakMap<readonly DecisionCampaign[], FlagsSnapshot>;
 }
 
 /** How long one download may take: 10 s, or the polling interval when that is shorter. */
@@ -29,6 +36,13 @@ const FAULT_NAMES: Record<FileFault, string> = {
   network: 'failed on the network',
   http: 'was refused',
   malformed: 'is not a bucketing file',
+};
+
+/** The flags of `campaigns` on `file`, built once per campaigns array given again. */
+const keptFlags = (file: CurrentFile, campaigns: readonly DecisionCampaign[]): FlagsSnapshot => {
+  let flags = file.kept.get(campaigns);
+  if (flags === undefined) file.kept.set(campaigns, (flags = file.slots.build(campaigns)));
+  return flags;
 };
 
 /** The parsed body when it is a bucketing file at all (an object with campaigns, or in panic), else null. */
@@ -68,7 +82,7 @@ export const createBucketingSource = async (deps: DecisionSourceDeps): Promise<D
     for (const reason of compiled.reasons)
       logger.warning(`bucketing file: ${reason}`, `bucketing-reason:${reason}`);
     const panicBefore = current?.compiled.panic;
-    current = { compiled, slots: new FlagSlots(), etag, lastModified };
+    current = { compiled, slots: new FlagSlots(), etag, lastModified, kept: new WeakMap() };
     // Only a change is reported (§16.1): a new file with the same panic state leaves the status alone.
     if (panicBefore !== compiled.panic)
       events.status(compiled.panic ? FSSdkStatus.SDK_PANIC : FSSdkStatus.SDK_INITIALIZED);
@@ -148,6 +162,24 @@ export const createBucketingSource = async (deps: DecisionSourceDeps): Promise<D
           ok: false,
           reason: `no bucketing file yet (the download of ${request} failed and none is cached); retrying with backoff`,
         });
+      // The engine is deterministic over the file, the ids, the context and the history: a decision made on this
+      // file for the same of each (a returning visitor, issue 33) is what evaluating again would give.
+      const previous = input.previous;
+      if (previous?.basis === file && !file.compiled.panic) {
+        const { enabledXPC, enabled1V1T } = file.compiled.accountSettings;
+        return Promise.resolve({
+          ok: true,
+          decision: {
+            visitorId: input.visitorId,
+            // Read-only past the source, as every decision's campaigns are: the cast only restores the type.
+            campaigns: previous.campaigns as DecisionCampaign[],
+            extras: { accountSettings: { enabledXPC, enabled1V1T } },
+          },
+          newAssignments: {},
+          flags: keptFlags(file, previous.campaigns),
+          basis: file,
+        });
+      }
       const result = evaluate(
         file.compiled,
         {
@@ -166,11 +198,12 @@ export const createBucketingSource = async (deps: DecisionSourceDeps): Promise<D
         decision: result.decision,
         newAssignments: result.newAssignments,
         flags: file.slots.build(result.decision.campaigns),
+        basis: file,
       });
     },
     contextHit: segmentHit,
     contextDigest,
-    flagsOf: (campaigns) => current?.slots.build(campaigns),
+    flagsOf: (campaigns) => (current === null ? undefined : keptFlags(current, campaigns)),
     close() {
       closed = true;
       watched.clear();

@@ -28,6 +28,19 @@ export interface DecisionInput {
   readonly hasConsented: boolean;
   /** The visitor's assignment history from the visitor cache, authenticated id first (PROTOCOL.md §8.4). */
   readonly assignments: Readonly<AssignmentHistory>;
+  /**
+   * The decision the visitor cache record holds, when it was made for this same id, anonymous id, context and
+   * history: a source that decided it (`basis` is its own) and still decides on the same basis may give it
+   * again instead of deciding anew.
+   */
+  readonly previous?: PreviousDecision;
+}
+
+/** A decision kept with a visitor cache record, and what it was decided on. */
+export interface PreviousDecision {
+  /** The source's token for what it decided on (bucketing mode: the file in use). */
+  readonly basis: object;
+  readonly campaigns: readonly DecisionCampaign[];
 }
 
 /**
@@ -41,6 +54,11 @@ export type DecisionOutcome =
       readonly newAssignments?: AssignmentHistory;
       /** The decision's flags when the source built them itself (bucketing mode: shared across visitors). */
       readonly flags?: FlagsSnapshot;
+      /**
+       * What the decision was made on, when the source is deterministic over it (bucketing mode: the file in
+       * use); kept with the visitor cache record and given back as `previous.basis`.
+       */
+      readonly basis?: object;
     }
   | { readonly ok: false; readonly reason: string };
 

@@ -1,5 +1,5 @@
 import type { AssignmentHistory, DecisionCampaign, VisitorContext } from '../../protocol/index.js';
-import type { DecisionInput } from '../decision/source.js';
+import type { DecisionInput, PreviousDecision } from '../decision/source.js';
 import type { Runtime } from './runtime.js';
 import { sameContext } from './same-context.js';
 import {
@@ -45,6 +45,8 @@ export class VisitorCacheLink {
   private assignments: Readonly<AssignmentHistory> = {};
   // The creation record's context and its digest, when the record held one: see `digestOf`.
   private digested: { context: Readonly<VisitorContext>; digest: string } | null = null;
+  // The record last read at creation or written, while it is this visitor's: see `previous`.
+  private kept: HeldVisitorRecord | null = null;
 
   constructor(
     private readonly runtime: Runtime,
@@ -65,6 +67,29 @@ export class VisitorCacheLink {
     return known !== null && sameContext(context, known.context) ? known.digest : undefined;
   }
 
+  /**
+   * The decision the visitor's record holds, when it was made for `visitorId`, `anonymousId` and `context` with
+   * `history` (the record's own: a history replaced since, by a decision or a login, is another), on a basis
+   * the source named; else undefined.
+   */
+  previous(
+    visitorId: string,
+    anonymousId: string | null,
+    context: Readonly<VisitorContext>,
+    history: Readonly<AssignmentHistory>,
+  ): PreviousDecision | undefined {
+    const kept = this.kept;
+    if (
+      kept?.decidedOn === undefined ||
+      kept.visitorId !== visitorId ||
+      kept.anonymousId !== anonymousId ||
+      kept.assignmentsHistory !== history ||
+      !sameContext(context, kept.context)
+    )
+      return undefined;
+    return { basis: kept.decidedOn, campaigns: kept.campaigns };
+  }
+
   /** The assignment history known now. */
   history(): Readonly<AssignmentHistory> {
     return this.assignments;
@@ -79,6 +104,7 @@ export class VisitorCacheLink {
       if (data === null) return;
       this.runtime.repeats.learn(visitorId, data.sent);
       this.assignments = data.assignmentsHistory;
+      this.kept = data;
       if (data.contextDigest !== undefined)
         this.digested = { context: data.context, digest: data.contextDigest };
       this.onCreationRecord({ visitorId, campaigns: data.campaigns });
@@ -96,6 +122,7 @@ export class VisitorCacheLink {
       this.runtime.repeats.learn(visitorId, own?.sent);
       const anonymous = xpc && anonymousId !== null ? await this.read(anonymousId) : null;
       this.assignments = { ...anonymous?.assignmentsHistory, ...own?.assignmentsHistory };
+      this.kept = null; // a new history: its decision is decided anew
     });
   }
 
@@ -103,19 +130,20 @@ export class VisitorCacheLink {
    * Writes the record after a successful fetch (upsert; the history merges over the previous one), with what
    * the id sent (`sent`, PROTOCOL.md §5.1 Repeats) as the repeat memory knows it now, and `contextDigest`,
    * the digest of the input's context when it was computed (kept only by a cache that holds records as
-   * objects). With experience continuity on and an anonymous id, that id's record gets the merged history
-   * and nothing else.
+   * objects), and `decidedOn`, the outcome's basis (see `previous`). With experience continuity on and an
+   * anonymous id, that id's record gets the merged history and nothing else.
    */
   async write(
     input: DecisionInput,
     campaigns: readonly DecisionCampaign[],
     newAssignments: AssignmentHistory | undefined,
     contextDigest?: string,
+    decidedOn?: object,
   ): Promise<void> {
     const fresh = this.fresh(input, campaigns, newAssignments);
     this.assignments = merged(this.assignments, fresh);
     const now = Date.now();
-    await this.store(input.visitorId, {
+    const record: HeldVisitorRecord = {
       visitorId: input.visitorId,
       anonymousId: input.anonymousId,
       consent: true,
@@ -125,19 +153,22 @@ export class VisitorCacheLink {
       fetchedAt: now,
       ...withSent(this.runtime.repeats.sent(input.visitorId)),
       ...(contextDigest === undefined ? {} : { contextDigest }),
-    });
+      ...(decidedOn === undefined ? {} : { decidedOn }),
+    };
+    this.kept = record;
+    await this.store(input.visitorId, record);
     const anonymousId = input.anonymousId;
     if (anonymousId === null || !this.runtime.xpcEnabled()) return;
-    const record = await this.read(anonymousId);
+    const anonymous = await this.read(anonymousId);
     await this.store(anonymousId, {
       visitorId: anonymousId,
       anonymousId: null,
       consent: true,
-      context: record?.context ?? {},
-      campaigns: record?.campaigns ?? [],
-      assignmentsHistory: merged(record?.assignmentsHistory ?? {}, fresh),
-      fetchedAt: record?.fetchedAt ?? now,
-      ...withSent(record?.sent), // the anonymous id's own: nothing of the authenticated visitor
+      context: anonymous?.context ?? {},
+      campaigns: anonymous?.campaigns ?? [],
+      assignmentsHistory: merged(anonymous?.assignmentsHistory ?? {}, fresh),
+      fetchedAt: anonymous?.fetchedAt ?? now,
+      ...withSent(anonymous?.sent), // the anonymous id's own: nothing of the authenticated visitor
     });
   }
 

@@ -72,7 +72,14 @@ export class VisitorFetch {
       this.#pendingReason = null;
       this.started = true;
       flags.setState(FlagStatus.FETCHING, Reason.NONE);
-      const decided: DecisionInput = { ...input, assignments: cache.history() };
+      const assignments = cache.history();
+      const { visitorId, anonymousId, context } = input;
+      const previous = cache.previous(visitorId, anonymousId, context, assignments);
+      const decided: DecisionInput = {
+        ...input,
+        assignments,
+        ...(previous === undefined ? {} : { previous }),
+      };
       const outcome = await runtime.source.decide(decided);
       if (seq !== this.#seq) return; // an older answer arriving late is dropped
       if (!outcome.ok) {
@@ -90,7 +97,7 @@ export class VisitorFetch {
   }
 
   async #apply(
-    { decision, newAssignments, flags: built }: DecisionOutcome & { ok: true },
+    { decision, newAssignments, flags: built, basis }: DecisionOutcome & { ok: true },
     input: DecisionInput,
   ): Promise<void> {
     const flags = this.flags;
@@ -110,7 +117,7 @@ export class VisitorFetch {
     // Decided before the write, so the record carries the SEGMENT hit's mark (`sent`, PROTOCOL.md §10).
     const segment = this.#segmentHit(input);
     const digest = this.#digested === input.context ? this.#digest : undefined;
-    await this.cache.write(input, decision.campaigns, newAssignments, digest);
+    await this.cache.write(input, decision.campaigns, newAssignments, digest, basis);
     // Consent withdrawn during the write: the record it erased stays erased (PROTOCOL.md §10), and the context,
     // not sent, goes again once consent is given.
     // Read again: TypeScript keeps the check above across the await, when a withdrawal may have come.

@@ -65,6 +65,11 @@ export interface HeldVisitorRecord extends Readonly<Omit<VisitorCacheRecord['dat
    * the same context does not compute it again (a tenth of its assignment, issue 33). Not part of the JSON.
    */
   readonly contextDigest?: string;
+  /**
+   * What the decision source decided `campaigns` on (bucketing mode: the file in use), so a returning visitor
+   * with the same context and history is given them again without deciding anew. Not part of the JSON.
+   */
+  readonly decidedOn?: object;
 }
 
 /**

@@ -76,7 +76,10 @@ void describe('bucketing source: first file and cache at start', () => {
     });
     const h = await ctx.start({ cache });
     assert.deepEqual(h.statuses, ['SDK_PANIC']);
-    const { flags, ...outcome } = (await h.source.decide(input('v1'))) as DecisionOutcome & { ok: true };
+    const { flags, basis, ...outcome } = (await h.source.decide(input('v1'))) as DecisionOutcome & {
+      ok: true;
+    };
+    assert.ok(basis !== undefined, 'the file it was decided on');
     assert.deepEqual(outcome, {
       ok: true,
       decision: { visitorId: 'v1', campaigns: [], panic: true },
@@ -115,6 +118,69 @@ void describe('bucketing source: flags', () => {
     assert.ok(second?.ok && fifth?.ok);
     assert.equal(second.flags?.get('variation'), fifth.flags?.get('variation'));
     assert.ok(Object.isFrozen(second.flags?.get('variation')), 'shared, so frozen');
+  });
+});
+
+void describe('bucketing source: a decision given again (issue 33)', () => {
+  void test('gives a previous decision made on the file in use as it was, and decides anew on a new file', async () => {
+    const h = await ctx.start({ pollingIntervals: 60 });
+    const visitor = input(VECTORS[0].id);
+    const first = await h.source.decide(visitor);
+    assert.ok(first.ok && first.basis !== undefined, 'a decision names the file it was made on');
+    // Campaigns the engine would never give this visitor: given back, they show that nothing was evaluated.
+    const [, halves] = first.decision.campaigns;
+    assert.ok(halves !== undefined);
+    const kept = [halves];
+    const again = await h.source.decide({ ...visitor, previous: { basis: first.basis, campaigns: kept } });
+    assert.ok(again.ok);
+    assert.equal(again.decision.campaigns, kept, 'the previous campaigns themselves');
+    assert.deepEqual(again.newAssignments, {}, 'nothing new to remember');
+    assert.equal(again.basis, first.basis);
+    assert.deepEqual(
+      again.decision.extras,
+      first.decision.extras,
+      'the account settings, as a decision gives them',
+    );
+    assert.deepEqual([...(again.flags?.keys() ?? [])], ['variation50']);
+    const thrice = await h.source.decide({ ...visitor, previous: { basis: first.basis, campaigns: kept } });
+    assert.ok(thrice.ok);
+    assert.equal(thrice.flags, again.flags, 'its flags are built once');
+    // Someone else's basis (another file, another SDK instance): decided anew.
+    const stranger = await h.source.decide({ ...visitor, previous: { basis: {}, campaigns: kept } });
+    assert.ok(stranger.ok);
+    assert.equal(stranger.decision.campaigns.length, 2);
+
+    ctx.double.script.bucketing = vectorFile({ allocations25: [100, 0, 0, 0] });
+    ctx.double.script.bucketingEtag = '"b2"';
+    ctx.timers.tick(60_000);
+    await until(() => h.changed.count === 2, { what: 'the new file installed' });
+    const onNewFile = await h.source.decide({
+      ...visitor,
+      previous: { basis: first.basis, campaigns: kept },
+    });
+    assert.ok(onNewFile.ok);
+    assert.notEqual(onNewFile.basis, first.basis);
+    assert.equal(onNewFile.decision.campaigns.length, 2, 'evaluated on the new file');
+    // No history was given, so the new allocation applies: everyone in variation 1.
+    assert.equal(onNewFile.flags?.get('variation')?.value, 1);
+  });
+
+  void test('decides anew in panic, whatever the previous decision', async () => {
+    const h = await ctx.start({ pollingIntervals: 60 });
+    const visitor = input(VECTORS[0].id);
+    const first = await h.source.decide(visitor);
+    assert.ok(first.ok);
+    ctx.double.script.bucketing = vectorFile({ panic: true });
+    ctx.double.script.bucketingEtag = '"p1"';
+    ctx.timers.tick(60_000);
+    await until(() => h.changed.count === 2, { what: 'the panic file installed' });
+    const kept = first.decision.campaigns;
+    const outcome = await h.source.decide({
+      ...visitor,
+      previous: { basis: first.basis ?? {}, campaigns: kept },
+    });
+    assert.ok(outcome.ok);
+    assert.equal(outcome.decision.panic, true);
   });
 });
 
