@@ -1,7 +1,7 @@
 import type { IHitCacheImplementation, IVisitorCacheImplementation } from '../protocol/index.js';
 import type { OnVisitorExposed } from './flags/exposure.js';
 import { Level, type LogManager } from './logger.js';
-import { Mode, type FSSdkStatus } from './status.js';
+import { CacheMode, Mode, type FSSdkStatus } from './status.js';
 import type { TrackingManagerConfig } from './tracking/tracker.js';
 
 // The callback's type lives beside the classes it receives, so the tracking code can name it without
@@ -53,6 +53,13 @@ export interface FeatureConfig {
    * default `Date.now`. For tests and simulations that move time.
    */
   readonly clock?: () => number;
+  /**
+   * True follows the environment's changes as they are made (PROTOCOL.md §17: a server-sent event stream, with
+   * polling as the fallback in bucketing mode); default false.
+   */
+  readonly liveUpdates?: boolean;
+  /** How a returning visitor's kept flags are used (PROTOCOL.md §17); default `CacheMode.LOCAL_CACHE_FIRST`. */
+  readonly cacheMode?: CacheMode;
 }
 
 /** SPEC.md's defaults. */
@@ -63,6 +70,8 @@ export const DEFAULTS = {
   bucketingPollingIntervals: 60,
   batchIntervals: 5,
   poolMaxSize: 10,
+  liveUpdates: false,
+  cacheMode: CacheMode.LOCAL_CACHE_FIRST,
 } as const;
 
 /** The methods a visitor cache must have (PROTOCOL.md §10): checked at `start`, called through the SDK. */
@@ -165,6 +174,24 @@ export class ConfigBuilder {
   /** The clock (epoch ms) for the 30-minute repeats of PROTOCOL.md §5.1; default `Date.now`. For tests. */
   withClock(now: () => number): this {
     return this.set('clock', now);
+  }
+
+  /**
+   * True follows the environment's changes as they are made (PROTOCOL.md §17): a server-sent event stream
+   * re-fetches the visitors who fetched (decision-API mode) or downloads the new bucketing file (bucketing
+   * mode, whose polling goes on as the fallback). Default false.
+   */
+  withLiveUpdates(live: boolean): this {
+    return this.set('liveUpdates', live);
+  }
+
+  /**
+   * How a returning visitor's kept flags are used (PROTOCOL.md §17): `CacheMode.LOCAL_CACHE_FIRST` (default:
+   * they render at once), `CacheMode.NETWORK_FIRST` (only when the network fails or times out) or
+   * `CacheMode.DISABLED`.
+   */
+  withCacheMode(mode: CacheMode): this {
+    return this.set('cacheMode', mode);
   }
 
   /** The configuration (a frozen copy: later builder calls do not change it). */

@@ -4,6 +4,7 @@ export { FeatureInstance } from './instance.js';
 export { ConfigBuilder, type FeatureConfig, type OnVisitorExposed, type SdkStatusChanged } from './config.js';
 export {
   BatchCachingStrategy,
+  CacheMode,
   EventCategory,
   FetchFlagsRequiredStatusReason,
   FlagStatus,

@@ -1,7 +1,7 @@
 import { serviceUrlsFrom, trimSlashes, type ServiceUrls } from '../protocol/index.js';
 import { DEFAULTS, HIT_CACHE_METHODS, VISITOR_CACHE_METHODS, type FeatureConfig } from './config.js';
 import { Level } from './logger.js';
-import { BatchCachingStrategy, Mode } from './status.js';
+import { BatchCachingStrategy, CacheMode, Mode } from './status.js';
 import type { TrackingManagerConfig } from './tracking/tracker.js';
 
 /** A configuration `start` accepted, with every default filled in. */
@@ -13,6 +13,9 @@ export interface StartOptions {
   timeout: number;
   logLevel: Level;
   bucketingPollingIntervals: number;
+  /** Whether the SDK follows changes over the live-update stream (PROTOCOL.md §17). */
+  liveUpdates: boolean;
+  cacheMode: CacheMode;
   tracking: Required<TrackingManagerConfig>;
   /** The base URL in use and whether it is the platform's default (logged once at INFO). */
   serverUrl: string;
@@ -108,6 +111,18 @@ export const resolveStartOptions = (
       c.bucketingPollingIntervals,
       DEFAULTS.bucketingPollingIntervals,
       'withBucketingPollingIntervals (seconds)',
+    ),
+    liveUpdates:
+      c.liveUpdates === undefined
+        ? DEFAULTS.liveUpdates
+        : typeof c.liveUpdates === 'boolean'
+          ? c.liveUpdates
+          : fail(`withLiveUpdates takes true or false, got ${JSON.stringify(c.liveUpdates)}.`),
+    cacheMode: oneOf(
+      c.cacheMode,
+      DEFAULTS.cacheMode,
+      CacheMode,
+      `cacheMode ${JSON.stringify(c.cacheMode)} is unknown: use CacheMode.LOCAL_CACHE_FIRST ("local-cache-first"), CacheMode.NETWORK_FIRST ("network-first") or CacheMode.DISABLED ("disabled").`,
     ),
     tracking: {
       batchIntervals: positiveInteger(

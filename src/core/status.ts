@@ -8,6 +8,21 @@ export const Mode = {
 /** A decision mode. */
 export type Mode = (typeof Mode)[keyof typeof Mode];
 
+/**
+ * What a returning visitor's kept flags are used for (PROTOCOL.md §17, OFREP ADR-0009's names). The default,
+ * when no config is given, is `LOCAL_CACHE_FIRST`.
+ */
+export const CacheMode = {
+  /** The kept flags render at once; a change made since shows after one round trip. */
+  LOCAL_CACHE_FIRST: 'local-cache-first',
+  /** The kept flags are used only when the network fails or times out: no stale variation, one round trip first. */
+  NETWORK_FIRST: 'network-first',
+  /** No kept flags are read or written. */
+  DISABLED: 'disabled',
+} as const;
+/** A cache mode. */
+export type CacheMode = (typeof CacheMode)[keyof typeof CacheMode];
+
 /** SDK status (SPEC.md `FSSdkStatus`); transitions in PROTOCOL.md §16.1. */
 export const FSSdkStatus = {
   SDK_NOT_INITIALIZED: 'SDK_NOT_INITIALIZED',

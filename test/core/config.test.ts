@@ -1,7 +1,14 @@
 // ConfigBuilder (SPEC.md FeatureConfig) and what `start` accepts (DESIGN.md Errors; PROTOCOL.md SDK configuration).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { BatchCachingStrategy, ConfigBuilder, FeatureInstance, Level, Mode } from '../../src/core/node.js';
+import {
+  BatchCachingStrategy,
+  CacheMode,
+  ConfigBuilder,
+  FeatureInstance,
+  Level,
+  Mode,
+} from '../../src/core/node.js';
 import { nodePlatform } from '../../src/core/platform/node.js';
 import { startProtocolDouble } from '../support/protocol-double.js';
 import { recordingLogs } from './support.js';
@@ -42,7 +49,9 @@ void describe('ConfigBuilder', () => {
       .withServerUrl('http://a.test')
       .withDecisionApiUrl('http://d.test/v2')
       .withBucketingUrl('http://c.test/cdn')
-      .withEventsUrl('http://e.test/events');
+      .withEventsUrl('http://e.test/events')
+      .withLiveUpdates(true)
+      .withCacheMode(CacheMode.NETWORK_FIRST);
     const config = builder.build();
     assert.deepEqual(config, {
       mode: 'BUCKETING',
@@ -61,6 +70,8 @@ void describe('ConfigBuilder', () => {
       decisionApiUrl: 'http://d.test/v2',
       bucketingUrl: 'http://c.test/cdn',
       eventsUrl: 'http://e.test/events',
+      liveUpdates: true,
+      cacheMode: 'network-first',
     });
     assert.ok(Object.isFrozen(config));
     builder.withTimeout(1);

@@ -2,6 +2,7 @@
 // PROTOCOL.md §16.1: an invalid config throws and the status stays SDK_NOT_INITIALIZED).
 import type {
   BatchCachingStrategy,
+  CacheMode,
   ConfigBuilder,
   FeatureConfig,
   Level,
@@ -147,6 +148,28 @@ export const defineErrorsSuite = (h: CoreHarness): void => {
               .build(),
           ],
           /withLogLevel 42 is unknown/,
+        ],
+        [
+          'an unknown cache mode',
+          (d) => [
+            'env1',
+            'key1',
+            base(d)
+              .withCacheMode('cache-only' as CacheMode)
+              .build(),
+          ],
+          /cacheMode "cache-only" is unknown: use CacheMode.LOCAL_CACHE_FIRST \("local-cache-first"\), CacheMode.NETWORK_FIRST/,
+        ],
+        [
+          'live updates that are not a boolean',
+          (d) => [
+            'env1',
+            'key1',
+            base(d)
+              .withLiveUpdates('yes' as unknown as boolean)
+              .build(),
+          ],
+          /withLiveUpdates takes true or false, got "yes"/,
         ],
         [
           'a negative polling interval',
