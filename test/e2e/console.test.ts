@@ -72,11 +72,16 @@ const checkScreen = async (page: Page, name: string): Promise<void> => {
   // Charts redraw at the window's width once it changed: give the page a moment to settle.
   const measure = () =>
     page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, width: window.innerWidth }));
-  let { scroll, width } = await measure();
-  for (let tries = 0; scroll > width && tries < 20; tries++) {
-    await page.waitForTimeout(100);
-    ({ scroll, width } = await measure());
-  }
+  // Polled until it holds (2 s at most); the assertion then names the widths last measured.
+  let last = await measure();
+  await until(
+    async () => {
+      last = await measure();
+      return last.scroll <= last.width;
+    },
+    { what: `${name} no wider than its window`, timeoutMs: 2_000, intervalMs: 100 },
+  ).catch(() => undefined);
+  const { scroll, width } = last;
   assert.ok(scroll <= width, `${name}: the page is ${scroll} px wide in a ${width} px window`);
   if (SHOTS !== undefined)
     await page.screenshot({ path: join(SHOTS, `${name}-${width}.png`), fullPage: true });
