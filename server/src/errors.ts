@@ -152,7 +152,7 @@ export const errors = {
     new ApiError(
       404,
       'not_found',
-      `No campaign "${campaignId.slice(0, 64)}" in this environment: list them with GET …/campaigns.`,
+      `No campaign with the id or slug "${campaignId.slice(0, 64)}" in this environment: list them with GET …/campaigns.`,
     ),
   notFound: (method: string, url: string) =>
     new ApiError(404, 'not_found', `No route ${method} ${url.split('?')[0] ?? ''}: check the URL.`),

@@ -72,9 +72,23 @@ export const campaignRoutes: FastifyPluginCallback<CampaignRoutes> = (app, route
     ...withSchema(routes.schemas[action]),
     onRequest: routes.authorize(action),
   });
-  const campaignOf = async (request: FastifyRequest): Promise<CampaignRecord> => {
+  /**
+   * The campaign the path names by its id, else by its slug (as the CLI and the console name campaigns: a
+   * slug is what people remember); 404 when neither names one. Deleted campaigns only with `includeDeleted`.
+   */
+  const campaignOf = async (
+    request: FastifyRequest,
+    options: { includeDeleted?: boolean } = {},
+  ): Promise<CampaignRecord> => {
     const { envId, campaignId = '' } = paramsOf(request);
-    const campaign = await ctx.store.getCampaign(envId, campaignId);
+    // Deleted campaigns are not in getCampaign's answer: with them, the list is the one place to look.
+    const byId = options.includeDeleted === true ? null : await ctx.store.getCampaign(envId, campaignId);
+    if (byId !== null) return byId;
+    const all = await ctx.store.listCampaigns(envId, options);
+    // A slug is unique among live campaigns; a deleted one may have held it before: the live one wins.
+    const bySlug = all.filter((c) => c.body.slug === campaignId);
+    const campaign =
+      all.find((c) => c.id === campaignId) ?? bySlug.find((c) => c.deletedMs === null) ?? bySlug[0] ?? null;
     if (campaign === null) throw errors.unknownCampaign(campaignId);
     return campaign;
   };
@@ -157,7 +171,8 @@ export const campaignRoutes: FastifyPluginCallback<CampaignRoutes> = (app, route
 
   app.delete(`${base}/campaigns/:campaignId`, guard('campaign.delete'), async (request, reply) => {
     const { envId, campaignId = '' } = paramsOf(request);
-    if (!(await ctx.store.deleteCampaign(envId, campaignId))) throw errors.unknownCampaign(campaignId);
+    const { id } = await campaignOf(request);
+    if (!(await ctx.store.deleteCampaign(envId, id))) throw errors.unknownCampaign(campaignId);
     return reply.code(204).send();
   });
 
@@ -182,17 +197,14 @@ export const campaignRoutes: FastifyPluginCallback<CampaignRoutes> = (app, route
   });
 
   app.get(`${base}/campaigns/:campaignId/report`, guard('report.read'), async (request, reply) => {
-    const { envId, campaignId = '' } = paramsOf(request);
-    // Deleted campaigns keep their report; only an id never used in the environment is unknown.
-    const known = (await ctx.store.listCampaigns(envId, { includeDeleted: true })).find(
-      (c) => c.id === campaignId,
-    );
-    if (known === undefined) throw errors.unknownCampaign(campaignId);
+    const { envId } = paramsOf(request);
+    // Deleted campaigns keep their report; only an id or slug never used in the environment is unknown.
+    const known = await campaignOf(request, { includeDeleted: true });
     // Conditional (issue 31): an unchanged report is a 304, computed from nothing but its ETag's parts.
     const versions = await reportVersions(ctx.store, envId, [known]);
     const now = ctx.now();
     return sendReportAnswer(request, reply, reportEtag('report', versions, now), () =>
-      buildCampaignReport(ctx.store, envId, campaignId, new Date(now)),
+      buildCampaignReport(ctx.store, envId, known.id, new Date(now)),
     );
   });
   registered();

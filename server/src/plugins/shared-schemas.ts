@@ -87,7 +87,11 @@ export const EXAMPLE = {
 const PATH_PARAMETERS = {
   envId: { type: 'string', description: 'The environment id.', examples: [EXAMPLE.envId] },
   accountId: { type: 'string', description: 'The account id.', examples: [EXAMPLE.accountId] },
-  campaignId: { type: 'string', description: 'The campaign id.', examples: [EXAMPLE.campaignId] },
+  campaignId: {
+    type: 'string',
+    description: "The campaign's id, or its slug (an id is looked up first).",
+    examples: [EXAMPLE.campaignId],
+  },
   accessId: { type: 'string', description: 'The access id.', examples: [EXAMPLE.accessId] },
 } as const;
 

@@ -263,6 +263,28 @@ void describe('campaigns over the remote control API', () => {
     assert.equal((await call('PATCH', '/panic', { panic: true })).status, 400);
   });
 
+  void it('names a campaign by its slug too, as the CLI and the console do; the 404 says both', async () => {
+    const bySlug = await call('GET', '/campaigns/banner');
+    assert.equal(bySlug.status, 200, JSON.stringify(bySlug.body));
+    assert.equal((bySlug.body as RemoteCampaign).id, created.id);
+    const renamed = await call('PATCH', '/campaigns/banner', { name: 'Banner (slug)' });
+    assert.equal((renamed.body as RemoteCampaign).name, 'Banner (slug)');
+    // Interrupted by the toggle test above, which is final: the toggle route finds it by its slug and says so.
+    const toggled = await call('PATCH', '/campaigns/banner/toggle', { state: 'active' });
+    assert.equal(toggled.status, 409);
+    assert.ok(
+      (toggled.body as { message: string }).message.includes(`Campaign "${created.id}" is interrupted`),
+    );
+    const report = await call('GET', '/campaigns/banner/report');
+    assert.equal((report.body as { campaign_id: string }).campaign_id, created.id);
+    const unknown = await call('GET', '/campaigns/no-such-slug');
+    assert.equal(unknown.status, 404);
+    assert.match(
+      (unknown.body as { message: string }).message,
+      /No campaign with the id or slug "no-such-slug" in this environment: list them with GET …\/campaigns\./,
+    );
+  });
+
   void it('deletes (204), and the report of the deleted campaign stays readable', async () => {
     assert.equal((await call('DELETE', `/campaigns/${created.id}`)).status, 204);
     assert.equal((await call('GET', `/campaigns/${created.id}`)).status, 404);
@@ -271,5 +293,16 @@ void describe('campaigns over the remote control API', () => {
     assert.equal(report.status, 200);
     assert.equal((report.body as { campaign_id: string }).campaign_id, created.id);
     assert.equal((await call('GET', '/campaigns/never-was/report')).status, 404);
+    // Its slug is free again; the deleted campaign's report is still found by it while no live one holds it.
+    assert.equal((await call('GET', '/campaigns/banner/report')).status, 200);
+    assert.equal((await call('GET', '/campaigns/banner')).status, 404, 'deleted: not readable by its slug');
+    const again = await call('POST', '/campaigns', { ...banner('Banner again'), slug: 'banner' });
+    assert.equal(again.status, 201, JSON.stringify(again.body));
+    const reportNow = await call('GET', '/campaigns/banner/report');
+    assert.equal(
+      (reportNow.body as { campaign_id: string }).campaign_id,
+      (again.body as RemoteCampaign).id,
+      'the live campaign holding the slug wins over the deleted one',
+    );
   });
 });
