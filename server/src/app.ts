@@ -47,13 +47,21 @@ import { OperatorKeyLockout } from './auth/operator-auth.js';
 import { OperatorKeys } from './auth/operator-keys.js';
 import type { Store } from './store/store.js';
 
-// Tests and benches read the live-update bookkeeping (open streams, listeners) through the app.
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** The live-update streams (§17) this app holds open, and the listeners of their changes. */
-    liveUpdates: { streams: OpenStreams; changes: LiveChanges };
-  }
+/** The live-update streams (§17) an app holds open, and the listeners of their changes. */
+export interface LiveUpdates {
+  streams: OpenStreams;
+  changes: LiveChanges;
 }
+
+// Kept beside the app rather than decorated on it: tests and benches count streams and listeners through it.
+const liveUpdates = new WeakMap<FastifyInstance, LiveUpdates>();
+
+/** The live-update bookkeeping of an app made by `createApp`. */
+export const liveUpdatesOf = (app: FastifyInstance): LiveUpdates => {
+  const found = liveUpdates.get(app);
+  if (found === undefined) throw new Error('liveUpdatesOf: this app was not made by createApp');
+  return found;
+};
 
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
@@ -137,7 +145,7 @@ export const createApp = async (deps: AppDeps): Promise<FastifyInstance> => {
     limit: deps.maxStreams ?? DEFAULT_MAX_STREAMS,
     ...(deps.streamPingIntervalMs === undefined ? {} : { pingIntervalMs: deps.streamPingIntervalMs }),
   });
-  app.decorate('liveUpdates', { streams, changes });
+  liveUpdates.set(app, { streams, changes });
 
   // First: the OpenAPI document is collected from the routes as they are registered.
   await registerOpenApi(app);

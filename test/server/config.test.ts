@@ -64,7 +64,10 @@ void describe('server configuration', () => {
       /FEATURE_MAX_TOKEN_LIFETIME=0 is invalid: set it to an integer from 1 to 31536000/,
     ],
     [{ FEATURE_MAX_TOKEN_LIFETIME: '1.5' }, /FEATURE_MAX_TOKEN_LIFETIME=1.5 is invalid/],
-    [{ FEATURE_MAX_STREAMS: '-1' }, /FEATURE_MAX_STREAMS=-1 is invalid: set it to an integer from 0 to 1000000/],
+    [
+      { FEATURE_MAX_STREAMS: '-1' },
+      /FEATURE_MAX_STREAMS=-1 is invalid: set it to an integer from 0 to 1000000/,
+    ],
     [{ FEATURE_MAX_STREAMS: 'many' }, /FEATURE_MAX_STREAMS=many is invalid/],
     [{ PORT: '70000' }, /PORT=70000 is invalid/],
     [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL=loud is invalid/],

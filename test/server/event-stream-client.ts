@@ -43,7 +43,10 @@ const parseBlock = (text: string): StreamBlock => {
 };
 
 /** Opens `url` as an event stream; resolves once the answer's headers arrived. */
-export const openStream = async (url: string, headers: Record<string, string> = {}): Promise<OpenedStream> => {
+export const openStream = async (
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<OpenedStream> => {
   const controller = new AbortController();
   const res = await fetch(url, { headers, signal: controller.signal });
   const blocks: StreamBlock[] = [];

@@ -56,6 +56,7 @@ export const streamRouteSchema: RouteSchema = {
               'Events as the EventSource format writes them: `id: <revision>`, `event: change`, `data: {"type":"refetchEvaluation","etag":…,"lastModified":…}`, and a blank line.',
             examples: [exampleEvent],
           },
+          examples: { change: { summary: 'A change event', value: exampleEvent } },
         },
       },
     },

@@ -4,6 +4,7 @@
 // PostgreSQL) a change made through one instance reaching a stream open on another within a second.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { liveUpdatesOf } from '../../../server/src/app.js';
 import type { Store } from '../../../server/src/store/store.js';
 import { until } from '../../support/until.js';
 import { openStream, type OpenedStream, type StreamBlock } from '../event-stream-client.js';
@@ -86,7 +87,11 @@ void describe('live-update stream (GET /v1/{envId}/stream)', () => {
     assert.equal(stream.headers.get('content-type'), 'text/event-stream; charset=utf-8');
     assert.equal(stream.headers.get('cache-control'), 'no-store');
     const file = await fetch(`${server.url}/cdn/${envId}/bucketing.json`);
-    for (const name of ['access-control-allow-origin', 'access-control-expose-headers', 'access-control-max-age'])
+    for (const name of [
+      'access-control-allow-origin',
+      'access-control-expose-headers',
+      'access-control-max-age',
+    ])
       assert.equal(stream.headers.get(name), file.headers.get(name), name);
     assert.equal(stream.headers.get('access-control-allow-origin'), '*');
     // A fetch-based EventSource polyfill sends Last-Event-ID as a plain header: its preflight must allow it.
@@ -157,9 +162,12 @@ void describe('live-update stream (GET /v1/{envId}/stream)', () => {
     // Equal, newer, unparsable and absent: nothing at once. Proven by a later change being the first event each
     // one gets (an event at once would come before it, on the same connection).
     const quiet = await Promise.all(
-      [{ 'last-event-id': current }, { 'last-event-id': String(Number(current) + 50) }]
-        .concat([{ 'last-event-id': 'not-a-revision' }, {}])
-        .map((headers) => open(streamUrl(envId), headers)),
+      [
+        { 'last-event-id': current },
+        { 'last-event-id': String(Number(current) + 50) },
+        { 'last-event-id': 'not-a-revision' },
+        {},
+      ].map((headers: Record<string, string>) => open(streamUrl(envId), headers)),
     );
     await toggle(server, envId, 'paused');
     const later = await revisionIn(store, envId);
@@ -200,13 +208,15 @@ void describe('live-update stream (GET /v1/{envId}/stream)', () => {
     // An unknown environment is still a 404, full or not.
     assert.equal((await open(`${limited.url}/v1/nope/stream`)).status, 404);
     first.close();
-    await until(() => limited.app.liveUpdates.streams.size === 1, { what: 'the closed stream to be freed' });
+    await until(() => liveUpdatesOf(limited.app).streams.size === 1, {
+      what: 'the closed stream to be freed',
+    });
     assert.equal((await open(url)).status, 200);
   });
 
   void it('frees every listener when clients disconnect', async () => {
     const { envId } = await newEnvironment();
-    const { changes, streams } = server.app.liveUpdates;
+    const { changes, streams } = liveUpdatesOf(server.app);
     const before = { listeners: changes.size, streams: streams.size };
     const clients = await Promise.all(Array.from({ length: 20 }, () => open(streamUrl(envId))));
     assert.equal(changes.listenersOf(envId), 20);
@@ -227,7 +237,7 @@ void describe('live-update stream (GET /v1/{envId}/stream)', () => {
     const clients = await Promise.all([1, 2, 3].map(() => open(`${closing.url}/v1/${envId}/stream`)));
     await closing.close();
     await until(() => clients.every((client) => client.ended()), { what: 'every stream to end' });
-    assert.equal(closing.app.liveUpdates.streams.size, 0);
+    assert.equal(liveUpdatesOf(closing.app).streams.size, 0);
   });
 });
 
