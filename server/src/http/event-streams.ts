@@ -15,19 +15,31 @@ const PING = ': ping\n\n';
 const MAX_UNREAD_BYTES = 64 * 1024;
 
 /** What a `change` event says (§17): the revision, and the bucketing file's ETag and Last-Modified now. */
-export interface ChangeEvent {
+export interface ChangeFields {
   revision: number;
   etag: string;
   lastModified: string;
 }
 
 /** The text of a `change` event, exactly as §17 shows it. */
-export const changeEventText = (event: ChangeEvent): string =>
-  `id: ${event.revision}\nevent: change\ndata: ${JSON.stringify({
+export const changeEventText = (fields: ChangeFields): string =>
+  `id: ${fields.revision}\nevent: change\ndata: ${JSON.stringify({
     type: 'refetchEvaluation',
-    etag: event.etag,
-    lastModified: event.lastModified,
+    etag: fields.etag,
+    lastModified: fields.lastModified,
   })}\n\n`;
+
+/** A `change` event as sent: its revision and its text, written once for every stream it goes to. */
+export interface ChangeEvent {
+  revision: number;
+  text: string;
+}
+
+/** The event of `fields`. */
+export const changeEvent = (fields: ChangeFields): ChangeEvent => ({
+  revision: fields.revision,
+  text: changeEventText(fields),
+});
 
 /** One open stream: its response and the revision it last told its client of. */
 export class LiveStream {
@@ -49,7 +61,7 @@ export class LiveStream {
   offer(event: ChangeEvent): boolean {
     if (event.revision <= this.#revision) return false;
     this.#revision = event.revision;
-    this.write(changeEventText(event));
+    this.write(event.text);
     return true;
   }
 

@@ -9,7 +9,7 @@ import type { LiveChanges } from '../configuration/live-changes.js';
 import { errors } from '../errors.js';
 import { lastModifiedOf } from '../http/conditional.js';
 import { environmentOf, requireEnvironment } from '../http/environment-auth.js';
-import { LiveStream, type ChangeEvent, type OpenStreams } from '../http/event-streams.js';
+import { LiveStream, changeEvent, type ChangeEvent, type OpenStreams } from '../http/event-streams.js';
 import { STREAM_RETRY_AFTER_SECONDS, streamRouteSchema } from './stream-schemas.js';
 import { withSchema } from './shared-schemas.js';
 
@@ -37,11 +37,21 @@ export const streamRoutes: FastifyPluginCallback<StreamOptions> = (
   { ctx, changes, streams },
   registered,
 ) => {
-  const eventOf = (state: EnvironmentState): ChangeEvent => ({
-    revision: state.environment.configTime,
-    etag: state.bucketing.etag,
-    lastModified: lastModifiedOf(state.environment.configTime, ctx.now()),
-  });
+  // One change goes to every stream of its environment: its text is made once (per state and second, since
+  // Last-Modified follows the clock until it reaches the configuration time, §2.5), not once per stream.
+  let last: { state: EnvironmentState; second: number; event: ChangeEvent } | null = null;
+  const eventOf = (state: EnvironmentState): ChangeEvent => {
+    const nowMs = ctx.now();
+    const second = Math.floor(nowMs / 1000);
+    if (last?.state === state && last.second === second) return last.event;
+    const event = changeEvent({
+      revision: state.environment.configTime,
+      etag: state.bucketing.etag,
+      lastModified: lastModifiedOf(state.environment.configTime, nowMs),
+    });
+    last = { state, second, event };
+    return event;
+  };
   const route = { ...withSchema(streamRouteSchema), onRequest: requireEnvironment(ctx.environments) };
   app.get('/v1/:envId/stream', route, (request, reply) => {
     const state = environmentOf(request);
