@@ -103,6 +103,11 @@ void describe('live-update stream (GET /v1/{envId}/stream)', () => {
     assert.match(preflight.headers.get('access-control-allow-headers') ?? '', /(^|, )Last-Event-ID($|,)/);
     // Nothing at once without Last-Event-ID: only the open headers came.
     assert.deepEqual(stream.changes(), []);
+    // HEAD: the same headers, and an answer that ends.
+    const head = await fetch(streamUrl(envId), { method: 'HEAD' });
+    assert.equal(head.status, 200);
+    assert.equal(head.headers.get('content-type'), 'text/event-stream; charset=utf-8');
+    assert.equal(await head.text(), '');
   });
 
   void it('answers 404 from the catalogue for an unknown environment, with CORS', async () => {
