@@ -75,14 +75,14 @@ export const streamRoutes: FastifyPluginCallback<StreamOptions> = (
       // nginx buffers proxied answers by default, which would hold events back until its buffer fills.
       'x-accel-buffering': 'no',
     });
-    // EventSource reports the stream open only once the headers arrive; they would otherwise wait for the
-    // first event or ping.
     // HEAD (which fastify adds beside every GET) gets the headers alone: a body it would never carry must not
     // hold the connection, or count against the limit.
     if (request.method === 'HEAD') {
       response.end();
       return;
     }
+    // EventSource reports the stream open only once the headers arrive; they would otherwise wait for the
+    // first event or ping.
     response.flushHeaders();
     const stream = new LiveStream(response, known);
     streams.add(stream);
