@@ -9,6 +9,9 @@ import type { AppContext } from './app-context.js';
 import { AssignmentService } from './assignments/assignment-service.js';
 import { AssignmentWriter } from './assignments/assignment-writer.js';
 import { EnvironmentCache } from './configuration/environment-cache.js';
+import { LiveChanges } from './configuration/live-changes.js';
+import { DEFAULT_MAX_STREAMS } from './config.js';
+import { OpenStreams } from './http/event-streams.js';
 import { registerCors } from './http/cors.js';
 import { answerFrameworkError, registerErrorHandlers } from './http/error-handler.js';
 import { registerJsonBodyParser } from './http/json-body.js';
@@ -33,6 +36,7 @@ import { OPERATOR_CAMPAIGNS_BASE, operatorCampaignRoutes } from './plugins/opera
 import { platformRoutes } from './plugins/platform-routes.js';
 import { REMOTE_BASE, remoteRouteSchemas } from './plugins/remote-schemas.js';
 import { staticRoutes, type StaticOptions } from './plugins/static.js';
+import { streamRoutes } from './plugins/stream.js';
 import { authorizeCall } from './http/bearer-auth.js';
 import { guardOperatorScope, operatorEnvironment } from './http/operator-scope.js';
 import { rememberEnvironment } from './http/request-environment.js';
@@ -42,6 +46,22 @@ import { ConsoleSessions } from './auth/console-sessions.js';
 import { OperatorKeyLockout } from './auth/operator-auth.js';
 import { OperatorKeys } from './auth/operator-keys.js';
 import type { Store } from './store/store.js';
+
+/** The live-update streams (§17) an app holds open, and the listeners of their changes. */
+export interface LiveUpdates {
+  streams: OpenStreams;
+  changes: LiveChanges;
+}
+
+// Kept beside the app rather than decorated on it: tests and benches count streams and listeners through it.
+const liveUpdates = new WeakMap<FastifyInstance, LiveUpdates>();
+
+/** The live-update bookkeeping of an app made by `createApp`. */
+export const liveUpdatesOf = (app: FastifyInstance): LiveUpdates => {
+  const found = liveUpdates.get(app);
+  if (found === undefined) throw new Error('liveUpdatesOf: this app was not made by createApp');
+  return found;
+};
 
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
@@ -78,9 +98,13 @@ export interface AppDeps {
    * make sign-in links.
    */
   consoleSessions?: ConsoleSessions;
+  /** FEATURE_MAX_STREAMS: live-update streams open at once at most (§17; default 10 000). */
+  maxStreams?: number;
+  /** How often open streams get a `: ping` comment (default 25 000 ms); tests set a short one. */
+  streamPingIntervalMs?: number;
 }
 
-/** Builds the server (PROTOCOL.md §2-§6, §12); call `listen` on the result. */
+/** Builds the server (PROTOCOL.md §2-§6, §12, §17); call `listen` on the result. */
 export const createApp = async (deps: AppDeps): Promise<FastifyInstance> => {
   const log = deps.logger ?? createLogger();
   const baseLog: FastifyBaseLogger = log;
@@ -115,6 +139,13 @@ export const createApp = async (deps: AppDeps): Promise<FastifyInstance> => {
     now: deps.now ?? Date.now,
   };
   await ctx.environments.start();
+  const changes = new LiveChanges(ctx.environments, log);
+  changes.start();
+  const streams = new OpenStreams({
+    limit: deps.maxStreams ?? DEFAULT_MAX_STREAMS,
+    ...(deps.streamPingIntervalMs === undefined ? {} : { pingIntervalMs: deps.streamPingIntervalMs }),
+  });
+  liveUpdates.set(app, { streams, changes });
 
   // First: the OpenAPI document is collected from the routes as they are registered.
   await registerOpenApi(app);
@@ -165,6 +196,7 @@ export const createApp = async (deps: AppDeps): Promise<FastifyInstance> => {
   void app.register(activationRoutes, { ctx });
   void app.register(eventRoutes, { ctx });
   void app.register(bucketingRoutes, { ctx });
+  void app.register(streamRoutes, { ctx, changes, streams });
   void app.register(platformRoutes);
   const tokens = new TokenService(deps.store, ctx.now);
   void app.register(oauthRoutes, {
@@ -234,8 +266,14 @@ export const createApp = async (deps: AppDeps): Promise<FastifyInstance> => {
     void purge();
     done();
   });
+  // Before the server stops accepting: an open stream never ends by itself, and clients reconnect elsewhere.
+  app.addHook('preClose', (done) => {
+    streams.endAll();
+    done();
+  });
   app.addHook('onClose', async () => {
     clearInterval(purgeTimer);
+    changes.stop();
     await ctx.environments.stop();
     await writer.flush();
   });

@@ -27,7 +27,12 @@ export interface ServerConfig {
   trustProxy: string | null;
   /** FEATURE_MAX_TOKEN_LIFETIME in seconds; null: no limit (tokens without expiry allowed). */
   maxTokenLifetimeSeconds: number | null;
+  /** FEATURE_MAX_STREAMS: open live-update streams this process holds at most (§17); past it, 503. */
+  maxStreams: number;
 }
+
+/** How many live-update streams a process holds by default (PROTOCOL.md §17). */
+export const DEFAULT_MAX_STREAMS = 10_000;
 
 const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
@@ -124,5 +129,7 @@ export const readServerConfig = (env: NodeJS.ProcessEnv = process.env): ServerCo
       env.FEATURE_MAX_TOKEN_LIFETIME === undefined || env.FEATURE_MAX_TOKEN_LIFETIME === ''
         ? null
         : integer(env.FEATURE_MAX_TOKEN_LIFETIME, 'FEATURE_MAX_TOKEN_LIFETIME', 3600, 1, 31_536_000),
+    // 0 is allowed: it turns the stream route into a steady 503, and SDKs keep polling (§17).
+    maxStreams: integer(env.FEATURE_MAX_STREAMS, 'FEATURE_MAX_STREAMS', DEFAULT_MAX_STREAMS, 0, 1_000_000),
   };
 };

@@ -157,6 +157,13 @@ export const errors = {
   notFound: (method: string, url: string) =>
     new ApiError(404, 'not_found', `No route ${method} ${url.split('?')[0] ?? ''}: check the URL.`),
   conflict: (message: string) => new ApiError(409, 'conflict', message),
+  tooManyStreams: (limit: number, retryAfterSeconds: number) =>
+    new ApiError(
+      503,
+      'too_many_streams',
+      `This server instance holds its limit of ${limit} open live-update streams (FEATURE_MAX_STREAMS): reconnect in ${retryAfterSeconds} s (another instance may have room), and keep polling meanwhile.`,
+      { headers: { 'retry-after': String(retryAfterSeconds) } },
+    ),
   internal: (requestId: string) =>
     new ApiError(
       500,

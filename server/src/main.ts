@@ -111,6 +111,7 @@ export const serve = async (
     assignmentRetentionDays: config.assignmentRetentionDays,
     operatorKeys,
     maxTokenLifetimeSeconds: config.maxTokenLifetimeSeconds,
+    maxStreams: config.maxStreams,
     ...(config.trustProxy === null ? {} : { trustProxy: config.trustProxy }),
     static: {
       demoDir: demoPageDir(),

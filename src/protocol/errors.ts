@@ -30,6 +30,7 @@ export const ERROR_CODES = [
   'conflict',
   'method_not_allowed',
   'too_many_requests',
+  'too_many_streams',
   'internal',
 ] as const;
 

@@ -21,6 +21,7 @@ void describe('server configuration', () => {
         operatorKey: null,
         trustProxy: null,
         maxTokenLifetimeSeconds: null,
+        maxStreams: 10_000,
       },
     );
   });
@@ -34,6 +35,11 @@ void describe('server configuration', () => {
     assert.equal(config.operatorKey, 'k'.repeat(32));
     assert.equal(config.trustProxy, '10.0.0.5,10.1.0.0/16,fd00::/8');
     assert.equal(config.maxTokenLifetimeSeconds, 900);
+  });
+
+  void it('reads the limit of open live-update streams', () => {
+    assert.equal(readServerConfig({ FEATURE_MAX_STREAMS: '2500' }).maxStreams, 2500);
+    assert.equal(readServerConfig({ FEATURE_MAX_STREAMS: '0' }).maxStreams, 0);
   });
 
   void it('reads a read replica for reports beside the primary', () => {
@@ -58,6 +64,11 @@ void describe('server configuration', () => {
       /FEATURE_MAX_TOKEN_LIFETIME=0 is invalid: set it to an integer from 1 to 31536000/,
     ],
     [{ FEATURE_MAX_TOKEN_LIFETIME: '1.5' }, /FEATURE_MAX_TOKEN_LIFETIME=1.5 is invalid/],
+    [
+      { FEATURE_MAX_STREAMS: '-1' },
+      /FEATURE_MAX_STREAMS=-1 is invalid: set it to an integer from 0 to 1000000/,
+    ],
+    [{ FEATURE_MAX_STREAMS: 'many' }, /FEATURE_MAX_STREAMS=many is invalid/],
     [{ PORT: '70000' }, /PORT=70000 is invalid/],
     [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL=loud is invalid/],
   ];

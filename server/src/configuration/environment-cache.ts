@@ -26,6 +26,7 @@ export class EnvironmentCache {
   #unsubscribe: (() => Promise<void>) | null = null;
   #timer: NodeJS.Timeout | null = null;
   #checking: Promise<void> | null = null;
+  readonly #changeListeners = new Set<(envId: string) => void>();
 
   constructor(store: ConfigurationStore, log: Logger, options: { checkIntervalMs?: number } = {}) {
     this.#store = store;
@@ -109,6 +110,19 @@ export class EnvironmentCache {
     this.#generation.set(envId, (this.#generation.get(envId) ?? 0) + 1);
     this.#states.delete(envId);
     this.#loading.delete(envId);
+    for (const listener of this.#changeListeners) listener(envId);
+  }
+
+  /**
+   * Calls `listener` with the id of every environment that may have changed (every path above ends in
+   * `invalidate`: a notification, the periodic check, a resumed subscription, this instance's own change), after
+   * its state was dropped, so that `get` loads the new one. Returns the unsubscribe function.
+   */
+  onChange(listener: (envId: string) => void): () => void {
+    this.#changeListeners.add(listener);
+    return () => {
+      this.#changeListeners.delete(listener);
+    };
   }
 
   /** The state of an environment, or null when it does not exist. */

@@ -13,10 +13,18 @@ const noneMatchHits = (header: string, etag: string): boolean =>
     .some((tag) => tag === '*' || tag === etag);
 
 /**
- * Sends `doc` or a 304. `configTime` is the stored configuration time in seconds: a publication in the same
- * second as the previous one carries the next second, so Last-Modified shows the previous second until that
- * second has come (it must never be later than Date) and rises then.
+ * The Last-Modified, in seconds, of a document published at `configTime` (stored seconds): a publication in the
+ * same second as the previous one carries the next second, so this is the previous second until that second
+ * has come (it must never be later than Date) and rises then.
  */
+const lastModifiedSeconds = (configTime: number, nowMs: number): number =>
+  Math.min(configTime, Math.floor(nowMs / 1000));
+
+/** The Last-Modified header of a document published at `configTime`; the live-update stream (§17) sends it too. */
+export const lastModifiedOf = (configTime: number, nowMs: number): string =>
+  new Date(lastModifiedSeconds(configTime, nowMs) * 1000).toUTCString();
+
+/** Sends `doc` or a 304. `configTime` is the stored configuration time in seconds (see lastModifiedOf). */
 export const sendConditional = (
   request: FastifyRequest,
   reply: FastifyReply,
@@ -24,7 +32,7 @@ export const sendConditional = (
   configTime: number,
   nowMs: number = Date.now(),
 ): FastifyReply => {
-  const lastModified = Math.min(configTime, Math.floor(nowMs / 1000));
+  const lastModified = lastModifiedSeconds(configTime, nowMs);
   void reply.headers({
     etag: doc.etag,
     'last-modified': new Date(lastModified * 1000).toUTCString(),

@@ -12,6 +12,22 @@ export const CORS_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   'access-control-expose-headers': 'ETag, Last-Modified, Retry-After',
 });
 
+/**
+ * The live-update stream's (§17): the SDK-facing headers, plus Last-Event-ID among the allowed request headers.
+ * A browser's EventSource sends it without a preflight, but an EventSource polyfill built on fetch sends it as
+ * an ordinary header, which a preflight must allow, or the reconnect is refused by the browser.
+ */
+export const STREAM_CORS_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  ...CORS_HEADERS,
+  'access-control-allow-headers': `${CORS_HEADERS['access-control-allow-headers'] ?? ''}, Last-Event-ID`,
+});
+
+/** The stream route's path (`/v1/{envId}/stream`), with or without a query: one segment between. */
+const STREAM_PATH = /^\/v1\/[^/?]+\/stream\/?(?:\?|$)/;
+
+/** True for the URL of the live-update stream (§17), the one CORS route under the remote control's `/v1/`. */
+export const isStream = (url: string): boolean => STREAM_PATH.test(url);
+
 /** What the SDK bundles under `/sdk/` carry: module scripts load in CORS mode from any origin (§2.3). */
 export const SDK_BUNDLE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   'access-control-allow-origin': '*',
@@ -35,15 +51,22 @@ export const isSdkFacing = (url: string): boolean =>
  * headers under `/sdk/`, none elsewhere (token, remote control and operator routes send none).
  */
 export const crossOriginHeadersOf = (url: string): Readonly<Record<string, string>> | null =>
-  isSdkFacing(url) ? CORS_HEADERS : url.startsWith('/sdk/') ? SDK_BUNDLE_HEADERS : null;
+  isSdkFacing(url)
+    ? CORS_HEADERS
+    : isStream(url)
+      ? STREAM_CORS_HEADERS
+      : url.startsWith('/sdk/')
+        ? SDK_BUNDLE_HEADERS
+        : null;
 
 /** Adds the CORS headers to SDK-facing answers and answers their preflights. */
 export const registerCors = (app: FastifyInstance): void => {
   app.addHook('onRequest', (request, reply, done) => {
     if (isSdkFacing(request.url)) void reply.headers(CORS_HEADERS);
+    else if (isStream(request.url)) void reply.headers(STREAM_CORS_HEADERS);
     done();
   });
-  for (const url of ['/v2/*', '/events', '/events/*', '/cdn/*']) {
+  for (const url of ['/v2/*', '/events', '/events/*', '/cdn/*', '/v1/:envId/stream']) {
     app.options(url, async (_request, reply) => reply.code(204).send());
   }
 };

@@ -191,7 +191,8 @@ void describe('the OpenAPI document', () => {
           assert.equal(answer.content, undefined, `${key} ${status} has no body`);
           continue;
         }
-        const media = answer.content?.['application/json'];
+        // The live-update stream's 200 is an event stream (§17), not JSON.
+        const media = answer.content?.['application/json'] ?? answer.content?.['text/event-stream'];
         assert.ok(media?.schema !== undefined, `${key} ${status}: a JSON schema`);
         assert.ok(examplesOf(media).length > 0, `${key} ${status}: an example`);
       }
@@ -407,6 +408,15 @@ void describe('every operation, called with its documented examples', () => {
       304,
     );
     assert.equal((await call('get', '/cdn/{envId}/accountSettings.json')).status, 200);
+    // The live-update stream never ends by itself: its headers are checked, then the client leaves.
+    const stream = '/v1/{envId}/stream';
+    const leave = new AbortController();
+    const open = await fetch(`${server.url}/v1/${ids.envId ?? ''}/stream`, { signal: leave.signal });
+    leave.abort();
+    assert.equal(open.status, 200);
+    assert.ok(doc.paths[stream]?.get?.responses['200']?.content?.['text/event-stream'] !== undefined);
+    assert.match(open.headers.get('content-type') ?? '', /^text\/event-stream/);
+    covered.add(`get ${stream}`);
 
     // What these routes stored, through the operator's insight routes (their schemas checked on real rows).
     const traffic = await call('get', '/admin/v1/environments/{envId}/traffic', {
