@@ -66,7 +66,9 @@ void test('a new visitor: the banner arrives without moving the product card', a
             )
             .map((source) => source.node)
             .filter((node): node is Node => node != null && shop !== null && shop.contains(node));
-          resolve(moved.map((node) => (node as Element).outerHTML?.slice(0, 80) ?? node.nodeName));
+          resolve(
+            moved.map((node) => (node instanceof Element ? node.outerHTML.slice(0, 80) : node.nodeName)),
+          );
         });
         observer.observe({ type: 'layout-shift', buffered: true });
         // The buffered shifts are delivered at once; none at all within 2 s means nothing moved.
