@@ -48,6 +48,24 @@ const run = (command: string, args: string[], cwd: string, env: NodeJS.ProcessEn
   return result.stdout;
 };
 
+/**
+ * `npm install`s `specs` into `dir` and fails on any warning npm printed (issue 35: an EBADENGINE warning for a
+ * dependency that needs a newer Node than `engines` names is what a user meets first).
+ */
+const installClean = (specs: string[], dir: string): void => {
+  const result = spawnSync('npm', ['install', '--no-audit', '--no-fund', ...specs], {
+    cwd: dir,
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  if (result.status !== 0)
+    throw new Error(
+      `npm install exited ${result.status ?? result.signal}:\n${result.stdout}${result.stderr}`,
+    );
+  const warnings = `${result.stdout}\n${result.stderr}`.split('\n').filter((line) => /^npm warn/i.test(line));
+  if (warnings.length > 0) throw new Error(`npm install warned:\n${warnings.join('\n')}`);
+};
+
 /** An empty npm project (a folder with a bare package.json, nothing linked). */
 const emptyProject = (name: string): string => {
   const dir = join(work, name);
@@ -131,7 +149,7 @@ try {
 
   await check('the SDK installs alone into an empty project, with only what browsers need', () => {
     sdkApp = emptyProject('sdk-app');
-    run('npm', ['install', '--no-audit', '--no-fund', tarballs.sdk], sdkApp);
+    installClean([tarballs.sdk], sdkApp);
     const manifest = JSON.parse(
       readFileSync(join(sdkApp, 'node_modules/feature-ts/package.json'), 'utf8'),
     ) as { dependencies?: Record<string, string> };
@@ -163,28 +181,31 @@ try {
     if (out.stderr !== '') throw new Error(`require('feature-ts') warned:\n${out.stderr}`);
   });
 
-  await check('`npx feature-server start` runs from the server tarball in an empty folder', async () => {
-    const serverApp = emptyProject('server-app');
-    // The server depends on feature-ts, which comes from its tarball here (it is not on the registry).
-    run('npm', ['install', '--no-audit', '--no-fund', tarballs.sdk, tarballs.server], serverApp);
-    const env: NodeJS.ProcessEnv = { ...process.env, PORT: '0', HOST: '127.0.0.1' };
-    delete env.DATABASE_URL;
-    delete env.FEATURE_DATA_DIR;
-    // Its own process group: npx runs node under npm, and stopping the group stops all three. Its stdout is
-    // a pipe, not a terminal, so the console sign-in link this check opens must be asked for.
-    const server = spawn('npx', ['feature-server', 'start', '--sign-in-link'], {
-      cwd: serverApp,
-      env,
-      stdio: 'pipe',
-      detached: true,
-    });
-    started.server = server;
-    Object.assign(serverUrl, await waitForBanner(server));
-    for (const path of ['/', '/sdk/elements.js', '/sdk/core.js', '/demo/framework/']) {
-      const res = await fetch(serverUrl.url + path);
-      if (res.status !== 200) throw new Error(`GET ${path}: ${res.status}`);
-    }
-  });
+  await check(
+    '`npx feature-server start` runs from the server tarball in an empty folder (installed with no npm warning)',
+    async () => {
+      const serverApp = emptyProject('server-app');
+      // The server depends on feature-ts, which comes from its tarball here (it is not on the registry).
+      installClean([tarballs.sdk, tarballs.server], serverApp);
+      const env: NodeJS.ProcessEnv = { ...process.env, PORT: '0', HOST: '127.0.0.1' };
+      delete env.DATABASE_URL;
+      delete env.FEATURE_DATA_DIR;
+      // Its own process group: npx runs node under npm, and stopping the group stops all three. Its stdout is
+      // a pipe, not a terminal, so the console sign-in link this check opens must be asked for.
+      const server = spawn('npx', ['feature-server', 'start', '--sign-in-link'], {
+        cwd: serverApp,
+        env,
+        stdio: 'pipe',
+        detached: true,
+      });
+      started.server = server;
+      Object.assign(serverUrl, await waitForBanner(server));
+      for (const path of ['/', '/sdk/elements.js', '/sdk/core.js', '/demo/framework/']) {
+        const res = await fetch(serverUrl.url + path);
+        if (res.status !== 200) throw new Error(`GET ${path}: ${res.status}`);
+      }
+    },
+  );
 
   await check("the README's SDK quick start runs as written against it", async () => {
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
