@@ -79,7 +79,8 @@ const buildStarted = Date.now();
 rmSync(STAMP, { force: true });
 // On a terminal, the quiet build's one line is shown while it runs and completed in place at the end.
 const liveLine = quiet && process.stdout.isTTY === true;
-if (liveLine) process.stdout.write('build: building dist/ (about 10 s)…');
+if (liveLine) process.stdout.write('build: building dist/ (about a minute on a first run)…');
+else if (quiet) process.stdout.write('build: building dist/ (about a minute on a first run)…\n');
 const endLiveLine = () => {
   if (liveLine) process.stdout.write('\r\u001b[K');
 };
@@ -109,9 +110,17 @@ const step = (label, command, argv, { progressOnStderr = false } = {}) => {
     endLiveLine();
     process.stderr.write(run.stderr);
   }
-  if (!quiet)
-    process.stdout.write(`build: ${label} done in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+  const took = `${((Date.now() - started) / 1000).toFixed(1)} s`;
+  if (!quiet) process.stdout.write(`build: ${label} done in ${took}\n`);
+  // Quiet still shows progress (issue 35: a first `npm start` was a minute of silence): on a terminal the one
+  // line names the step that finished, elsewhere one short line a step.
+  else if (liveLine)
+    process.stdout.write(`\r\u001b[Kbuild: building dist/… ${shortName(label)} done (${took})`);
+  else process.stdout.write(`build: ${shortName(label)} done (${took})\n`);
 };
+
+/** A step's label without its parenthesis: "console (vite → …)" → "console". */
+const shortName = (label) => label.replace(/ \(.*\)$/, '');
 
 const bin = (name) => `node_modules/.bin/${name}`;
 step('browser bundles for application bundlers (vite → dist/browser)', bin('vite'), [

@@ -53,12 +53,12 @@ const tell = (context: CommandContext, demo: SeededDemo, file: string): string |
 /**
  * The server's logger, made before the store opens so that what opening finds is logged with the rest. Logs
  * go to stdout, or stderr with --json (stdout then carries one JSON object only); as LOG_FORMAT says, else
- * readable lines on a terminal and JSON lines anywhere else.
+ * readable lines (coloured on a terminal).
  */
 const serverLog = (context: CommandContext): Logger => {
   const fd = context.json ? 2 : 1;
   const isTerminal = isatty(fd);
-  const format = chooseLogFormat(context.io.env.LOG_FORMAT, isTerminal);
+  const format = chooseLogFormat(context.io.env.LOG_FORMAT);
   return createLogger(context.config.logLevel, logDestination(fd, format, useColor(isTerminal)));
 };
 

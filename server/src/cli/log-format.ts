@@ -8,13 +8,15 @@ import { InputError } from '../errors.js';
 export type LogFormat = 'json' | 'pretty';
 
 /**
- * The format LOG_FORMAT asks for; without it, `pretty` when the logs go to a terminal and `json` otherwise
- * (a pipe, a file, a container's log collector).
+ * The format LOG_FORMAT asks for; without it, `pretty`, wherever the logs go (issue 35: a run whose output went
+ * to a file mixed JSON log lines with the plain lines the commands print). A log collector asks for `json`.
  */
-export const chooseLogFormat = (value: string | undefined, isTerminal: boolean): LogFormat => {
-  if (value === undefined || value === '') return isTerminal ? 'pretty' : 'json';
+export const chooseLogFormat = (value: string | undefined): LogFormat => {
+  if (value === undefined || value === '') return 'pretty';
   if (value === 'json' || value === 'pretty') return value;
-  throw new InputError(`LOG_FORMAT=${value} is invalid: use json or pretty (default: pretty on a terminal).`);
+  throw new InputError(
+    `LOG_FORMAT=${value} is invalid: use pretty (the default: one readable line an event) or json (one JSON object a line, for log collectors).`,
+  );
 };
 
 const LEVELS: Readonly<Record<number, { name: string; color: string }>> = {

@@ -77,16 +77,18 @@ void describe('readable logs through the server logger', () => {
 });
 
 void describe('chooseLogFormat and useColor', () => {
-  void it('is readable on a terminal and JSON elsewhere, unless LOG_FORMAT says', () => {
-    assert.equal(chooseLogFormat(undefined, true), 'pretty');
-    assert.equal(chooseLogFormat(undefined, false), 'json');
-    assert.equal(chooseLogFormat('', false), 'json');
-    assert.equal(chooseLogFormat('json', true), 'json');
-    assert.equal(chooseLogFormat('pretty', false), 'pretty');
+  void it('is readable wherever the logs go, and JSON only when LOG_FORMAT asks', () => {
+    assert.equal(chooseLogFormat(undefined), 'pretty');
+    assert.equal(chooseLogFormat(''), 'pretty');
+    assert.equal(chooseLogFormat('json'), 'json');
+    assert.equal(chooseLogFormat('pretty'), 'pretty');
   });
 
   void it('says what to set when LOG_FORMAT is unknown', () => {
-    assert.throws(() => chooseLogFormat('text', true), /LOG_FORMAT=text is invalid: use json or pretty/);
+    assert.throws(
+      () => chooseLogFormat('text'),
+      /LOG_FORMAT=text is invalid: use pretty \(the default: one readable line an event\) or json/,
+    );
   });
 
   void it('colours on a terminal only, and never with NO_COLOR or TERM=dumb', () => {

@@ -1,5 +1,6 @@
-// What `feature-server serve` logs where: JSON lines when stdout is not a terminal (here, a pipe), readable
-// lines with LOG_FORMAT=pretty, and a clear refusal of an unknown LOG_FORMAT before anything starts.
+// What `feature-server serve` logs where: readable lines by default, even when stdout is not a terminal (here,
+// a pipe), so what the command prints and what it logs read alike; JSON lines only with LOG_FORMAT=json; and a
+// clear refusal of an unknown LOG_FORMAT before anything starts.
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -42,22 +43,22 @@ void describe('feature-server serve: log format', () => {
   // A copy of a migrated folder: what is tested is the log format, not the folder's creation (cli.test.ts).
   before(() => copyTemplateDataDir(env.FEATURE_DATA_DIR));
 
-  void it('logs JSON lines when stdout is not a terminal', async () => {
+  void it('logs readable lines by default, without colours off a terminal, like the lines it prints', async () => {
     const [log = '', printed = ''] = await firstLines({ ...env, LOG_FORMAT: '' });
+    assert.match(
+      log,
+      /^\d\d:\d\d:\d\d\.\d{3} INFO {2}feature-server listening at http:\/\/127\.0\.0\.1:\d+ \(embedded PGlite store\)$/,
+    );
+    assert.match(printed, /^feature-server listening on http:\/\/127\.0\.0\.1:\d+$/);
+  });
+
+  void it('logs JSON lines with LOG_FORMAT=json, for log collectors', async () => {
+    const [log = ''] = await firstLines({ ...env, LOG_FORMAT: 'json' });
     const record = JSON.parse(log) as { level: number; msg: string };
     assert.equal(record.level, 30);
     assert.match(
       record.msg,
       /^feature-server listening at http:\/\/127\.0\.0\.1:\d+ \(embedded PGlite store\)$/,
-    );
-    assert.match(printed, /^feature-server listening on http:\/\/127\.0\.0\.1:\d+$/);
-  });
-
-  void it('logs readable lines with LOG_FORMAT=pretty, without colours off a terminal', async () => {
-    const [log = ''] = await firstLines({ ...env, LOG_FORMAT: 'pretty' });
-    assert.match(
-      log,
-      /^\d\d:\d\d:\d\d\.\d{3} INFO {2}feature-server listening at http:\/\/127\.0\.0\.1:\d+ \(embedded PGlite store\)$/,
     );
   });
 
@@ -65,7 +66,7 @@ void describe('feature-server serve: log format', () => {
     // In this process: an unknown LOG_FORMAT is refused before the server opens anything.
     const run = await runCliInProcess(['serve'], { ...env, LOG_FORMAT: 'xml' });
     assert.equal(run.code, 2);
-    assert.match(run.stderr, /LOG_FORMAT=xml is invalid: use json or pretty/);
+    assert.match(run.stderr, /LOG_FORMAT=xml is invalid: use pretty \(the default: one readable line an event\) or json/);
     assert.equal(run.stdout, '');
   });
 });
