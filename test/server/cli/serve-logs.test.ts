@@ -66,7 +66,10 @@ void describe('feature-server serve: log format', () => {
     // In this process: an unknown LOG_FORMAT is refused before the server opens anything.
     const run = await runCliInProcess(['serve'], { ...env, LOG_FORMAT: 'xml' });
     assert.equal(run.code, 2);
-    assert.match(run.stderr, /LOG_FORMAT=xml is invalid: use pretty \(the default: one readable line an event\) or json/);
+    assert.match(
+      run.stderr,
+      /LOG_FORMAT=xml is invalid: use pretty \(the default: one readable line an event\) or json/,
+    );
     assert.equal(run.stdout, '');
   });
 });
