@@ -21,10 +21,18 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 
 /**
  * The environment's change stream (§17) on the origin the client called: behind a proxy, `TRUST_PROXY` makes
- * that the proxy's (X-Forwarded-Proto and -Host), so the URL is one the client can reach.
+ * that the proxy's (X-Forwarded-Proto and -Host), so the URL is one the client can reach. A request without
+ * a Host header (HTTP/1.0) gets the address it reached.
  */
-const streamUrlOf = (request: FastifyRequest, envId: string): string =>
-  `${request.protocol}://${request.host}/v1/${encodeURIComponent(envId)}/stream`;
+const streamUrlOf = (request: FastifyRequest, envId: string): string => {
+  const sent: unknown = request.host;
+  const address = request.socket.localAddress ?? '127.0.0.1';
+  const host =
+    typeof sent === 'string' && sent !== ''
+      ? sent
+      : `${address.includes(':') ? `[${address}]` : address}:${request.socket.localPort ?? 80}`;
+  return `${request.protocol}://${host}/v1/${encodeURIComponent(envId)}/stream`;
+};
 
 /** Registers the OFREP routes, with OFREP's error bodies for everything they refuse. */
 export const ofrepRoutes: FastifyPluginCallback<{ ctx: AppContext<unknown> }> = (

@@ -2,7 +2,7 @@
 // every error code, single and bulk answers, the reasons SPLIT, TARGETING_MATCH and DISABLED (panic),
 // ETag/304, CORS, and nothing stored but sticky assignments (no activation, no context hit).
 import assert from 'node:assert/strict';
-import { request } from 'node:http';
+import { connect } from 'node:net';
 import { it } from 'node:test';
 import type { Decision, DecisionCampaign } from '../../../src/protocol/index.js';
 import { checkoutCampaign, describeOnEveryStore, post, premiumToggle, seedEnvironment } from '../support.js';
@@ -256,30 +256,43 @@ describeOnEveryStore('OFREP', [checkoutCampaign(), premiumToggle()], (fixture) =
     );
   });
 
-  void it('names the stream on the origin the client called', async () => {
-    // fetch sets Host itself: node:http sends the one a client behind another name would.
-    const answer = await new Promise<string>((resolve, reject) => {
-      const body = JSON.stringify({ context: { targetingKey: 'origin-1' } });
-      const req = request(
-        bulk(),
-        {
-          method: 'POST',
-          headers: { ...bearer(), host: 'flags.example.test:8443', 'content-type': 'application/json' },
-        },
-        (res) => {
-          let text = '';
-          res.setEncoding('utf8');
-          res.on('data', (chunk: string) => (text += chunk));
-          res.on('end', () => resolve(text));
-        },
-      );
-      req.on('error', reject);
-      req.end(body);
-    });
+  void it('names the stream on the origin the client called, or the address it reached without one', async () => {
+    // fetch sets Host itself: a raw request sends the one a client behind another name would, or (HTTP/1.0)
+    // none at all.
+    const streamUrl = (version: string, host: string | null) =>
+      new Promise<string | undefined>((resolve, reject) => {
+        const body = JSON.stringify({ context: { targetingKey: 'origin-1' } });
+        const { hostname, port } = new URL(fixture.server.url);
+        // Written, not ended: the server closes a half-closed connection before it answers.
+        const socket = connect(Number(port), hostname, () => {
+          socket.write(
+            [
+              `POST /ofrep/v1/evaluate/flags HTTP/${version}`,
+              ...(host === null ? [] : [`Host: ${host}`]),
+              `Authorization: Bearer ${fixture.env.apiKey}`,
+              'Content-Type: application/json',
+              `Content-Length: ${Buffer.byteLength(body)}`,
+              'Connection: close',
+              '',
+              body,
+            ].join('\r\n'),
+          );
+        });
+        let text = '';
+        socket.setEncoding('utf8');
+        socket.on('data', (chunk: string) => (text += chunk));
+        socket.on('error', reject);
+        socket.on('close', () => {
+          const answer = text.slice(text.indexOf('\r\n\r\n') + 4);
+          resolve((JSON.parse(answer) as BulkAnswer).eventStreams[0]?.url);
+        });
+      });
+    const stream = `/v1/${fixture.env.envId}/stream`;
     assert.equal(
-      (JSON.parse(answer) as BulkAnswer).eventStreams[0]?.url,
-      `http://flags.example.test:8443/v1/${fixture.env.envId}/stream`,
+      await streamUrl('1.1', 'flags.example.test:8443'),
+      `http://flags.example.test:8443${stream}`,
     );
+    assert.equal(await streamUrl('1.0', null), `${fixture.server.url}${stream}`);
   });
 
   void it('answers preflights with Authorization allowed', async () => {
