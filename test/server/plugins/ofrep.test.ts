@@ -228,6 +228,14 @@ describeOnEveryStore('OFREP', [checkoutCampaign(), premiumToggle()], (fixture) =
         { type: 'sse', url: `${fixture.server.url}/v1/${fixture.env.envId}/stream`, inactivityDelaySec: 120 },
       ],
     } satisfies BulkAnswer);
+    // The stream it names is the environment's live-update stream (§17).
+    const streaming = new AbortController();
+    const stream = await fetch(res.body.eventStreams[0]?.url ?? '', {
+      signal: streaming.signal,
+    });
+    assert.equal(stream.status, 200);
+    assert.match(stream.headers.get('content-type') ?? '', /^text\/event-stream/);
+    streaming.abort();
     const etag = res.headers.get('etag') ?? '';
     assert.match(etag, /^"[A-Za-z0-9_-]{32}"$/);
     assert.match(res.headers.get('access-control-expose-headers') ?? '', /ETag/);
