@@ -28,6 +28,7 @@ import { campaignRoutes } from './plugins/campaigns.js';
 import { consoleRoutes } from './plugins/console.js';
 import { decisionRoutes } from './plugins/decision.js';
 import { eventRoutes } from './plugins/events.js';
+import { ofrepRoutes } from './plugins/ofrep.js';
 import { oauthRoutes } from './plugins/oauth.js';
 import { operatorAccountRoutes } from './plugins/operator.js';
 import { operatorInsightRoutes } from './plugins/operator-insights.js';
@@ -104,7 +105,7 @@ export interface AppDeps {
   streamPingIntervalMs?: number;
 }
 
-/** Builds the server (PROTOCOL.md §2-§6, §12, §17); call `listen` on the result. */
+/** Builds the server (PROTOCOL.md §2-§6, §12, §17, §18); call `listen` on the result. */
 export const createApp = async (deps: AppDeps): Promise<FastifyInstance> => {
   const log = deps.logger ?? createLogger();
   const baseLog: FastifyBaseLogger = log;
@@ -197,6 +198,7 @@ export const createApp = async (deps: AppDeps): Promise<FastifyInstance> => {
   void app.register(eventRoutes, { ctx });
   void app.register(bucketingRoutes, { ctx });
   void app.register(streamRoutes, { ctx, changes, streams });
+  void app.register(ofrepRoutes, { ctx });
   void app.register(platformRoutes);
   const tokens = new TokenService(deps.store, ctx.now);
   void app.register(oauthRoutes, {

@@ -23,11 +23,13 @@ export const newApiKey = (): string => `fk_${randomBytes(32).toString('base64url
  */
 export const digest = (secret: string): Buffer => hash('sha256', secret, 'buffer');
 
+/** True when two digests are equal; constant-time in their content. */
+export const digestMatches = (given: Uint8Array, storedDigest: Uint8Array): boolean =>
+  given.length === storedDigest.length && timingSafeEqual(given, storedDigest);
+
 /** True when `secret` hashes to `storedDigest`; constant-time in the secret's content. */
-export const secretMatches = (secret: string, storedDigest: Uint8Array): boolean => {
-  const given = digest(secret);
-  return given.length === storedDigest.length && timingSafeEqual(given, storedDigest);
-};
+export const secretMatches = (secret: string, storedDigest: Uint8Array): boolean =>
+  digestMatches(digest(secret), storedDigest);
 
 /** True for an id PROTOCOL.md §1 accepts: 1-64 characters of `[A-Za-z0-9_-]`. */
 export const isValidId = (value: unknown): value is string =>

@@ -4,13 +4,16 @@
 // be missed (the LISTEN connection drops and reconnects), so a periodic check of each cached environment's
 // configuration time and key digest, one small query for all of them, bounds how long a missed one lasts.
 import type { Logger } from 'pino';
-import { isValidId } from '../ids.js';
+import { digest, digestMatches, isValidId } from '../ids.js';
 import type { ListenInterruption } from '../store/sql/sql.js';
 import type { ConfigurationStamp, ConfigurationStore } from '../store/configuration-store.js';
 import { buildEnvironmentState, type EnvironmentState } from './environment-state.js';
 
 /** How often cached environments are checked against the database by default. */
 export const DEFAULT_CHECK_INTERVAL_MS = 5000;
+
+/** How many API key digests are remembered with their environment id (oldest forgotten first). */
+const MAX_KEYS_REMEMBERED = 10_000;
 
 const sameBytes = (a: Uint8Array, b: Uint8Array): boolean =>
   a.length === b.length && a.every((byte, i) => byte === b[i]);
@@ -23,6 +26,12 @@ export class EnvironmentCache {
   readonly #states = new Map<string, EnvironmentState>();
   readonly #loading = new Map<string, Promise<EnvironmentState | null>>();
   readonly #generation = new Map<string, number>();
+  /**
+   * API key digest (base64) → environment id, for routes that name the environment by its key alone (OFREP).
+   * Never trusted alone: every use compares the digest with the environment's current one, so a rotated key's
+   * entry is refused and dropped at its next use.
+   */
+  readonly #envIdByKey = new Map<string, string>();
   #unsubscribe: (() => Promise<void>) | null = null;
   #timer: NodeJS.Timeout | null = null;
   #checking: Promise<void> | null = null;
@@ -136,6 +145,34 @@ export class EnvironmentCache {
       this.#loading.set(envId, loading);
     }
     return loading;
+  }
+
+  /**
+   * The environment whose API key is `apiKey`, or null when none has it. A key seen before costs no query;
+   * an unknown key costs one query of the environments table each time, as an unknown environment id does
+   * (not remembered: a key made a moment later must work at once). The last word is the constant-time
+   * comparison of the digests, against the state served now.
+   */
+  async byApiKey(apiKey: string): Promise<EnvironmentState | null> {
+    const keyDigest = digest(apiKey);
+    const remembered = keyDigest.toString('base64');
+    let envId = this.#envIdByKey.get(remembered);
+    if (envId === undefined) {
+      const found = await this.#store.environmentIdByKeyDigest(keyDigest);
+      if (found === null) return null;
+      envId = found;
+      if (this.#envIdByKey.size >= MAX_KEYS_REMEMBERED) {
+        const oldest = this.#envIdByKey.keys().next();
+        if (oldest.done !== true) this.#envIdByKey.delete(oldest.value);
+      }
+      this.#envIdByKey.set(remembered, envId);
+    }
+    const state = await this.get(envId);
+    if (state === null || !digestMatches(keyDigest, state.environment.apiKeyDigest)) {
+      this.#envIdByKey.delete(remembered);
+      return null;
+    }
+    return state;
   }
 
   async #load(envId: string): Promise<EnvironmentState | null> {

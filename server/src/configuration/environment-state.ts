@@ -24,7 +24,25 @@ export interface EnvironmentState {
   variationOwners: Map<string, Map<string, string>>;
   /** Reasons the engine gave for malformed parts, logged once per build. */
   reasons: string[];
+  /**
+   * Every flag key a variation of an active campaign sets, in campaign order, each once: what OFREP's bulk
+   * answer lists as disabled in panic (§18), when the decision itself holds no campaign.
+   */
+  flagKeys: readonly string[];
 }
+
+/** The flag keys the campaigns' variations set, each once, in order. */
+const flagKeysOf = (file: BucketingFile): string[] => {
+  const keys = new Set<string>();
+  for (const campaign of file.campaigns)
+    for (const group of campaign.variationGroups)
+      for (const variation of group.variations) {
+        const value: unknown = variation.modifications.value;
+        if (typeof value === 'object' && value !== null && !Array.isArray(value))
+          for (const key of Object.keys(value)) keys.add(key);
+      }
+  return [...keys];
+};
 
 /** A JSON answer as served: its bytes and a strong ETag of them. */
 export const servedDocument = (value: unknown): ServedDocument => {
@@ -58,5 +76,6 @@ export const buildEnvironmentState = (configuration: EnvironmentConfiguration): 
     accountSettings: servedDocument({ accountSettings: environment.accountSettings }),
     variationOwners,
     reasons: compiled.reasons.slice(),
+    flagKeys: Object.freeze(flagKeysOf(file)),
   };
 };

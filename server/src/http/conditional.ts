@@ -6,7 +6,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ServedDocument } from '../configuration/environment-state.js';
 
 /** True when an If-None-Match list names `etag` (or is `*`); weak comparison, as RFC 9110 §13.1.2 says. */
-const noneMatchHits = (header: string, etag: string): boolean =>
+export const noneMatchHits = (header: string, etag: string): boolean =>
   header
     .split(',')
     .map((tag) => tag.trim().replace(/^W\//, ''))

@@ -28,6 +28,18 @@ const STREAM_PATH = /^\/v1\/[^/?]+\/stream\/?(?:\?|$)/;
 /** True for the URL of the live-update stream (§17), the one CORS route under the remote control's `/v1/`. */
 export const isStream = (url: string): boolean => STREAM_PATH.test(url);
 
+/**
+ * OFREP's routes (§18) carry the SDK routes' CORS, and also allow `Authorization`: OpenFeature's web providers
+ * send the API key as a bearer token from pages of any origin.
+ */
+export const OFREP_CORS_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  ...CORS_HEADERS,
+  'access-control-allow-headers': `${CORS_HEADERS['access-control-allow-headers'] ?? ''}, Authorization`,
+});
+
+/** True for the URL of an OFREP route (§18), as sent. */
+export const isOfrep = (url: string): boolean => url.startsWith('/ofrep/');
+
 /** What the SDK bundles under `/sdk/` carry: module scripts load in CORS mode from any origin (§2.3). */
 export const SDK_BUNDLE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   'access-control-allow-origin': '*',
@@ -55,18 +67,21 @@ export const crossOriginHeadersOf = (url: string): Readonly<Record<string, strin
     ? CORS_HEADERS
     : isStream(url)
       ? STREAM_CORS_HEADERS
-      : url.startsWith('/sdk/')
-        ? SDK_BUNDLE_HEADERS
-        : null;
+      : isOfrep(url)
+        ? OFREP_CORS_HEADERS
+        : url.startsWith('/sdk/')
+          ? SDK_BUNDLE_HEADERS
+          : null;
 
-/** Adds the CORS headers to SDK-facing answers and answers their preflights. */
+/** Adds the CORS headers to SDK-facing and OFREP answers and answers their preflights. */
 export const registerCors = (app: FastifyInstance): void => {
   app.addHook('onRequest', (request, reply, done) => {
     if (isSdkFacing(request.url)) void reply.headers(CORS_HEADERS);
     else if (isStream(request.url)) void reply.headers(STREAM_CORS_HEADERS);
+    else if (isOfrep(request.url)) void reply.headers(OFREP_CORS_HEADERS);
     done();
   });
-  for (const url of ['/v2/*', '/events', '/events/*', '/cdn/*', '/v1/:envId/stream']) {
+  for (const url of ['/v2/*', '/events', '/events/*', '/cdn/*', '/v1/:envId/stream', '/ofrep/*']) {
     app.options(url, async (_request, reply) => reply.code(204).send());
   }
 };

@@ -48,3 +48,36 @@ export const requireEnvironmentAndKey = (environments: EnvironmentCache) => {
     if (!secretMatches(key, environmentOf(request).environment.apiKeyDigest)) throw errors.invalidApiKey();
   };
 };
+
+/** What a route that names the environment by its API key alone refuses with. */
+export interface KeyRefusals {
+  missing: () => Error;
+  unknown: () => Error;
+}
+
+/**
+ * The API key of a request to a route that names the environment by its key alone (OFREP, §18): x-api-key,
+ * else `Authorization: Bearer <apiKey>` (what OFREP providers send); undefined when neither. x-api-key comes
+ * first because it can only mean this server's key, while an Authorization header may be meant for a proxy
+ * in front of it.
+ */
+export const apiKeyOrBearerOf = (request: FastifyRequest): string | undefined => {
+  const key = apiKeyOf(request);
+  if (key !== undefined && key !== '') return key;
+  return /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(request.headers.authorization ?? '')?.[1];
+};
+
+/**
+ * onRequest hook: the API key names the environment (keys are unique across environments); none sent, or
+ * one no environment has, is refused with `refusals`. Runs before the body is read, so a wrong key is
+ * answered before anything about the body.
+ */
+export const requireEnvironmentOfKey =
+  (environments: EnvironmentCache, refusals: KeyRefusals) =>
+  async (request: FastifyRequest, _reply: FastifyReply): Promise<void> => {
+    const key = apiKeyOrBearerOf(request);
+    if (key === undefined) throw refusals.missing();
+    const state = await environments.byApiKey(key);
+    if (state === null) throw refusals.unknown();
+    states.set(request, state);
+  };

@@ -30,7 +30,7 @@ const acceptedTypes = (request: FastifyRequest): readonly string[] => {
 };
 
 /** Maps fastify's own client errors to the catalogue; null for anything else. */
-const fromFastify = (error: FastifyError, request: FastifyRequest): ApiError | null => {
+export const fromFastify = (error: FastifyError, request: FastifyRequest): ApiError | null => {
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
     case 'FST_ERR_CTP_INVALID_TYPE':

@@ -47,7 +47,8 @@ SDKs; tokens and the remote control API for automation; operator routes for acco
 - Bodies are JSON. The SDK routes also take JSON text as \`text/plain\` (what \`sendBeacon\` sends) and answer
   CORS requests from any origin; the token routes take form-encoded parameters too.
 - Errors: \`{"message", "code", "details"?}\` (the message says what to change, \`details\` names the field by
-  its path); the token routes answer RFC 6749 bodies \`{"error", "error_description"}\`.
+  its path); the token routes answer RFC 6749 bodies \`{"error", "error_description"}\`, the OFREP routes
+  OFREP's \`{"key"?, "errorCode", "errorDetails"}\`.
 - Not listed here: CORS preflights (\`OPTIONS\`), the demo page (\`/\`, \`/demo/…\`) and the SDK bundles (\`/sdk/…\`).
 
 This document is generated from the routes' schemas: [${OPENAPI_PATH}](${OPENAPI_PATH}).`;
@@ -71,6 +72,11 @@ export const registerOpenApi = async (app: FastifyInstance): Promise<void> => {
           name: 'sdk',
           description:
             'What the SDKs call: decisions, exposures, hits, the bucketing file. CORS: any origin.',
+        },
+        {
+          name: 'ofrep',
+          description:
+            'OpenFeature Remote Evaluation Protocol (OFREP): any OpenFeature SDK\'s OFREP provider evaluates flags here with the environment\'s API key. Errors are OFREP\'s {"errorCode", "errorDetails"}. CORS: any origin.',
         },
         {
           name: 'tokens',

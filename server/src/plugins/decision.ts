@@ -1,9 +1,9 @@
 // The decision API (PROTOCOL.md §3): `POST /v2/{envId}/campaigns`. The engine decides over the
-// environment's compiled configuration and the visitor's stored assignments; new assignments are written
-// behind, the context is stored as a SEGMENT hit unless asked not to.
+// environment's compiled configuration and the visitor's stored assignments (services/visitor-decision.ts,
+// shared with OFREP); new assignments are written behind, the context is stored as a SEGMENT hit unless
+// asked not to.
 import type { FastifyPluginCallback } from 'fastify';
-import { evaluate } from 'feature-ts/engine';
-import type { AssignmentHistory, Decision } from 'feature-ts/protocol';
+import type { Decision } from 'feature-ts/protocol';
 import type { AppContext } from '../app-context.js';
 import { environmentOf, requireEnvironmentAndKey } from '../http/environment-auth.js';
 import { JSON_OR_TEXT } from '../http/json-body.js';
@@ -15,6 +15,7 @@ import {
 } from '../validation/decision-request.js';
 import { segmentValues } from '../validation/hit.js';
 import { decisionJson } from '../http/decision-json.js';
+import { decideForVisitor } from '../services/visitor-decision.js';
 import { decisionRouteSchema } from './decision-schemas.js';
 import { withSchema } from './shared-schemas.js';
 import type { CollectStore } from '../store/collect-store.js';
@@ -52,10 +53,6 @@ const activationsOf = (decision: Decision, input: DecisionInput, now: number): A
     receivedMs: now,
   }));
 
-/** The variation of each group the decision holds. */
-const decidedGroups = (decision: Decision): AssignmentHistory =>
-  Object.fromEntries(decision.campaigns.map((c) => [c.variationGroupId, c.variation.id]));
-
 /** Registers the decision route. */
 export const decisionRoutes: FastifyPluginCallback<{ ctx: AppContext<CollectStore> }> = (
   app,
@@ -75,41 +72,26 @@ export const decisionRoutes: FastifyPluginCallback<{ ctx: AppContext<CollectStor
       const envId = state.environment.id;
       const query = readDecisionQuery(request.query);
       const input = validateDecisionRequest(request.body);
-      if (state.compiled.panic) {
-        return reply.send({ visitorId: input.visitorId, campaigns: [], panic: true } satisfies Decision);
-      }
-      const now = ctx.now();
-      // §8.5: with continuity, histories are looked up under the authenticated id first, then the anonymous
-      // one, and new assignments are stored under both.
-      const ids =
-        state.environment.accountSettings.enabledXPC &&
-        input.anonymousId !== null &&
-        input.anonymousId !== input.visitorId
-          ? [input.visitorId, input.anonymousId]
-          : [input.visitorId];
-      const assignments = await ctx.assignments.historyOf(envId, ids, now);
-      const result = evaluate(
-        state.compiled,
-        { id: input.visitorId, anonymousId: input.anonymousId, context: input.context, assignments },
+      const decision = await decideForVisitor(
+        ctx,
+        state,
+        input,
         { exposeAllKeys: query.exposeAllKeys, extras: query.accountSettings },
+        request.log,
       );
-      ctx.assignments.record(envId, ids, result.newAssignments, now);
-      if (ids.length > 1)
-        ctx.assignments.carryOver(envId, input.visitorId, decidedGroups(result.decision), now);
-      if (result.reasons.length > 0 && ctx.log.isLevelEnabled('debug')) {
-        request.log.debug({ envId, reasons: result.reasons }, 'decision reasons');
-      }
+      if (decision.panic === true) return reply.send(decision);
+      const now = ctx.now();
       if (input.consent && query.sendContextEvent && Object.keys(input.context).length > 0) {
         ctx.store.insertHits(envId, [segmentHit(input, now)]).catch((error: unknown) => {
           request.log.error({ err: error, envId }, 'the context (SEGMENT hit) could not be stored');
         });
       }
-      if (input.consent && input.triggerHit && result.decision.campaigns.length > 0) {
+      if (input.consent && input.triggerHit && decision.campaigns.length > 0) {
         // The caller asked the server to report the exposures itself; it waits for them to be durable.
-        await ctx.store.insertActivations(envId, activationsOf(result.decision, input, now));
+        await ctx.store.insertActivations(envId, activationsOf(decision, input, now));
       }
       // Byte-identical to serializing the object, with the shared campaigns' JSON cached.
-      return reply.type('application/json; charset=utf-8').send(decisionJson(result.decision));
+      return reply.type('application/json; charset=utf-8').send(decisionJson(decision));
     },
   );
   registered();

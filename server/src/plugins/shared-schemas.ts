@@ -29,6 +29,12 @@ export const SECURITY_SCHEMES = {
     description:
       "The environment's API key (PROTOCOL.md §2.2), printed once when the environment is created or its key rotated.",
   },
+  apiKeyBearer: {
+    type: 'http',
+    scheme: 'bearer',
+    description:
+      "The environment's API key as a bearer token (OFREP, PROTOCOL.md §18: what OpenFeature's OFREP providers send). The key names the environment.",
+  },
   bearerToken: {
     type: 'http',
     scheme: 'bearer',
@@ -62,6 +68,8 @@ export const security = {
   apiKey: [{ apiKey: [] }],
   /** Activation: the key may be left out; when sent it must be right. */
   optionalApiKey: [{ apiKey: [] }, {}],
+  /** OFREP: the API key as a bearer token, or in x-api-key. */
+  ofrep: [{ apiKeyBearer: [] }, { apiKey: [] }],
   /** OpenAPI 3.1 lets a non-OAuth scheme list roles: here, the action the token must grant. */
   bearer: (action: Action) => [{ bearerToken: [action] }],
   /** The operator key, or the console's session (cookie and CSRF token). */

@@ -41,4 +41,9 @@ export interface ConfigurationStore {
   ): Promise<() => Promise<void>>;
   /** What identifies the served version of each environment: a cheap check for missed notifications. */
   configurationStamps(envIds: readonly string[]): Promise<ConfigurationStamp[]>;
+  /**
+   * The environment whose API key has this SHA-256 digest, or null. Keys are 32 random bytes, so a key names
+   * one environment (OFREP, PROTOCOL.md §18, authenticates by the key alone).
+   */
+  environmentIdByKeyDigest(apiKeyDigest: Uint8Array): Promise<string | null>;
 }

@@ -57,6 +57,11 @@ class StoreDouble implements ConfigurationStore {
     return Promise.resolve([]);
   }
 
+  /** No environment is looked up by its API key here (OFREP's lookup). */
+  environmentIdByKeyDigest(): Promise<null> {
+    return Promise.resolve(null);
+  }
+
   /** A change of `envId`: its revision rises and listeners hear of it. */
   publish(envId: string): void {
     this.revisions.set(envId, (this.revisions.get(envId) ?? 0) + 1);

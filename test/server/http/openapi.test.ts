@@ -52,7 +52,7 @@ interface Route {
 }
 
 const OPERATOR_KEY = 'operator-key-for-the-openapi-test';
-const TAGS = ['sdk', 'tokens', 'remote-control', 'operator'];
+const TAGS = ['sdk', 'ofrep', 'tokens', 'remote-control', 'operator'];
 // Files and pages, not API operations: the only routes that may hide from the document.
 const HIDDEN = /^\/(?:$|demo\/|sdk\/|docs(?:\/|$)|openapi\.json$|admin$|admin\/assets\/)/;
 // Actions that take no body (everything they need is in the path).
@@ -205,6 +205,16 @@ void describe('the OpenAPI document', () => {
 
   void it('answers errors in the shape of their route family', () => {
     for (const [key, op] of operations()) {
+      // OFREP's bodies are its own, a server fault's included (OpenFeature providers read errorCode).
+      if (key.includes(' /ofrep/')) {
+        for (const [status, answer] of Object.entries(op.responses)) {
+          if (Number(status) < 400) continue;
+          const required = answer.content?.['application/json']?.schema?.required;
+          assert.ok(Array.isArray(required) && required.includes('errorCode'), `${key} ${status}`);
+          assert.ok(required.includes('errorDetails'), `${key} ${status}`);
+        }
+        continue;
+      }
       const shape = key.includes(' /oauth/') ? ['error', 'error_description'] : ['message', 'code'];
       for (const [status, answer] of Object.entries(op.responses)) {
         if (Number(status) < 400) continue;
@@ -417,6 +427,33 @@ void describe('every operation, called with its documented examples', () => {
     assert.ok(doc.paths[stream]?.get?.responses['200']?.content?.['text/event-stream'] !== undefined);
     assert.match(open.headers.get('content-type') ?? '', /^text\/event-stream/);
     covered.add(`get ${stream}`);
+
+    // OFREP: one flag (the example campaign's), every flag and their 304, and each documented refusal.
+    const bearer = { authorization: `Bearer ${ids.apiKey ?? ''}` };
+    const one = '/ofrep/v1/evaluate/flags/{key}';
+    const all = '/ofrep/v1/evaluate/flags';
+    ids.key = 'btnColor';
+    assert.equal(
+      (await call('post', one, { body: requestExample('post', one), headers: bearer })).status,
+      200,
+    );
+    assert.equal((await call('post', one, { body: requestExample('post', one), headers: key })).status, 200);
+    const flags = await call('post', all, { body: requestExample('post', all), headers: bearer });
+    assert.equal(flags.status, 200);
+    const notModified = await call('post', all, {
+      body: requestExample('post', all),
+      headers: { ...bearer, 'if-none-match': flags.headers.get('etag') ?? '' },
+    });
+    assert.equal(notModified.status, 304);
+    assert.equal((await call('post', all, { body: { context: {} }, headers: bearer })).status, 400);
+    assert.equal((await call('post', all, { body: requestExample('post', all) })).status, 401);
+    assert.equal((await call('post', one, { body: { context: [] }, headers: bearer })).status, 400);
+    assert.equal((await call('post', one, { body: requestExample('post', one) })).status, 401);
+    ids.key = 'btnColour';
+    assert.equal(
+      (await call('post', one, { body: requestExample('post', one), headers: bearer })).status,
+      404,
+    );
 
     // What these routes stored, through the operator's insight routes (their schemas checked on real rows).
     const traffic = await call('get', '/admin/v1/environments/{envId}/traffic', {

@@ -265,7 +265,19 @@ void describe('route schemas and the bodies the routes accept', () => {
         body: JSON.stringify({ ...example, [field]: wrongTypeFor(properties[field] ?? {}) }),
       });
       called++;
-      const body = (await res.json()) as { code?: string; details?: Array<{ path: string }> };
+      const body = (await res.json()) as {
+        code?: string;
+        details?: Array<{ path: string }>;
+        errorCode?: string;
+        errorDetails?: string;
+      };
+      // OFREP answers in its own shape (§18): the schema's refusal of the context is INVALID_CONTEXT, naming it.
+      if (route.url.startsWith('/ofrep/')) {
+        assert.equal(res.status, 400, `${route.method} ${route.url}: ${JSON.stringify(body)}`);
+        assert.equal(body.errorCode, 'INVALID_CONTEXT');
+        assert.match(body.errorDetails ?? '', new RegExp(`^${field}\\b`), JSON.stringify(body));
+        continue;
+      }
       // Bearer routes check the token first (a wrong body from no one is not worth reading); every other
       // route refuses the body before anything else.
       if (res.status === 401) {

@@ -106,6 +106,12 @@ export const environmentQueries = (db: Pick<Sql, 'query' | 'transaction'>, chann
       apiKeyDigest: bytes(row, 'api_key_digest'),
     }));
   },
+  async environmentIdByKeyDigest(apiKeyDigest: Uint8Array): Promise<string | null> {
+    const rows = await db.query('SELECT id FROM environments WHERE api_key_digest = $1 LIMIT 1', [
+      apiKeyDigest,
+    ]);
+    return rows[0] === undefined ? null : text(rows[0], 'id');
+  },
   async listEnvironments(accountId: string): Promise<EnvironmentRecord[]> {
     const rows = await db.query('SELECT * FROM environments WHERE account_id = $1 ORDER BY created_ms', [
       accountId,
