@@ -7,7 +7,7 @@ import { closestWord } from './closest-word.js';
 import { GLOBAL_FLAGS, USAGE_SECTIONS, type UsageEntry, type UsagePlaceholder } from './usage.js';
 
 /** The options a command (or one of its sub-commands) takes. */
-interface KnownOptions {
+export interface KnownOptions {
   /** Options given as `--name VALUE`. */
   values: Set<string>;
   /** Options given alone, `--name`. */
@@ -15,14 +15,14 @@ interface KnownOptions {
 }
 
 /** A command: its sub-commands (none: the command takes none) and the options of each. */
-interface KnownCommand {
+export interface KnownCommand {
   /** Options of the command itself, when it runs without a sub-command. */
   own: KnownOptions | null;
   subcommands: Map<string, KnownOptions>;
 }
 
-/** `--name VALUE` (a value) or `--name` followed by `]`, another option or the end (a flag). */
-const OPTION = /--([a-z0-9-]+)(?= (?![-[])[^\s\]]+)?/g;
+/** An option in a usage: a flag when `]`, another option or the end follows it, else it takes a value. */
+const OPTION = /--([a-z0-9-]+)/g;
 const FLAG_AFTER = /^--[a-z0-9-]+(?=\]|$| \[| --)/;
 /** A sub-command word, or alternatives (`on|off`): lower case, unlike placeholders (`ID|SLUG`). */
 const SUBCOMMAND = /^[a-z][a-z-]*(\|[a-z][a-z-]*)*$/;
