@@ -62,7 +62,7 @@ export const openConfiguredStore = (
   onWarning?: (warning: string) => void,
   onMigrationProgress: (line: string) => void = note,
 ): Promise<Store> =>
-  import('../main.js').then(({ openStore }) =>
+  import('../store/open-store.js').then(({ openStore }) =>
     openStore(config, {
       onFirstRun: (dataDir) =>
         note(`creating the embedded database in ${dataDir} (first run only, a few seconds)…`),
