@@ -5,32 +5,37 @@
 // object). The commands live in cli/commands-*.ts.
 import { parseArgs } from './cli/args.js';
 import { describeFailure } from './cli/cli-error.js';
-import { accessCommand } from './cli/commands-accesses.js';
-import { accountCommand, envCommand } from './cli/commands-accounts.js';
-import { campaignCommand } from './cli/commands-campaign.js';
-import { consoleCommand } from './cli/commands-console.js';
-import { endSessionsCommand } from './cli/commands-console-sessions.js';
-import { importCommand, panicCommand, reportCommand } from './cli/commands-campaigns.js';
-import { demoCommand, serveCommand, startCommand } from './cli/commands-server.js';
+import { checkCommandLine } from './cli/command-line.js';
 import { createContext, processIo, type CliIo, type CommandContext } from './cli/context.js';
 import { USAGE } from './cli/usage.js';
 import { readServerConfig } from './config.js';
-import { InputError } from './errors.js';
 
-const COMMANDS: Record<string, (context: CommandContext) => Promise<void>> = {
-  serve: serveCommand,
-  start: startCommand,
-  demo: demoCommand,
-  account: accountCommand,
-  env: envCommand,
-  panic: panicCommand,
-  import: importCommand,
-  campaign: campaignCommand,
-  report: reportCommand,
-  access: accessCommand,
+type Command = (context: CommandContext) => Promise<void>;
+
+/**
+ * Each command's module, loaded when the command runs: the server's modules (fastify, the store, the report
+ * code) take seconds to load and a command through a running server needs none of them.
+ */
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  serve: async () => (await import('./cli/commands-server.js')).serveCommand,
+  start: async () => (await import('./cli/commands-server.js')).startCommand,
+  demo: async () => (await import('./cli/commands-server.js')).demoCommand,
+  account: async () => (await import('./cli/commands-accounts.js')).accountCommand,
+  env: async () => (await import('./cli/commands-accounts.js')).envCommand,
+  panic: async () => (await import('./cli/commands-campaigns.js')).panicCommand,
+  import: async () => (await import('./cli/commands-campaigns.js')).importCommand,
+  campaign: async () => (await import('./cli/commands-campaign.js')).campaignCommand,
+  report: async () => (await import('./cli/commands-campaigns.js')).reportCommand,
+  access: async () => (await import('./cli/commands-accesses.js')).accessCommand,
   // `console end-sessions` works on the store like the other commands; `console` alone asks a server for a link.
-  console: (context) =>
-    context.args.words[1] === 'end-sessions' ? endSessionsCommand(context) : consoleCommand(context),
+  console: async () => {
+    const [{ endSessionsCommand }, { consoleCommand }] = await Promise.all([
+      import('./cli/commands-console-sessions.js'),
+      import('./cli/commands-console.js'),
+    ]);
+    return (context) =>
+      context.args.words[1] === 'end-sessions' ? endSessionsCommand(context) : consoleCommand(context);
+  },
 };
 
 /**
@@ -48,13 +53,14 @@ export const runCli = async (argv: readonly string[], io: CliIo = processIo()): 
       io.stdout.write(`${json ? JSON.stringify({ usage: USAGE }) : USAGE}\n`);
       return 0;
     }
-    const run = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
-    if (run === undefined)
-      throw new InputError(
-        `Unknown command "${args.words.join(' ')}": \`feature-server --help\` lists them.`,
-      );
+    // Checked against the help's table first: a typo is named as one, with the nearest known word.
+    checkCommandLine(args);
+    const load = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
+    if (load === undefined) throw new Error(`The help lists "${command}" but no module runs it.`);
     context = createContext(args, readServerConfig(io.env), io);
-    await run(context);
+    await (
+      await load()
+    )(context);
     return 0;
   } catch (error) {
     const failure = describeFailure(error);

@@ -1,7 +1,5 @@
-// Running the server: open the store the configuration names, build the app, listen, and close cleanly on
+// Running the server: open the store the configuration names (store/open-store.ts), build the app, listen, and close cleanly on
 // SIGINT/SIGTERM (so the embedded store's folder is released and written-behind assignments are flushed).
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { DestinationStream, Logger } from 'pino';
 import { createApp } from './app.js';
@@ -11,46 +9,12 @@ import type { ServerConfig } from './config.js';
 import { InputError } from './errors.js';
 import { newLocalOperatorKey, removeLocalOperator, writeLocalOperator } from './local-operator.js';
 import { createLogger } from './logger.js';
-import { prepareDataDir, type DataDirRepair } from './store/pglite/data-dir-modes.js';
 import { foldAll } from './report/rollups/fold-all.js';
 import { progressLine } from './report/rollups/rollup-progress.js';
-import { openPgliteStore } from './store/pglite/pglite.js';
-import { openPostgresStore } from './store/postgres/postgres.js';
 import { startStorageUpkeep, type StorageUpkeep } from './store/storage-upkeep.js';
 import type { Store } from './store/store.js';
 
-/** What openStore tells its caller about the embedded folder while it opens it. */
-export interface StoreOpenEvents {
-  /** Creating the embedded database takes seconds: heard first (the CLI says so on stderr). */
-  onFirstRun?: (dataDir: string) => void;
-  /** The folder was found open to other users and was made private (the server logs it). */
-  onModesRepaired?: (repair: DataDirRepair) => void;
-  /** PostgreSQL found something to fix at open, e.g. autovacuum off (a server logs it as a warning). */
-  onWarning?: (warning: string) => void;
-  /** An upgrade's migrations say which runs and how far a long one is (the CLI says it on stderr). */
-  onMigrationProgress?: (line: string) => void;
-}
-
-/** Opens the store the configuration names: PostgreSQL with DATABASE_URL, else the embedded folder. */
-export const openStore = (config: ServerConfig, events: StoreOpenEvents = {}): Promise<Store> => {
-  if (config.databaseUrl !== null)
-    return openPostgresStore({
-      connectionString: config.databaseUrl,
-      ...(config.databaseReplicaUrl === null ? {} : { replicaConnectionString: config.databaseReplicaUrl }),
-      ...(events.onWarning === undefined ? {} : { onWarning: events.onWarning }),
-      ...(events.onMigrationProgress === undefined
-        ? {}
-        : { onMigrationProgress: events.onMigrationProgress }),
-    });
-  // Before the first-run notice: another user's folder is refused, not announced as being created.
-  prepareDataDir(config.dataDir);
-  // PG_VERSION is the last thing an initialised PostgreSQL data folder lacks.
-  if (!existsSync(join(config.dataDir, 'PG_VERSION'))) events.onFirstRun?.(config.dataDir);
-  return openPgliteStore(config.dataDir, {
-    ...(events.onModesRepaired === undefined ? {} : { onModesRepaired: events.onModesRepaired }),
-    ...(events.onMigrationProgress === undefined ? {} : { onMigrationProgress: events.onMigrationProgress }),
-  });
-};
+export { openStore, type StoreOpenEvents } from './store/open-store.js';
 
 /** What to do when the server cannot listen where the configuration says. */
 const listenError = (error: unknown, config: ServerConfig): Error => {

@@ -1,14 +1,16 @@
 // Command-line parsing for `feature-server`: positional words, `--flag` booleans and `--name value` options.
+// Which names are flags comes from the help's table (command-line.ts); whether a command takes the options
+// given is checked there too, once the command is known.
 import { InputError } from '../errors.js';
+import { KNOWN_FLAGS } from './command-line.js';
 
 /** A parsed command line. */
 export interface ParsedArgs {
   words: string[];
   options: Map<string, string>;
+  /** Flags, and any other option given without a value (checkCommandLine says which it should have had). */
   flags: Set<string>;
 }
-
-const BOOLEAN_FLAGS = new Set(['json', 'xpc', '1v1t', 'help', 'sign-in-link', 'rebuild']);
 
 /** Parses argv (without node and the script). */
 export const parseArgs = (argv: readonly string[]): ParsedArgs => {
@@ -22,14 +24,11 @@ export const parseArgs = (argv: readonly string[]): ParsedArgs => {
       continue;
     }
     const [name = '', inline] = arg.slice(2).split('=', 2);
-    if (BOOLEAN_FLAGS.has(name)) {
-      flags.add(name);
-    } else if (inline !== undefined) {
-      options.set(name, inline);
-    } else {
-      const value = argv[i + 1];
-      if (value === undefined || value.startsWith('--'))
-        throw new InputError(`--${name} needs a value: --${name} VALUE.`);
+    const value = argv[i + 1];
+    if (KNOWN_FLAGS.has(name)) flags.add(name);
+    else if (inline !== undefined) options.set(name, inline);
+    else if (value === undefined || value.startsWith('--')) flags.add(name);
+    else {
       options.set(name, value);
       i++;
     }

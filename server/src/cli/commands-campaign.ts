@@ -10,7 +10,7 @@ import { ANALYSIS_USAGE, analysisOptions, withAnalysisOptions } from './analysis
 import { required } from './args.js';
 import { campaignText } from './campaign-text.js';
 import type { CommandContext } from './context.js';
-import { readJsonFile } from './import-file.js';
+import { readJsonFile } from './json-file.js';
 import { positional } from './inputs.js';
 import { textTable } from './text-table.js';
 

@@ -1,29 +1,12 @@
 // `feature-server import FILE --env E` (PROTOCOL.md §13.9): a bucketing-format file (§6) becomes the
 // environment's campaigns. One function for the CLI and for tests that seed a server the way an operator does,
 // and what the import says of the campaigns that the platform's own SDKs cannot evaluate (compatibility.ts).
-import { readFile } from 'node:fs/promises';
-import { InputError, unknownEnvironmentInput } from '../errors.js';
+import { unknownEnvironmentInput } from '../errors.js';
 import { environmentCompatibility, type CompatibilityWarning } from '../remote/compatibility.js';
 import type { AccountStore } from '../store/account-store.js';
 import type { CampaignStore } from '../store/campaign-store.js';
 import { validateBucketingCampaigns } from '../validation/bucketing-campaigns.js';
-
-/** Reads a JSON file; the errors say what to change. */
-export const readJsonFile = async (path: string): Promise<unknown> => {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch {
-    throw new InputError(`Cannot read ${path}: check the file path.`);
-  }
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (error) {
-    throw new InputError(
-      `${path} is not valid JSON (${error instanceof Error ? error.message : 'unparsable'}).`,
-    );
-  }
-};
+import { readJsonFile } from './json-file.js';
 
 /**
  * Replaces the campaigns of `envId` with those of the bucketing-format file at `path`, in the file's order;

@@ -1,19 +1,18 @@
 // Which store a command works on (PROTOCOL.md §13.9): PostgreSQL with DATABASE_URL (side by side with any
 // server); else the embedded folder, opened directly, or, when a running server holds it, through that
 // server's operator routes with the credential it left in the folder. A read-only command never creates
-// the embedded database.
+// the embedded database. The store's modules are loaded only when the store is opened: a command through a
+// running server needs none of them, and loading them (fastify, PGlite, pg) costs more than the whole call.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ServerConfig } from '../config.js';
-import { readLocalOperator } from '../local-operator.js';
-import { openStore } from '../main.js';
+import { readLocalOperator, type LocalOperator } from '../local-operator.js';
 import { DataDirBusyError } from '../store/pglite/data-dir-lock.js';
 import { describeRepair, type DataDirRepair } from '../store/pglite/data-dir-modes.js';
 import type { Store } from '../store/store.js';
 import { CliError } from './cli-error.js';
 import { operatorAnswers, operatorClient } from './operator-client.js';
 import type { Operations, StoreUsed } from './operations.js';
-import { storeOperations } from './store-operations.js';
 
 /** Whether a command only reads (then it must not create a database) or may write. */
 export type OpenMode = 'read' | 'write';
@@ -63,13 +62,39 @@ export const openConfiguredStore = (
   onWarning?: (warning: string) => void,
   onMigrationProgress: (line: string) => void = note,
 ): Promise<Store> =>
-  openStore(config, {
-    onFirstRun: (dataDir) =>
-      note(`creating the embedded database in ${dataDir} (first run only, a few seconds)…`),
-    onModesRepaired,
-    ...(onWarning === undefined ? {} : { onWarning }),
-    onMigrationProgress,
-  });
+  import('../store/open-store.js').then(({ openStore }) =>
+    openStore(config, {
+      onFirstRun: (dataDir) =>
+        note(`creating the embedded database in ${dataDir} (first run only, a few seconds)…`),
+      onModesRepaired,
+      ...(onWarning === undefined ? {} : { onWarning }),
+      onMigrationProgress,
+    }),
+  );
+
+/** The operations on the configured store, opened. */
+const onStore = async (
+  config: ServerConfig,
+  used: StoreUsed,
+  note: (text: string) => void,
+): Promise<Operations> => {
+  const [{ storeOperations }, store] = await Promise.all([
+    import('./store-operations.js'),
+    openConfiguredStore(config, note),
+  ]);
+  return storeOperations(store, used);
+};
+
+/**
+ * The running server that holds the embedded folder, when one does: its credential is in the folder, its
+ * process is alive and it answers with that credential. Null otherwise (no server, or one that stopped
+ * without removing its credential).
+ */
+const runningServer = async (dataDir: string): Promise<LocalOperator | null> => {
+  const operator = readLocalOperator(dataDir);
+  if (operator === null || !isAlive(operator.pid)) return null;
+  return (await operatorAnswers(operator)) ? operator : null;
+};
 
 /** Opens what a command works on, saying what opening finds through `note`; the caller closes it. */
 export const openOperations = async (
@@ -78,7 +103,11 @@ export const openOperations = async (
   note: (text: string) => void = noteOnStderr,
 ): Promise<Operations> => {
   const used = configuredStore(config);
-  if (used.kind === 'postgres') return storeOperations(await openConfiguredStore(config, note), used);
+  if (used.kind === 'postgres') return onStore(config, used, note);
+  // A server holds the folder: through it at once, rather than after the store's modules are loaded and the
+  // folder is found busy (seconds, against a few milliseconds for a call).
+  const running = await runningServer(config.dataDir);
+  if (running !== null) return operatorClient(running, { ...used, server: running.url });
   // PG_VERSION is the last thing an initialised data folder lacks (main.ts); a running server has one.
   if (mode === 'read' && !existsSync(join(config.dataDir, 'PG_VERSION')))
     throw new CliError(
@@ -88,13 +117,13 @@ export const openOperations = async (
         'with `feature-server demo` or `feature-server account create --name N`.',
     );
   try {
-    return storeOperations(await openConfiguredStore(config, note), used);
+    return await onStore(config, used, note);
   } catch (error) {
     if (!(error instanceof DataDirBusyError)) throw error;
-    // The folder's holder left a credential: go through it. Missing, or left by a server that is gone: the
-    // busy folder's message says what to do.
-    const operator = readLocalOperator(config.dataDir);
-    if (operator === null || !isAlive(operator.pid) || !(await operatorAnswers(operator))) throw error;
+    // A server took the folder meanwhile and left a credential: go through it. Missing, or left by a server
+    // that is gone: the busy folder's message says what to do.
+    const operator = await runningServer(config.dataDir);
+    if (operator === null) throw error;
     return operatorClient(operator, { ...used, server: operator.url });
   }
 };

@@ -10,7 +10,6 @@ import {
   type RemotePage,
 } from 'feature-ts/protocol';
 import type { LocalOperator } from '../local-operator.js';
-import { validateBucketingCampaigns } from '../validation/bucketing-campaigns.js';
 import { CliError, unknownAccess, unknownAccount, unknownCampaign, unknownEnvironment } from './cli-error.js';
 import type { AccessView, AccountView, EnvironmentView, Operations, StoreUsed } from './operations.js';
 
@@ -153,7 +152,9 @@ export const operatorClient = (operator: LocalOperator, used: StoreUsed): Operat
         notFound: () => unknownEnvironment(envId),
       })) as EnvironmentView,
     importCampaigns: async (envId, file) => {
-      // Checked here first, so a bad file is refused with the same message as without a server.
+      // Checked here first, so a bad file is refused with the same message as without a server (loaded
+      // here: the other commands through a server need no schema).
+      const { validateBucketingCampaigns } = await import('../validation/bucketing-campaigns.js');
       validateBucketingCampaigns(file);
       const answer = await call({
         method: 'PUT',

@@ -1,10 +1,11 @@
 // The CLI's operations on a store it opened itself: PostgreSQL (side by side with servers), or the embedded
 // folder when no server holds it. The answers are built by the operator routes' own functions, so a command
 // prints the same objects as when it goes through a running server (operator-client.ts).
-import type { CampaignState } from 'feature-ts/protocol';
+import type { CampaignState, RemoteCampaign } from 'feature-ts/protocol';
 import { AccessInputError, createAccess } from '../auth/create-access.js';
 import { secretMatches } from '../ids.js';
 import { campaignFromRemote, toRemoteCampaign } from '../remote/campaign-format.js';
+import { campaignCompatibility } from '../remote/compatibility.js';
 import { buildCampaignReport } from '../report/build-report.js';
 import { rebuildRollups } from '../report/rollups/fold-all.js';
 import { accessAnswer, accountAnswer, environmentAnswer } from '../services/operator-answers.js';
@@ -35,6 +36,30 @@ export const storeOperations = (store: Store, used: StoreUsed): Operations => {
     const found = await store.getCampaign(envId, campaignId);
     if (found === null) throw unknownCampaign(envId, campaignId);
     return found;
+  };
+  /**
+   * Campaigns as the remote control routes answer them (plugins/campaigns.ts), so that a command prints the
+   * same object on the store as through a server: with what the platform's own SDKs would evaluate
+   * differently in each, in the environment as it is (its campaigns in order, its account settings).
+   */
+  const answered = async (
+    env: EnvironmentRecord,
+    shown: readonly CampaignRecord[],
+    all?: readonly CampaignRecord[],
+  ): Promise<RemoteCampaign[]> => {
+    const campaigns = (all ?? (await store.listCampaigns(env.id))).map((c) => c.body);
+    const { accountSettings } = env;
+    return shown.map((record) => ({
+      ...toRemoteCampaign(record),
+      compatibility: campaignCompatibility(record.body, { campaigns, paths: 'remote', accountSettings }).map(
+        ({ code, modes, path, message }) => ({ code, modes: [...modes], path, message }),
+      ),
+    }));
+  };
+  const answeredOne = async (env: EnvironmentRecord, record: CampaignRecord): Promise<RemoteCampaign> => {
+    const [answer] = await answered(env, [record]);
+    if (answer === undefined) throw new Error(`campaign ${record.id} not answered`);
+    return answer;
   };
   /** A body of the remote control API read as its routes read it (remote.ts), refusals named by field. */
   const parse = (body: unknown, existing?: CampaignRecord) => {
@@ -106,14 +131,17 @@ export const storeOperations = (store: Store, used: StoreUsed): Operations => {
       if (revoked === null) throw unknownAccess(accessId);
       return accessAnswer(revoked);
     },
-    listCampaigns: async (envId) =>
-      (await store.listCampaigns((await environment(envId)).id)).map(toRemoteCampaign),
+    listCampaigns: async (envId) => {
+      const found = await environment(envId);
+      const campaigns = await store.listCampaigns(found.id);
+      return answered(found, campaigns, campaigns);
+    },
     getCampaign: async (envId, wanted) => {
       const found = await environment(envId);
       const byId = await store.getCampaign(found.id, wanted);
       const bySlug = byId ?? (await store.listCampaigns(found.id)).find((c) => c.body.slug === wanted);
       if (bySlug === undefined) throw unknownCampaign(envId, wanted);
-      return toRemoteCampaign(bySlug);
+      return answeredOne(found, bySlug);
     },
     createCampaign: async (envId, body) => {
       const found = await environment(envId);
@@ -122,7 +150,7 @@ export const storeOperations = (store: Store, used: StoreUsed): Operations => {
         description: parsed.description,
         state: parsed.state ?? 'active',
       });
-      return toRemoteCampaign(created);
+      return answeredOne(found, created);
     },
     updateCampaign: async (envId, campaignId, body) => {
       const found = await environment(envId);
@@ -133,14 +161,14 @@ export const storeOperations = (store: Store, used: StoreUsed): Operations => {
         description: parsed.description,
         ...(parsed.position === undefined ? {} : { position: parsed.position }),
       });
-      return toRemoteCampaign(updated);
+      return answeredOne(found, updated);
     },
     // The store refuses to leave `interrupted` in the same statement (IdConflictError: a `conflict`).
     toggleCampaign: async (envId, campaignId, state: CampaignState) => {
       const found = await environment(envId);
       const existing = await campaign(found.id, campaignId);
       await store.setCampaignState(found.id, existing.id, state);
-      return toRemoteCampaign(await campaign(found.id, existing.id));
+      return answeredOne(found, await campaign(found.id, existing.id));
     },
     deleteCampaign: async (envId, campaignId) => {
       const found = await environment(envId);

@@ -55,9 +55,10 @@ void describe('feature-server CLI (embedded store)', () => {
     assert.equal(body.campaign_id, 'c1');
     assert.equal(body.variation_groups[0]?.variations.length, 2);
     const table = await runCliInProcess(['report', '--env', envId], env);
-    assert.match(table.stdout, /^c1: sequential \(valid however often you look\)/);
+    // Campaigns and groups by their names (the file's c1 is "Checkout", its group "Everyone").
+    assert.match(table.stdout, /^Checkout: sequential \(valid however often you look\)/);
     assert.match(table.stdout, /^campaign\s+group\s+variation\s+visits/m);
-    assert.match(table.stdout, /Original \(ref\)/);
+    assert.match(table.stdout, /^Checkout +Everyone +Original \(ref\) /m);
   });
 
   void it('seeds the demo once and keeps its key across runs, in a file only its owner reads', async () => {

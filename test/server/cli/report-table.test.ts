@@ -1,9 +1,11 @@
 // The terminal table of `feature-server report`: the analysis in force first, one row per variation and goal
 // with the server's verdict (a variation without goals still listed), each group's sample-ratio line after;
-// figures rounded for display only. The report is test/support/report-example.ts.
+// figures rounded for display only; campaigns, groups and variations by name, by id where they have none. The
+// report is test/support/report-example.ts.
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { reportTable } from '../../../server/src/cli/report-table.js';
+import type { CampaignReport, RemoteCampaign } from '../../../src/protocol/index.js';
 import { exampleReport } from '../../support/report-example.js';
 
 const cells = (line: string): string[] => line.split(/ {2,}/);
@@ -27,7 +29,7 @@ void it('says how the verdicts are drawn, then one row per variation and goal wi
     'rate',
     'uplift',
     'p-value',
-    'interval (diff)',
+    'interval of the difference (points)',
     'verdict',
     'revenue',
   ]);
@@ -75,7 +77,7 @@ void it('says how the verdicts are drawn, then one row per variation and goal wi
       '12.63 %',
       '26.26 %',
       '0.5556',
-      '[-1.81 %, 7.06 %]',
+      '-1.81 to +7.06',
       'inconclusive',
     ],
     [
@@ -90,7 +92,7 @@ void it('says how the verdicts are drawn, then one row per variation and goal wi
       '3.84 %',
       '-',
       '6.19e-7',
-      '[1.93 %, 5.75 %]',
+      '+1.93 to +5.75',
       'exploratory',
       '812.50',
     ],
@@ -98,7 +100,7 @@ void it('says how the verdicts are drawn, then one row per variation and goal wi
   ]);
   assert.equal(
     lines.at(-1),
-    'c1 vg1: sample ratio ok (p 0.8226): visitors 1000 / 990, expected 995.0 / 995.0',
+    'c1, group vg1: sample ratio ok (p 0.8226): visitors 1000 / 990, expected 995.0 / 995.0',
   );
 });
 
@@ -109,14 +111,80 @@ void it('with the fixed method, shows the fixed-horizon figures and says they ar
     /fixed horizon \(valid only when read once, at a sample size fixed in advance\)/,
   );
   const green = lines.find((l) => l.includes('Green') && l.includes('add_to_cart')) ?? '';
-  assert.deepEqual(cells(green).slice(10, 12), ['0.0643', '[-0.16 %, 5.41 %]']);
+  assert.deepEqual(cells(green).slice(10, 12), ['0.0643', '-0.16 to +5.41']);
 });
 
 void it('a mismatched split gets a line that says no verdict can be trusted, and what usually causes it', () => {
   const table = reportTable([exampleReport('sequential', true)]);
   assert.match(
     table,
-    /c1 vg1: SAMPLE RATIO MISMATCH \(p 1\.00e-9\): visitors 1000 \/ 990, expected 995\.0 \/ 995\.0\. No verdict/,
+    /c1, group vg1: SAMPLE RATIO MISMATCH \(p 1\.00e-9\): visitors 1000 \/ 990, expected 995\.0 \/ 995\.0\. No verdict/,
   );
   assert.match(table, /sample ratio mismatch/);
+});
+
+/** The example's campaign as a campaign list gives it: named, its group named `group`. */
+const listedCampaign = (report: CampaignReport, group: string): RemoteCampaign => ({
+  id: report.campaign_id,
+  name: 'Checkout button',
+  description: '',
+  type: 'ab',
+  slug: 'checkout',
+  state: 'active',
+  variation_groups: report.variation_groups.map((g) => ({
+    id: g.id,
+    name: group,
+    targeting: {
+      targeting_groups: [{ targetings: [{ key: 'fs_all_users', operator: 'EQUALS', value: '' }] }],
+    },
+    variations: g.variations.map((v) => ({
+      id: v.id,
+      name: v.name,
+      reference: v.reference,
+      allocation: 50,
+      modifications: { type: 'JSON', value: {} },
+    })),
+  })),
+  bucket_ranges: [[0, 100]],
+  analysis: report.analysis,
+  created_at: '2026-11-22T00:00:00.000Z',
+  updated_at: '2026-11-22T00:00:00.000Z',
+});
+
+void it('names the campaign, group and variation as listed, and by id what has no name', () => {
+  const report = exampleReport('sequential');
+  const lines = reportTable([report], [listedCampaign(report, 'Everyone')]).split('\n');
+  assert.match(lines[0] ?? '', /^Checkout button: sequential /);
+  const start = lines.findIndex((l) => l.startsWith('campaign'));
+  assert.deepEqual(
+    lines.slice(start + 1, start + 6).map((line) => cells(line).slice(0, 3)),
+    [
+      ['Checkout button', 'Everyone', 'Original (ref)'],
+      ['Checkout button', 'Everyone', 'Original (ref)'],
+      ['Checkout button', 'Everyone', 'Green'],
+      ['Checkout button', 'Everyone', 'Green'],
+      // Variation v3 has no name.
+      ['Checkout button', 'Everyone', 'v3'],
+    ],
+  );
+  assert.match(lines.at(-1) ?? '', /^Checkout button, group Everyone: sample ratio ok/);
+
+  // A group without a name, and a campaign the list leaves out (deleted: its report stays readable): ids.
+  const unnamedGroup = reportTable([report], [listedCampaign(report, '')]).split('\n');
+  assert.deepEqual(cells(unnamedGroup.find((l) => l.includes('Green')) ?? '').slice(0, 3), [
+    'Checkout button',
+    'vg1',
+    'Green',
+  ]);
+  const deleted = reportTable([report], []).split('\n');
+  assert.deepEqual(cells(deleted.find((l) => l.includes('Green')) ?? '').slice(0, 3), ['c1', 'vg1', 'Green']);
+  assert.match(deleted[0] ?? '', /^c1: sequential /);
+});
+
+void it('says "points" in the interval header, as the console does, and signs the bounds', () => {
+  const table = reportTable([exampleReport('fixed')]);
+  const header = table.split('\n').find((l) => l.startsWith('campaign')) ?? '';
+  assert.ok(cells(header).includes('interval of the difference (points)'), header);
+  // The difference of rates in percentage points, not percent: 12.63 % against 10.00 %, its interval in points.
+  assert.doesNotMatch(table, /\[-?\d/);
 });
