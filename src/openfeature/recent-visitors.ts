@@ -25,6 +25,11 @@ export class RecentVisitors<T> {
     return entry;
   }
 
+  /** The entry of `visitorId`, its recency unchanged. */
+  peek(visitorId: string): T | undefined {
+    return this.#entries.get(visitorId);
+  }
+
   /** Keeps `entry` as the most recent, dropping the least recent one past the bound. */
   set(visitorId: string, entry: T): void {
     this.#entries.delete(visitorId);

@@ -105,6 +105,14 @@ export class FeatureServerProvider {
     return this.#visitors.size;
   }
 
+  /**
+   * The visitor kept for `targetingKey`, if any: to send other hits, change its consent, or fetch its flags
+   * again. Asking does not make it more recent.
+   */
+  getVisitor(targetingKey: string): Visitor | undefined {
+    return this.#visitors.peek(targetingKey)?.visitor;
+  }
+
   /** Rejects when the SDK instance was not started: `await Feature.start(…)` comes first. */
   initialize(): Promise<void> {
     if (this.#instance.getStatus() === 'SDK_NOT_INITIALIZED')
