@@ -101,6 +101,7 @@ void describe('FeatureWebProvider (@openfeature/web-sdk)', () => {
     const missing = client.getBooleanDetails('noSuchFlag', true);
     assert.equal(missing.value, true);
     assert.equal(missing.errorCode, 'FLAG_NOT_FOUND');
+    assert.equal(missing.reason, 'ERROR', "OpenFeature's client reports an errorCode as ERROR");
     const direct = provider.resolveBooleanEvaluation('noSuchFlag', true);
     assert.equal(direct.reason, 'DEFAULT');
     assert.equal(direct.errorCode, 'FLAG_NOT_FOUND');
