@@ -59,6 +59,7 @@ void describe('FeatureWebProvider (@openfeature/web-sdk)', () => {
   void it('resolves from the fetched flags: value, variant = variation name, SPLIT / TARGETING_MATCH, metadata', async () => {
     const { sdk, client } = await setUp();
     opened.push(sdk);
+    assert.equal(client.providerStatus, 'READY');
     assert.equal(sdk.double.requestsTo('decision').length, 1, 'one fetch, at initialize');
 
     const color = client.getStringDetails('btnColor', 'red');
@@ -275,6 +276,7 @@ void describe('FeatureWebProvider (@openfeature/web-sdk)', () => {
       ),
       /targetingKey/,
     );
+    assert.equal(OpenFeature.getClient(domain).providerStatus, 'ERROR');
   });
 
   void it('onClose stops the ConfigurationChanged events; the SDK instance stays started', async () => {
