@@ -4,12 +4,13 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, it } from 'node:test';
-import { OpenFeature as ServerOpenFeature } from '@openfeature/server-sdk';
+import { ProviderEvents, OpenFeature as ServerOpenFeature } from '@openfeature/server-sdk';
 import { OpenFeature as WebOpenFeature } from '@openfeature/web-sdk';
 import { Mode } from '../../src/core/node.js';
 import { FeatureServerProvider, FeatureWebProvider } from '../../src/openfeature/index.js';
 import { describeE2eOnEveryStore, report, startSdk, variationOf, visitsOf } from './sdk-server-support.js';
-import { VECTORS } from './sdk-server-campaigns.js';
+import { VECTORS, campaignsFile } from './sdk-server-campaigns.js';
+import { until } from '../support/until.js';
 
 const [A, B] = VECTORS;
 
@@ -49,6 +50,32 @@ describeE2eOnEveryStore('OpenFeature providers against the server', (fixture) =>
       );
       assert.equal(variationOf(quarters, `q-${B.variation}`).events.add_to_cart?.conversions, 0);
     });
+
+  void it('FeatureServerProvider, BUCKETING: a new file reaches kept visitors, announced by ConfigurationChanged', async () => {
+    const env = await fixture.server.seed();
+    const sdk = await startSdk(fixture.server, env, Mode.BUCKETING, fixture.closers, 1);
+    const domain = randomUUID();
+    await ServerOpenFeature.setProviderAndWait(
+      domain,
+      new FeatureServerProvider({ instance: sdk.instance, hasConsented: true }),
+    );
+    const client = ServerOpenFeature.getClient(domain);
+    const changed: string[][] = [];
+    client.addHandler(ProviderEvents.ConfigurationChanged, (details) =>
+      changed.push(details?.flagsChanged ?? []),
+    );
+    const before = await client.getStringDetails('banner', 'off', { targetingKey: A.id });
+    assert.deepEqual([before.value, before.errorCode], ['off', 'FLAG_NOT_FOUND']);
+
+    await fixture.server.importFile(env.envId, campaignsFile({ extra: true }));
+    // Polling every second: the kept visitor is re-evaluated when the new file lands (PROTOCOL.md §16.2).
+    await until(() => changed.find((keys) => keys.includes('banner')), {
+      what: 'a ConfigurationChanged event naming banner',
+      timeoutMs: 6000,
+    });
+    const after = await client.getStringDetails('banner', 'off', { targetingKey: A.id });
+    assert.deepEqual([after.value, after.reason], ['on', 'TARGETING_MATCH']);
+  });
 
   void it('FeatureWebProvider: the visitor of the context, one visit, track as a conversion', async () => {
     const env = await fixture.server.seed();
