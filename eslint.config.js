@@ -93,6 +93,44 @@ export default tseslint.config(
     },
   },
   {
+    // feature-ts/openfeature (PROTOCOL.md §18.1) reaches the SDK through the package's main entry only: a relative
+    // path would load a second copy of core beside the application's (the tracker knows its own hit classes).
+    files: ['src/openfeature/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: [
+                '../core',
+                '../core/*',
+                '../elements',
+                '../elements/*',
+                '../engine',
+                '../engine/*',
+                '../../server/*',
+              ],
+              message:
+                'openfeature uses the SDK through `feature-ts` and the protocol only (DESIGN.md layers).',
+            },
+            {
+              // Types only: the entry then loads with either OpenFeature SDK installed (openfeature-names.ts).
+              group: ['@openfeature/*'],
+              allowTypeImports: true,
+              message: 'openfeature imports only types from the OpenFeature packages (optional peers).',
+            },
+            {
+              regex: '^feature-ts/(?!protocol$)',
+              message:
+                'openfeature uses the SDK through `feature-ts` and the protocol only (DESIGN.md layers).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // The server is its own package: it reaches the SDK package only through its two exports, never by path.
     files: ['server/**/*.ts'],
     rules: {

@@ -52,6 +52,13 @@ export default {
   testsFinishTimeout: 180000,
   plugins: [
     esbuildPlugin({ ts: true, target: 'es2022', tsconfig: './tsconfig.json' }),
+    // src/openfeature imports the SDK as `feature-ts` (its package's main entry): in Chromium tests that is the
+    // browser entry's source, the module the tests start their instances from (tsconfig.json does the same for
+    // Node). Without this, node-resolve would pick a built bundle: a second copy of the SDK.
+    {
+      name: 'feature-ts-self',
+      resolveImport: ({ source }) => (source === 'feature-ts' ? '/src/core/index.ts' : undefined),
+    },
     serverCommandsPlugin(),
     serverAppCommandsPlugin(),
   ],
