@@ -16,3 +16,4 @@ export const send = async (request: TransportRequest): Promise<TransportResponse
   });
   return { status: res.status, ok: res.ok, headers: res.headers, body: await res.text() };
 };
+
