@@ -172,9 +172,8 @@ export class FeatureInstance {
     };
     // Live updates (PROTOCOL.md §17): their chunk loads now and nothing waits for it; the stream opens unless
     // the SDK closed meanwhile.
-    const refresh = source.refresh;
     const live =
-      options.liveUpdates && refresh !== undefined
+      options.liveUpdates && source.refresh !== undefined
         ? loadLiveUpdates().then(
             (code) =>
               closed
@@ -182,7 +181,7 @@ export class FeatureInstance {
                 : code.startLiveUpdates({
                     options,
                     logger,
-                    refresh: () => refresh.call(source),
+                    refresh: () => source.refresh?.() ?? Promise.resolve(),
                     visibility: platform.visibility,
                   }),
             (error: unknown) => logger.error(`live updates: their code did not load: ${String(error)}`),

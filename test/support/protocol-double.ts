@@ -226,7 +226,8 @@ export const startProtocolDouble = async (partial: Partial<DoubleScript> = {}): 
       opened: () => opened,
       push(revision, etag = script.bucketingEtag) {
         const data = { type: 'refetchEvaluation', etag, lastModified: new Date().toUTCString() };
-        for (const res of openStreams) res.write(`id: ${revision}\nevent: change\ndata: ${JSON.stringify(data)}\n\n`);
+        for (const res of openStreams)
+          res.write(`id: ${revision}\nevent: change\ndata: ${JSON.stringify(data)}\n\n`);
       },
       write(text) {
         for (const res of openStreams) res.write(text);

@@ -79,7 +79,9 @@ export const createBucketingSource = async (deps: DecisionSourceDeps): Promise<D
   const request = `GET ${shownUrl(url)}`;
   // CacheMode.DISABLED: nothing an earlier visit kept decides what a visitor sees, the file included.
   const cache =
-    deps.cacheMode === CacheMode.DISABLED ? NO_FILE_CACHE : (deps.fileCache ?? defaultBucketingFileCache(logger));
+    deps.cacheMode === CacheMode.DISABLED
+      ? NO_FILE_CACHE
+      : (deps.fileCache ?? defaultBucketingFileCache(logger));
   // CacheMode.NETWORK_FIRST: the cached file, held back until a download confirms it (304) or fails.
   let heldBack: CachedBucketingFile | null = null;
   const intervalMs = deps.pollingIntervals * 1000;
@@ -154,7 +156,8 @@ export const createBucketingSource = async (deps: DecisionSourceDeps): Promise<D
     // The download decides; the cached copy is used only when it fails (a 304 installs it in `apply`).
     heldBack = cached;
     await poller.pollNow();
-    if (current === null && install(cached.body, cached.etag, cached.lastModified))
+    // Read again: TypeScript keeps `current` as it was before the await, when the download may have set it.
+    if ((current as CurrentFile | null) === null && install(cached.body, cached.etag, cached.lastModified))
       logger.info('the bucketing file download failed: the cached file is in use until it succeeds.');
     heldBack = null;
   } else {

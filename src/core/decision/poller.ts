@@ -142,7 +142,8 @@ export class FilePoller {
         do {
           this.again = false;
           await this.attempt();
-        } while (this.again && !this.stopped);
+          // Read again: a call during the attempt may have set it (TypeScript keeps it false across the await).
+        } while ((this.again as boolean) && !this.stopped);
       } finally {
         this.cycle = null;
       }

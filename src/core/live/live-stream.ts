@@ -114,9 +114,8 @@ export class LiveStream {
     const parser = this.#parser;
     parser.reset();
     const id = parser.lastEventId;
-    // Set by the callbacks: declared with the cast so that TypeScript does not narrow it to `null` here.
-    let head = null as StreamHead | null;
-    let alive = false;
+    // Set by the callbacks (an object: TypeScript would narrow a variable to its initial `null` here).
+    const seen: { head: StreamHead | null; alive: boolean } = { head: null, alive: false };
     let failed: string | null = null;
     try {
       await options.openStream(
@@ -127,12 +126,12 @@ export class LiveStream {
         },
         {
           open: (answer) => {
-            head = answer;
+            seen.head = answer;
             if (answer.ok) this.#open();
           },
           chunk: (text) => {
             // Anything, a ping included, shows a stream that stays up: the backoff starts over after it.
-            alive = true;
+            seen.alive = true;
             parser.feed(text);
           },
         },
@@ -143,7 +142,8 @@ export class LiveStream {
     }
     if (controller !== this.#controller || this.#closed) return;
     this.#controller = null;
-    if (alive) this.#failures = 0;
+    if (seen.alive) this.#failures = 0;
+    const head = seen.head;
     if (head !== null && !head.ok) {
       const asked = parseRetryAfter(head.headers.get('retry-after'), Date.now());
       this.#retry(`the server answered ${head.status}`, `status-${head.status}`, asked);

@@ -16,7 +16,10 @@ export const openStream = async (request: TransportRequest, handlers: StreamHand
   });
   handlers.open({ status: res.status, ok: res.ok, headers: res.headers });
   const body = res.body;
-  if (!res.ok || body === null) return void (await body?.cancel());
+  if (!res.ok || body === null) {
+    await body?.cancel();
+    return;
+  }
   const reader = body.pipeThrough(new TextDecoderStream()).getReader();
   for (let read = await reader.read(); !read.done; read = await reader.read()) handlers.chunk(read.value);
 };

@@ -16,4 +16,3 @@ export const send = async (request: TransportRequest): Promise<TransportResponse
   });
   return { status: res.status, ok: res.ok, headers: res.headers, body: await res.text() };
 };
-

@@ -14,7 +14,8 @@ const parse = (...pieces: string[]): { events: StreamEvent[]; parser: EventStrea
 
 void describe('event stream parser (WHATWG HTML §9.2.6)', () => {
   void it('reads the live-update change event of PROTOCOL.md §17', () => {
-    const data = '{"type":"refetchEvaluation","etag":"\\"b2\\"","lastModified":"Wed, 25 Nov 2026 10:00:00 GMT"}';
+    const data =
+      '{"type":"refetchEvaluation","etag":"\\"b2\\"","lastModified":"Wed, 25 Nov 2026 10:00:00 GMT"}';
     const { events, parser } = parse(`id: 42\nevent: change\ndata: ${data}\n\n`);
     assert.deepEqual(events, [{ type: 'change', data, lastEventId: '42' }]);
     assert.equal(parser.lastEventId, '42');

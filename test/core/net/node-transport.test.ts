@@ -75,7 +75,7 @@ void describe('#transport (package.json imports)', () => {
       }
     ).imports['#stream-transport'];
     assert.equal(imports?.default, './dist/lib/core/net/fetch-stream.js');
-    assert.equal(imports?.['feature-ts-source'].default, './src/core/net/fetch-stream.ts');
+    assert.equal(imports['feature-ts-source'].default, './src/core/net/fetch-stream.ts');
   });
 
   void it('tests and benches (tsx, tsconfig paths) get the Node transport', async () => {

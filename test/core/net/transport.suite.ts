@@ -210,7 +210,11 @@ export const transportSuite = (name: TransportName, send: Transport, openStream:
 
     void describe('openStream (the live-update stream, PROTOCOL.md §17)', () => {
       /** Opens `path`, recording the head and each piece as it arrives. */
-      const open = (path: string, signal = new AbortController().signal, headers: Record<string, string> = {}) => {
+      const open = (
+        path: string,
+        signal = new AbortController().signal,
+        headers: Record<string, string> = {},
+      ) => {
         const seen: { head: StreamHead | null; chunks: string[] } = { head: null, chunks: [] };
         const done = openStream(
           { url: server.url + path, headers, signal },
@@ -234,11 +238,11 @@ export const transportSuite = (name: TransportName, send: Transport, openStream:
         });
         await until(() => write, { what: 'the stream to open' });
         assert.equal(seen.head?.status, 200);
-        assert.equal(seen.head?.ok, true);
-        assert.equal(seen.head?.headers.get('Content-Type'), 'text/event-stream');
+        assert.equal(seen.head.ok, true);
+        assert.equal(seen.head.headers.get('Content-Type'), 'text/event-stream');
         const received = server.received.at(-1);
         assert.equal(received?.headers['last-event-id'], '41');
-        assert.equal(received?.headers.accept, 'text/event-stream');
+        assert.equal(received.headers.accept, 'text/event-stream');
         write?.('id: 42\n');
         await until(() => seen.chunks.join('') === 'id: 42\n', { what: 'the first piece, before the end' });
         // '€' is three bytes: split between two writes, it still arrives whole.
