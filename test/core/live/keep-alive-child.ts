@@ -3,6 +3,9 @@
 // (live-updates.test.ts: an open stream does not keep a Node process alive).
 import { ConfigBuilder, Feature } from '../../../src/core/node.js';
 
+// The SDK's own handles are unref'd: until the stream is open, this timer is what keeps the process running
+// (an application's own work would), then nothing does.
+const busy = setInterval(() => undefined, 1000);
 const opened = new Promise<void>((resolve) => {
   void Feature.start(
     'env1',
@@ -20,4 +23,5 @@ const opened = new Promise<void>((resolve) => {
   );
 });
 await opened;
+clearInterval(busy);
 process.stdout.write('stream open\n');
