@@ -146,7 +146,9 @@ export class LiveStream {
     const head = seen.head;
     if (head !== null && !head.ok) {
       const asked = parseRetryAfter(head.headers.get('retry-after'), Date.now());
-      this.#retry(`the server answered ${head.status}`, `status-${head.status}`, asked);
+      // A 404 is most often a wrong env id, or a server older than live updates: the log says so.
+      const hint = head.status === 404 ? ': an unknown environment, or a server without live updates' : '';
+      this.#retry(`the server answered ${head.status}${hint}`, `status-${head.status}`, asked);
     } else if (failed !== null) this.#retry(`the stream failed: ${failed}`, 'network', null);
     else this.#retry('the server ended the stream', 'ended', null);
   }
