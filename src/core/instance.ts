@@ -1,12 +1,14 @@
 import { atom, type ReadableAtom } from 'nanostores';
 import { CONTEXT_LIMITS, type Decision } from '../protocol/index.js';
 import type { FeatureConfig, SdkStatusChanged } from './config.js';
+import { disabledVisitorCache } from './caches/disabled-visitor-cache.js';
 import { loadDecisionSource } from './decision/load-source.js';
+import { loadLiveUpdates } from './live/load-live-updates.js';
 import { Level, Logger } from './logger.js';
 import type { Platform } from './platform/platform.js';
 import { atMost, type Runtime } from './visitor/runtime.js';
 import { resolveStartOptions } from './start-options.js';
-import { FSSdkStatus, Instance, Mode } from './status.js';
+import { CacheMode, FSSdkStatus, Instance, Mode } from './status.js';
 import { loadAfterRender } from './tracking/load-after-render.js';
 import { PendingTracker } from './tracking/pending-tracker.js';
 import { VisitorBuilder, type NewVisitorOptions } from './visitor/visitor-builder.js';
@@ -93,7 +95,9 @@ export class FeatureInstance {
         }),
       ),
     );
-    const visitorCache = c.visitorCache ?? platform.createVisitorCache(logger, options.envId);
+    const configured = c.visitorCache ?? platform.createVisitorCache(logger, options.envId);
+    const visitorCache =
+      options.cacheMode === CacheMode.DISABLED ? disabledVisitorCache(configured) : configured;
     const device = await platform.deviceContext();
     let closed = false;
     let xpc = false;
@@ -104,6 +108,8 @@ export class FeatureInstance {
       urls: options.urls,
       timeout: options.timeout,
       pollingIntervals: options.bucketingPollingIntervals,
+      liveUpdates: options.liveUpdates,
+      cacheMode: options.cacheMode,
       logger,
       events: {
         status: (status) => {
@@ -152,6 +158,7 @@ export class FeatureInstance {
       },
       shutdown: async () => {
         closed = true;
+        void live?.then((stream) => stream?.close());
         source.close();
         // A visitor cache lookup that never answers must not hold the close forever: at most the timeout.
         await atMost(
@@ -163,6 +170,23 @@ export class FeatureInstance {
         await tracker.close().catch((error: unknown) => logger.error(`close: ${String(error)}`));
       },
     };
+    // Live updates (PROTOCOL.md §17): their chunk loads now and nothing waits for it; the stream opens unless
+    // the SDK closed meanwhile.
+    const live =
+      options.liveUpdates && source.refresh !== undefined
+        ? loadLiveUpdates().then(
+            (code) =>
+              closed
+                ? null
+                : code.startLiveUpdates({
+                    options,
+                    logger,
+                    refresh: () => source.refresh?.() ?? Promise.resolve(),
+                    visibility: platform.visibility,
+                  }),
+            (error: unknown) => logger.error(`live updates: their code did not load: ${String(error)}`),
+          )
+        : null;
     this.#run = run;
     // Decision-API mode is ready once device information is gathered; the bucketing source reports its own
     // status through `events.status` (PROTOCOL.md §16.1).

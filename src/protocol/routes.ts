@@ -30,3 +30,7 @@ export const eventsRoute = (events: string): string => trimSlashes(events);
 
 /** `POST {E}/analytics` (developer usage, PROTOCOL.md §12). */
 export const usageRoute = (events: string): string => `${trimSlashes(events)}/analytics`;
+
+/** `GET {server}/v1/{envId}/stream`: the live-update stream (PROTOCOL.md §17), on the server's base URL. */
+export const streamRoute = (server: string, envId: string): string =>
+  `${trimSlashes(server)}/v1/${encodeURIComponent(envId)}/stream`;

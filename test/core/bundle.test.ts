@@ -1,4 +1,4 @@
-// The built browser bundle (vite: the entry, the chunks of the SDK core's two `import()` seams) runs the
+// The built browser bundle (vite: the entry, the chunks of the SDK core's `import()` seams) runs the
 // quick-start flow end to end, and a decision-API start loads none of bucketing mode's code. The other suites
 // run the sources; this one catches what only the build can break: a chunk that does not load, or bucketing
 // code pulled onto the start path. Node stands in for the browser with the few globals the SDK reads;
@@ -34,6 +34,10 @@ before(async () => {
   const bucketing = manifest['src/core/decision/bucketing.ts'];
   assert.equal(bucketing?.isDynamicEntry, true, 'bucketing mode is a chunk of its own');
   writeFileSync(join(outDir, bucketing.file), 'globalThis.bucketingChunkLoaded = true;\n');
+  // So is the live-update chunk: a start without `withLiveUpdates(true)` must not load it.
+  const live = manifest['src/core/live/live-updates.ts'];
+  assert.equal(live?.isDynamicEntry, true, 'live updates are a chunk of their own');
+  writeFileSync(join(outDir, live.file), 'globalThis.liveChunkLoaded = true;\n');
   const listeners = { addEventListener: () => undefined, removeEventListener: () => undefined };
   Object.assign(globalThis, listeners, {
     location: { origin: 'http://127.0.0.1:1' },
@@ -104,6 +108,11 @@ void test('the built bundle starts, decides, exposes, sends a hit and flushes at
     undefined,
     "a decision-API start loaded bucketing mode's chunk",
   );
+  assert.equal(
+    (globalThis as { liveChunkLoaded?: boolean }).liveChunkLoaded,
+    undefined,
+    'a start without live updates loaded their chunk',
+  );
   const problems = logs.lines.filter((l) => l.level === 'ERROR' || l.level === 'WARNING');
   assert.deepEqual(
     problems.map((l) => l.message.replace(/ \(.*\)/, '')),
@@ -127,13 +136,17 @@ const transportsIn = (dir: string): { modules: string[]; builtins: string[] } =>
     const text = readFileSync(join(dir, file), 'utf8');
     if (file.endsWith('.js.map'))
       for (const source of (JSON.parse(text) as { sources: string[] }).sources)
-        if (/net\/(node|fetch)-transport\.ts$/.test(source)) modules.add(source.replace(/^.*src\//, 'src/'));
+        if (/net\/(node-transport|fetch-transport|fetch-stream)\.ts$/.test(source))
+          modules.add(source.replace(/^.*src\//, 'src/'));
     if (file.endsWith('.js')) for (const m of text.matchAll(/node:\w+/g)) builtins.push(`${file}: ${m[0]}`);
   }
-  return { modules: [...modules], builtins };
+  return { modules: [...modules].sort(), builtins };
 };
 
-const FETCH_ONLY = { modules: ['src/core/net/fetch-transport.ts'], builtins: [] };
+const FETCH_ONLY = {
+  modules: ['src/core/net/fetch-stream.ts', 'src/core/net/fetch-transport.ts'],
+  builtins: [],
+};
 
 void describe('browser bundles carry the fetch transport and none of the Node one', () => {
   void test('the library build (dist/browser)', () => {

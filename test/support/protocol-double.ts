@@ -1,4 +1,4 @@
-// A small HTTP server on 127.0.0.1 that speaks PROTOCOL.md §3-§6 well enough to test the SDK against a real
+// A small HTTP server on 127.0.0.1 that speaks PROTOCOL.md §3-§6 and §17's stream well enough to test the SDK against a real
 // socket before the project's server exists. Tests script its answers and read back what it received.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -35,7 +35,7 @@ export interface DoubleScript {
     context: Record<string, unknown>;
     anonymousId?: string | null;
   }) => Decision;
-  /** Overrides the next answers of a route, in order ("decision", "activate", "events", "bucketing"). */
+  /** Overrides the next answers of a route, in order ("decision", "activate", "events", "bucketing", "stream"). */
   queued: Record<string, ScriptedAnswer[]>;
   bucketing: BucketingFile | null;
   bucketingEtag: string;
@@ -54,16 +54,35 @@ const CORS = {
   'access-control-allow-origin': '*',
   'access-control-allow-methods': 'GET, POST, OPTIONS',
   'access-control-allow-headers':
-    'Content-Type, X-Api-Key, X-Sdk-Client, X-Sdk-Version, If-None-Match, If-Modified-Since',
+    'Content-Type, X-Api-Key, X-Sdk-Client, X-Sdk-Version, If-None-Match, If-Modified-Since, Last-Event-ID',
   'access-control-max-age': '7200',
   'access-control-expose-headers': 'ETag, Last-Modified, Retry-After',
 };
+
+/**
+ * The live-update stream route `GET /v1/:envId/stream` (PROTOCOL.md §17), scripted: refusals go through
+ * `script.queued.stream` (a 503 with `Retry-After`, a 404), each connection's `Last-Event-ID` is in its
+ * recorded request's headers.
+ */
+export interface DoubleStreams {
+  /** Streams open now. */
+  open(): number;
+  /** Streams opened so far (refusals not counted). */
+  opened(): number;
+  /** Sends one `change` event (`id: revision`) to every open stream. */
+  push(revision: number, etag?: string): void;
+  /** Writes raw text to every open stream (a ping comment, a partial event). */
+  write(text: string): void;
+  /** Ends every open stream cleanly, as a server shutting down does. */
+  end(): void;
+}
 
 /** A running double. */
 export interface ProtocolDouble {
   url: string;
   script: DoubleScript;
   requests: RecordedRequest[];
+  streams: DoubleStreams;
   /** Requests to one route kind: "decision", "activate", "events", "bucketing", "usage". */
   requestsTo(kind: string): RecordedRequest[];
   close(): Promise<void>;
@@ -81,6 +100,7 @@ const routeKind = (method: string, path: string): string => {
   if (path === '/events/analytics') return 'usage';
   if (path === '/events') return 'events';
   if (/^\/cdn\/[^/]+\/bucketing\.json$/.test(path)) return 'bucketing';
+  if (/^\/v1\/[^/]+\/stream$/.test(path)) return 'stream';
   return `${method} ${path}`;
 };
 
@@ -96,6 +116,8 @@ export const startProtocolDouble = async (partial: Partial<DoubleScript> = {}): 
     ...partial,
   };
   const requests: RecordedRequest[] = [];
+  const openStreams = new Set<ServerResponse>();
+  let opened = 0;
 
   const send = (res: ServerResponse, answer: ScriptedAnswer): void => {
     const headers: Record<string, string> = { ...CORS, ...answer.headers };
@@ -176,6 +198,16 @@ export const startProtocolDouble = async (partial: Partial<DoubleScript> = {}): 
             return send(res, { status: 304, headers: { etag: script.bucketingEtag } });
           return send(res, { status: 200, body: script.bucketing, headers: { etag: script.bucketingEtag } });
         }
+        case 'stream': {
+          if (url.pathname !== `/v1/${script.envId}/stream`)
+            return send(res, { status: 404, body: { message: 'unknown environment', code: 'not_found' } });
+          res.writeHead(200, { ...CORS, 'content-type': 'text/event-stream', 'cache-control': 'no-store' });
+          res.flushHeaders();
+          opened++;
+          openStreams.add(res);
+          res.once('close', () => openStreams.delete(res));
+          return;
+        }
         default:
           return send(res, { status: 404, body: { message: `no route ${kind}`, code: 'not_found' } });
       }
@@ -189,6 +221,21 @@ export const startProtocolDouble = async (partial: Partial<DoubleScript> = {}): 
     script,
     requests,
     requestsTo: (kind) => requests.filter((r) => routeKind(r.method, r.path) === kind),
+    streams: {
+      open: () => openStreams.size,
+      opened: () => opened,
+      push(revision, etag = script.bucketingEtag) {
+        const data = { type: 'refetchEvaluation', etag, lastModified: new Date().toUTCString() };
+        for (const res of openStreams)
+          res.write(`id: ${revision}\nevent: change\ndata: ${JSON.stringify(data)}\n\n`);
+      },
+      write(text) {
+        for (const res of openStreams) res.write(text);
+      },
+      end() {
+        for (const res of openStreams) res.end();
+      },
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

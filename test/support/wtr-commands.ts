@@ -48,13 +48,17 @@ interface CommandArgs {
   /** `quota-override`: the origin (default: the test page's) and its quota in bytes. */
   origin?: string;
   quotaSize?: number;
+  /** `double-stream`: what to do with the double's live-update streams, and the change pushed. */
+  action?: 'open' | 'opened' | 'push' | 'end';
+  revision?: number;
+  etag?: string;
 }
 
 /** A decision table for the browser: visitor id → decision (a function cannot cross the wire). */
 const decideFrom = decisionTable;
 
 /**
- * The wtr plugin exposing `double-start`, `double-script`, `double-queue`, `double-requests`, `double-stop`,
+ * The wtr plugin exposing `double-start`, `double-script`, `double-queue`, `double-requests`, `double-stream`, `double-stop`,
  * and, in Chromium, `quota-override` and `quota-restore` (DevTools `Storage.overrideQuotaForOrigin`: a small
  * quota fills for real, so IndexedDB raises its own QuotaExceededError).
  */
@@ -119,6 +123,15 @@ export const serverCommandsPlugin = () => ({
         const double = doubles.get(args.id ?? '');
         if (!double) throw new Error(`no double ${args.id}`);
         return args.kind ? double.requestsTo(args.kind) : double.requests;
+      }
+      case 'double-stream': {
+        const streams = doubles.get(args.id ?? '')?.streams;
+        if (!streams) throw new Error(`no double ${args.id}`);
+        if (args.action === 'open') return streams.open();
+        if (args.action === 'opened') return streams.opened();
+        if (args.action === 'push') streams.push(args.revision ?? 0, args.etag);
+        else if (args.action === 'end') streams.end();
+        return true;
       }
       case 'double-stop': {
         await doubles.get(args.id ?? '')?.close();

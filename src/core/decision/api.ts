@@ -9,7 +9,8 @@ import {
 } from '../../protocol/index.js';
 import { fetchText } from '../net/http.js';
 import { fetchError, shownUrl } from '../net/request-failure.js';
-import type { DecisionOutcome, DecisionSource, DecisionSourceDeps } from './source.js';
+import type { DecisionOutcome, DecisionSource, DecisionSourceDeps, Reevaluable } from './source.js';
+import { WatchedVisitors } from './watched-visitors.js';
 
 /** `value` when it is a string, else `fallback`. */
 const text = <F extends string | null>(value: unknown, fallback: F): string | F =>
@@ -77,7 +78,12 @@ export const createApiSource = (deps: DecisionSourceDeps): DecisionSource => {
   const request = `POST ${shownUrl(url)}: `;
   const failure = (reason: string): DecisionOutcome => ({ ok: false, reason: request + reason });
   const controllers = new Set<AbortController>();
+  // Only with live updates on: without them nothing would re-fetch, and a server would hold a reference per visitor.
+  const watched = deps.liveUpdates === true ? new WatchedVisitors() : null;
   return {
+    ...(watched === null
+      ? {}
+      : { watch: (visitor: Reevaluable) => watched.add(visitor), refresh: () => watched.refetch() }),
     async decide(input): Promise<DecisionOutcome> {
       const body: DecisionRequest = {
         visitorId: input.visitorId,
@@ -125,6 +131,7 @@ export const createApiSource = (deps: DecisionSourceDeps): DecisionSource => {
       }
     },
     close() {
+      watched?.clear();
       for (const c of controllers) c.abort();
     },
   };

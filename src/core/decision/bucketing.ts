@@ -6,13 +6,18 @@ import { CompiledFile, compileFile, evaluate } from '../../engine/index.js';
 import { bucketingRoute, isJsonObject } from '../../protocol/index.js';
 import { shownUrl } from '../net/request-failure.js';
 import { segmentHit } from '../tracking/segment-hit.js';
-import { FSSdkStatus } from '../status.js';
+import { CacheMode, FSSdkStatus } from '../status.js';
 import { contextDigest } from './context-digest.js';
-import { defaultBucketingFileCache, type CachedBucketingFile } from './bucketing-file-cache.js';
+import {
+  defaultBucketingFileCache,
+  type BucketingFileCache,
+  type CachedBucketingFile,
+} from './bucketing-file-cache.js';
 import { FilePoller, realPollTimers, type FileAnswer, type FileFault } from './poller.js';
+import { WatchedVisitors } from './watched-visitors.js';
 import type { DecisionCampaign } from '../../protocol/index.js';
 import type { FlagsSnapshot } from '../flags/flag-entry.js';
-import type { DecisionOutcome, DecisionSource, DecisionSourceDeps, Reevaluable } from './source.js';
+import type { DecisionOutcome, DecisionSource, DecisionSourceDeps } from './source.js';
 
 /** The file in use: compiled once, with the validators that make the next poll conditional. */
 interface CurrentFile {
@@ -27,6 +32,12 @@ interface CurrentFile {
    */
   readonly kept: WeakMap<readonly DecisionCampaign[], FlagsSnapshot>;
 }
+
+/** CacheMode.DISABLED's file cache: nothing read, nothing kept. */
+const NO_FILE_CACHE: BucketingFileCache = {
+  load: () => Promise.resolve(null),
+  save: () => Promise.resolve(),
+};
 
 /** How long one download may take: 10 s, or the polling interval when that is shorter. */
 const DEFAULT_FILE_TIMEOUT_MS = 10_000;
@@ -66,13 +77,17 @@ export const createBucketingSource = async (deps: DecisionSourceDeps): Promise<D
   const { logger, events } = deps;
   const url = bucketingRoute(deps.urls.bucketing, deps.envId);
   const request = `GET ${shownUrl(url)}`;
-  const cache = deps.fileCache ?? defaultBucketingFileCache(logger);
+  // CacheMode.DISABLED: nothing an earlier visit kept decides what a visitor sees, the file included.
+  const cache =
+    deps.cacheMode === CacheMode.DISABLED
+      ? NO_FILE_CACHE
+      : (deps.fileCache ?? defaultBucketingFileCache(logger));
+  // CacheMode.NETWORK_FIRST: the cached file, held back until a download confirms it (304) or fails.
+  let heldBack: CachedBucketingFile | null = null;
   const intervalMs = deps.pollingIntervals * 1000;
   let current: CurrentFile | null = null;
   let closed = false;
-  // The visitors who fetched, held weakly: the application decides how long a visitor lives.
-  const watched = new Set<WeakRef<Reevaluable>>();
-  let sweepAt = 1024;
+  const watched = new WatchedVisitors();
 
   /** Makes `body` the file in use; false (previous file kept) when it is not a bucketing file. */
   const install = (body: string, etag: string | null, lastModified: string | null): boolean => {
@@ -92,7 +107,7 @@ export const createBucketingSource = async (deps: DecisionSourceDeps): Promise<D
   const fail = (fault: FileFault, message: string): false => {
     // Once per kind and SDK instance: a server down for an hour is one line per kind, not one per retry.
     logger.warning(
-      `the bucketing file download ${FAULT_NAMES[fault]} (${message}) at ${request}; ${current === null ? 'no file yet: every flag is its default' : 'the previous file stays in use'}, retrying with backoff.`,
+      `the bucketing file download ${FAULT_NAMES[fault]} (${message}) at ${request}; ${current !== null ? 'the previous file stays in use' : heldBack !== null ? 'the cached file is used meanwhile' : 'no file yet: every flag is its default'}, retrying with backoff.`,
       `bucketing-fault:${fault}`,
     );
     return false;
@@ -101,8 +116,10 @@ export const createBucketingSource = async (deps: DecisionSourceDeps): Promise<D
   const apply = (answer: FileAnswer): boolean => {
     if (closed) return true;
     if (answer.kind === 'failure') return fail(answer.fault, answer.message);
-    if (answer.kind === 'not-modified')
+    if (answer.kind === 'not-modified') {
+      if (current === null && heldBack !== null) install(heldBack.body, heldBack.etag, heldBack.lastModified);
       return current !== null || fail('malformed', 'a 304 answered a request that named no file');
+    }
     if (!install(answer.body, answer.etag, answer.lastModified))
       return fail('malformed', 'the body is not a bucketing file, or is truncated');
     const saved: CachedBucketingFile = {
@@ -116,11 +133,7 @@ export const createBucketingSource = async (deps: DecisionSourceDeps): Promise<D
     });
     // Visitors who fetched before are re-evaluated against the new file (§16.2).
     events.changed?.();
-    for (const ref of watched) {
-      const visitor = ref.deref();
-      if (visitor === undefined) watched.delete(ref);
-      else void visitor.fetchFlags();
-    }
+    void watched.refetch();
     return true;
   };
 
@@ -131,7 +144,7 @@ export const createBucketingSource = async (deps: DecisionSourceDeps): Promise<D
     random: deps.random ?? Math.random,
     logger,
     timers: deps.timers ?? realPollTimers,
-    validators: () => current,
+    validators: () => current ?? heldBack,
     apply,
   });
 
@@ -139,22 +152,28 @@ export const createBucketingSource = async (deps: DecisionSourceDeps): Promise<D
     logger.warning(`the cached bucketing file could not be read: ${String(error)}`, 'bucketing-cache:load');
     return null;
   });
-  const usable = cached !== null && install(cached.body, cached.etag, cached.lastModified);
-  if (cached !== null && !usable)
-    logger.warning('the cached bucketing file is not a bucketing file: ignored.', 'bucketing-cache:bad');
-  // With a file in use the download refreshes it in the background; without one `start` waits for it.
-  if (usable) void poller.pollNow();
-  else await poller.pollNow();
+  if (deps.cacheMode === CacheMode.NETWORK_FIRST && cached !== null) {
+    // The download decides; the cached copy is used only when it fails (a 304 installs it in `apply`).
+    heldBack = cached;
+    await poller.pollNow();
+    // Read again: TypeScript keeps `current` as it was before the await, when the download may have set it.
+    if ((current as CurrentFile | null) === null && install(cached.body, cached.etag, cached.lastModified))
+      logger.info('the bucketing file download failed: the cached file is in use until it succeeds.');
+    heldBack = null;
+  } else {
+    const usable = cached !== null && install(cached.body, cached.etag, cached.lastModified);
+    if (cached !== null && !usable)
+      logger.warning('the cached bucketing file is not a bucketing file: ignored.', 'bucketing-cache:bad');
+    // With a file in use the download refreshes it in the background; without one `start` waits for it.
+    if (usable) void poller.pollNow();
+    else await poller.pollNow();
+  }
 
   return {
-    watch(visitor) {
-      watched.add(new WeakRef(visitor));
-      // Visitors the application dropped leave dead references: swept each time the set doubled, so a server
-      // building a visitor per request keeps only its live visitors' (amortized: constant work per visitor).
-      if (watched.size < sweepAt) return;
-      for (const ref of watched) if (ref.deref() === undefined) watched.delete(ref);
-      sweepAt = Math.max(1024, 2 * watched.size);
-    },
+    watch: (visitor) => watched.add(visitor),
+    // A live-update change (PROTOCOL.md §17): the conditional download now; a new file re-evaluates the
+    // watched visitors (`apply`), a 304 leaves them be. Polling goes on at its interval from there.
+    refresh: () => poller.pollNow(),
     decide(input): Promise<DecisionOutcome> {
       const file: CurrentFile | null = current;
       if (file === null)

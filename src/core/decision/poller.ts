@@ -121,12 +121,37 @@ export class FilePoller {
   private timer: unknown;
   private failures = 0;
   private stopped = false;
+  private cycle: Promise<void> | null = null;
+  private again = false;
   private readonly stop$ = new AbortController();
 
   constructor(private readonly options: FilePollerOptions) {}
 
-  /** Runs one attempt now and schedules the next; resolves when the attempt has been applied. */
-  async pollNow(): Promise<void> {
+  /**
+   * Runs one attempt now and schedules the next; resolves when the attempt has been applied. Called while one
+   * is in flight (a live-update change during a poll), one more follows it: the file in flight may predate the
+   * change.
+   */
+  pollNow(): Promise<void> {
+    if (this.cycle !== null) {
+      this.again = true;
+      return this.cycle;
+    }
+    const cycle = (this.cycle = (async () => {
+      try {
+        do {
+          this.again = false;
+          await this.attempt();
+          // Read again: a call during the attempt may have set it (TypeScript keeps it false across the await).
+        } while ((this.again as boolean) && !this.stopped);
+      } finally {
+        this.cycle = null;
+      }
+    })());
+    return cycle;
+  }
+
+  private async attempt(): Promise<void> {
     const { options } = this;
     options.timers.clearTimeout(this.timer);
     const answer = await downloadFile(

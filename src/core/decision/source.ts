@@ -7,7 +7,7 @@ import type {
 } from '../../protocol/index.js';
 import type { FlagsSnapshot } from '../flags/flag-entry.js';
 import type { Logger } from '../logger.js';
-import type { FSSdkStatus } from '../status.js';
+import type { CacheMode, FSSdkStatus } from '../status.js';
 import type { TrackedHit } from '../tracking/tracker.js';
 import type { BucketingFileCache } from './bucketing-file-cache.js';
 import type { PollTimers } from './poller.js';
@@ -89,6 +89,10 @@ export interface DecisionSourceDeps {
   readonly random?: () => number;
   /** The timers of the polling interval and retry backoff; default the real ones. */
   readonly timers?: PollTimers;
+  /** How kept copies are used (PROTOCOL.md §17); bucketing mode applies it to its cached file. Default local-cache-first. */
+  readonly cacheMode?: CacheMode;
+  /** Whether the live-update stream runs (PROTOCOL.md §17): the decision API then watches visitors who fetched. */
+  readonly liveUpdates?: boolean;
 }
 
 /**
@@ -100,8 +104,8 @@ export interface DecisionSource {
   /** Decides for one visitor; resolves with a failure rather than rejecting. */
   decide(input: DecisionInput): Promise<DecisionOutcome>;
   /**
-   * Present when the source pushes changes (bucketing mode): it then re-evaluates `visitor`, who fetched, each
-   * time the campaigns change, for as long as the application holds it.
+   * Present when the source pushes changes (bucketing mode; the decision API with live updates on): it then
+   * re-evaluates `visitor`, who fetched, each time the campaigns change, for as long as the application holds it.
    */
   watch?(visitor: Reevaluable): void;
   /**
@@ -121,6 +125,11 @@ export interface DecisionSource {
    * cost a tenth of what `buildFlags` costs them, issue 33); undefined when it has no file to build them on.
    */
   flagsOf?(campaigns: readonly DecisionCampaign[]): FlagsSnapshot | undefined;
+  /**
+   * Present when the source can act on a live-update change (PROTOCOL.md §17): bucketing mode downloads the
+   * file now (conditionally), the decision API re-fetches every visitor it watches. Resolves once done.
+   */
+  refresh?(): Promise<void>;
   /** Stops timers and requests in flight. */
   close(): void;
 }

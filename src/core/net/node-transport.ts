@@ -12,7 +12,7 @@ import {
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { promisify } from 'node:util';
 import { brotliDecompress, gunzip, inflate, inflateRaw } from 'node:zlib';
-import type { TransportHeaders, TransportRequest, TransportResponse } from './transport.js';
+import type { StreamHandlers, TransportHeaders, TransportRequest, TransportResponse } from './transport.js';
 
 /** fetch's limit (WHATWG Fetch, HTTP-redirect fetch step 5). */
 const MAX_REDIRECTS = 20;
@@ -144,8 +144,12 @@ const redirected = (hop: Hop, status: number, location: string): Hop => {
   return { ...hop, url };
 };
 
-/** Follows redirects from `first` up to {@link MAX_REDIRECTS} and reads the final answer. */
-const follow = async (first: Hop, track: (req: ClientRequest) => void): Promise<TransportResponse> => {
+/** Follows redirects from `first` up to {@link MAX_REDIRECTS} and reads the final answer with `finish`. */
+const follow = async <T>(
+  first: Hop,
+  track: (req: ClientRequest) => void,
+  finish: (res: IncomingMessage) => Promise<T>,
+): Promise<T> => {
   let hop = first;
   for (let redirects = 0; ; redirects++) {
     // Aborted while the previous hop drained: the next one is never sent.
@@ -153,7 +157,7 @@ const follow = async (first: Hop, track: (req: ClientRequest) => void): Promise<
     const res = await exchange(hop, track);
     const status = res.statusCode ?? 0;
     const location = res.headers.location;
-    if (!REDIRECTS.has(status) || location === undefined) return read(res);
+    if (!REDIRECTS.has(status) || location === undefined) return finish(res);
     // Drained, so the socket goes back to the Agent for the next hop.
     res.resume();
     if (redirects === MAX_REDIRECTS) throw new TypeError('redirect count exceeded');
@@ -162,11 +166,16 @@ const follow = async (first: Hop, track: (req: ClientRequest) => void): Promise<
 };
 
 /**
- * {@link Transport} through `node:http`/`node:https`. Rejects with `signal.reason` once `signal` aborts (the
- * socket is destroyed, body reading included), else with `TypeError: fetch failed` and the real error as its
- * `cause`, as Node's fetch does, so `fetchError` (request-failure.ts) words both the same.
+ * One exchange of `request`, its headers over `defaults`, the final answer read by `finish`: aborts, URL
+ * checks and failures shaped as fetch's, shared by {@link send} and {@link openStream}. `track` sees each hop's
+ * request as it is made.
  */
-export const send = (request: TransportRequest): Promise<TransportResponse> => {
+const exchangeOf = <T>(
+  request: TransportRequest,
+  defaults: Record<string, string>,
+  track: (req: ClientRequest) => void,
+  finish: (res: IncomingMessage) => Promise<T>,
+): Promise<T> => {
   const { signal } = request;
   if (signal.aborted) return Promise.reject(signal.reason as Error);
   // fetch refuses these rather than send the credentials as Basic authentication: so does this transport.
@@ -190,12 +199,67 @@ export const send = (request: TransportRequest): Promise<TransportResponse> => {
     const first: Hop = {
       url,
       method: request.method ?? 'GET',
-      headers: { accept: '*/*', 'accept-encoding': ACCEPT_ENCODING, ...request.headers },
+      headers: { ...defaults, ...request.headers },
       body: request.body,
       signal,
     };
-    follow(first, (req) => (current = req))
+    const hop = (req: ClientRequest): void => {
+      current = req;
+      track(req);
+    };
+    follow(first, hop, finish)
       .then(resolve, (error: unknown) => reject(new TypeError('fetch failed', { cause: error })))
       .finally(() => signal.removeEventListener('abort', onAbort));
   });
 };
+
+/**
+ * {@link Transport} through `node:http`/`node:https`. Rejects with `signal.reason` once `signal` aborts (the
+ * socket is destroyed, body reading included), else with `TypeError: fetch failed` and the real error as its
+ * `cause`, as Node's fetch does, so `fetchError` (request-failure.ts) words both the same.
+ */
+export const send = (request: TransportRequest): Promise<TransportResponse> =>
+  exchangeOf(request, { accept: '*/*', 'accept-encoding': ACCEPT_ENCODING }, () => undefined, read);
+
+/**
+ * Hands a 2xx body to `handlers` as it arrives and resolves when it ends; the body of any other answer is
+ * drained unread. A connection that breaks mid-body rejects: the caller tells that from a clean end in its log.
+ */
+const stream = (res: IncomingMessage, handlers: StreamHandlers): Promise<void> =>
+  new Promise((resolve, reject) => {
+    const status = res.statusCode ?? 0;
+    const ok = status > 199 && status < 300;
+    handlers.open({ status, ok, headers: headersOf(res.headers) });
+    let ended = false;
+    res.on('end', () => {
+      ended = true;
+      resolve();
+    });
+    res.on('error', reject);
+    res.on('close', () => {
+      if (!ended) reject(new Error('the connection closed before the answer ended'));
+    });
+    if (!ok) return void res.resume();
+    // The decoder keeps a character split between two packets whole.
+    res.setEncoding('utf8');
+    res.on('data', (text: string) => {
+      try {
+        handlers.chunk(text);
+      } catch (error) {
+        res.destroy(error as Error);
+      }
+    });
+  });
+
+/**
+ * {@link OpenStream} through `node:http`/`node:https`: the live-update stream in Node (PROTOCOL.md §17). Its
+ * socket is unref'd: an open stream alone never keeps a process alive (a server's own work does). Asks for no
+ * content coding: events must reach the parser as they are written, not when a compressor flushes.
+ */
+export const openStream = (request: TransportRequest, handlers: StreamHandlers): Promise<void> =>
+  exchangeOf(
+    request,
+    { accept: 'text/event-stream', 'accept-encoding': 'identity' },
+    (req) => req.on('socket', (socket) => socket.unref()),
+    (res) => stream(res, handlers),
+  );

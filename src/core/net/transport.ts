@@ -41,3 +41,29 @@ export interface TransportResponse {
  * whichever implementation ran.
  */
 export type Transport = (request: TransportRequest) => Promise<TransportResponse>;
+
+/** The head of a streamed answer: what `openStream` tells before the first chunk. */
+export interface StreamHead {
+  /** The final status. */
+  status: number;
+  /** True for a 2xx status. */
+  ok: boolean;
+  /** The final answer's headers. */
+  headers: TransportHeaders;
+}
+
+/** What `openStream` calls as the answer arrives. */
+export interface StreamHandlers {
+  /** The answer's head, once, before any chunk. The body of a non-2xx answer is not read. */
+  open(head: StreamHead): void;
+  /** A piece of a 2xx body, decoded as UTF-8 (a character split across two pieces is kept whole). */
+  chunk(text: string): void;
+}
+
+/**
+ * Opens one long-lived GET and hands its body over piece by piece as it arrives (the live-update stream,
+ * PROTOCOL.md §17). Resolves when the server ends the answer; rejects as {@link Transport} does (an
+ * `AbortError` once `signal` aborts, which is how the caller closes the stream; a `TypeError` when no answer
+ * came or the connection broke). No timeout: a stream is meant to stay open.
+ */
+export type OpenStream = (request: TransportRequest, handlers: StreamHandlers) => Promise<void>;

@@ -4,6 +4,7 @@
 import { SDK_VERSION } from '../../protocol/index.js';
 import { markFirstStart } from '../caches/idb.js';
 import type { DeviceContext } from '../visitor/context-keys.js';
+import type { Visibility } from './platform.js';
 
 /** User-Agent Client Hints, where the browser has them (Chromium). */
 interface ClientHints {
@@ -66,4 +67,14 @@ export const onPageHide = (send: () => void): (() => void) => {
     document.removeEventListener('visibilitychange', onVisibility);
     removeEventListener('pagehide', send);
   };
+};
+
+/** The page's visibility, for the live-update stream (PROTOCOL.md §17). */
+export const pageVisibility: Visibility = {
+  hidden: () => document.visibilityState === 'hidden',
+  onChange(changed) {
+    const listener = (): void => changed(document.visibilityState === 'hidden');
+    document.addEventListener('visibilitychange', listener);
+    return () => document.removeEventListener('visibilitychange', listener);
+  },
 };

@@ -8,6 +8,14 @@ import type { DeviceContext } from '../visitor/context-keys.js';
 import type { Logger } from '../logger.js';
 import type { BatchCachingStrategy } from '../status.js';
 
+/** Whether the page is shown (browsers): the live-update stream closes while its tab stays hidden. */
+export interface Visibility {
+  /** True while the page is hidden (`document.visibilityState`). */
+  hidden(): boolean;
+  /** Calls `changed` on each change of visibility; returns an unregister function. */
+  onChange(changed: (hidden: boolean) => void): () => void;
+}
+
 /**
  * What differs between browsers and Node (DESIGN.md Runtimes). Each entry binds `Feature` to one platform,
  * so the browser bundle never holds `node:` imports and Node never loads DOM code.
@@ -34,4 +42,6 @@ export interface Platform {
   readonly campaignFlags?: (campaign: DecisionCampaign) => readonly ResolvedFlag[];
   /** Registers a callback for page hide (browsers only); returns an unregister function. */
   readonly onPageHide?: (send: () => void) => () => void;
+  /** The page's visibility (browsers only): a live-update stream stays open in Node. */
+  readonly visibility?: Visibility;
 }

@@ -3,7 +3,7 @@ import type { DecisionInput, DecisionOutcome, Reevaluable } from '../decision/so
 import type { TrackedHit } from '../tracking/tracker.js';
 import { FetchFlagsRequiredStatusReason as Reason, FlagStatus } from '../status.js';
 import type { Runtime } from './runtime.js';
-import type { VisitorCacheLink } from './visitor-cache-link.js';
+import type { RestoredVisitor, VisitorCacheLink } from './visitor-cache-link.js';
 import type { VisitorFlags } from './visitor-flags.js';
 import type { VisitorIdentity } from './visitor-identity.js';
 
@@ -22,6 +22,11 @@ export class VisitorFetch {
   #digest = '';
   /** True once a fetch has begun: flags from the creation lookup no longer apply. */
   started = false;
+  /**
+   * CacheMode.NETWORK_FIRST: the creation record's flags, applied only if a fetch fails before any flags were
+   * applied (PROTOCOL.md §17: the kept copy is used when the network fails or times out).
+   */
+  fallback: RestoredVisitor | null = null;
 
   constructor(
     private readonly runtime: Runtime,
@@ -84,6 +89,9 @@ export class VisitorFetch {
       if (seq !== this.#seq) return; // an older answer arriving late is dropped
       if (!outcome.ok) {
         runtime.logger.error(`fetchFlags failed: ${outcome.reason}`);
+        const kept = this.fallback;
+        if (kept !== null && flags.fromCache === undefined && kept.visitorId === input.visitorId)
+          flags.setKept(kept.campaigns);
         flags.setState(
           FlagStatus.FETCH_REQUIRED,
           flags.fromCache ? Reason.FLAGS_FETCHED_FROM_CACHE : Reason.FLAGS_FETCHING_ERROR,

@@ -92,6 +92,12 @@ export class VisitorFlags {
     this.#flagsAtom?.set(flags);
   }
 
+  /** Applies a visitor cache record's flags: FETCH_REQUIRED, FLAGS_FETCHED_FROM_CACHE (PROTOCOL.md §16.2). */
+  setKept(campaigns: readonly DecisionCampaign[]): void {
+    this.set(campaigns, true, this.#runtime.source.flagsOf?.(campaigns));
+    this.setState(FlagStatus.FETCH_REQUIRED, Reason.FLAGS_FETCHED_FROM_CACHE);
+  }
+
   /** Applies an initial decision for `visitorId`; its campaigns, or null (logged) when it cannot be used. */
   setInitial(given: unknown, visitorId: string): DecisionCampaign[] | null {
     const decision = parseDecision(given);

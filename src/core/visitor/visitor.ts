@@ -3,7 +3,7 @@ import type { ContextValue, VisitorContext } from '../../protocol/index.js';
 import { FlagCollection } from '../flags/flag-collection.js';
 import type { FlagEntry, FlagHost, FlagsSnapshot } from '../flags/flag-entry.js';
 import type { Flag } from '../flags/flag.js';
-import { FetchFlagsRequiredStatusReason as Reason, FlagStatus } from '../status.js';
+import { CacheMode, FetchFlagsRequiredStatusReason as Reason, FlagStatus } from '../status.js';
 import type { HitProtocol } from '../tracking/hits.js';
 import { consentHit } from '../tracking/sdk-hits.js';
 import { predefinedValueProblem, type FeatureContextKey, type FeatureContextValue } from './context-keys.js';
@@ -65,8 +65,10 @@ export class Visitor implements FlagHost {
       // PROTOCOL.md §16.2: flags from the creation lookup apply only while nothing was fetched, and never
       // over initial flags, which a server decided for this page view.
       if (initial !== null || this.#fetch.started || identity.id !== data.visitorId) return;
-      flags.set(data.campaigns, true, runtime.source.flagsOf?.(data.campaigns));
-      flags.setState(FlagStatus.FETCH_REQUIRED, Reason.FLAGS_FETCHED_FROM_CACHE);
+      // CacheMode.NETWORK_FIRST (§17): no kept variation shows before the network answers; the kept copy waits
+      // for a failed fetch (visitor-fetch.ts).
+      if (runtime.options.cacheMode === CacheMode.NETWORK_FIRST) this.#fetch.fallback = data;
+      else flags.setKept(data.campaigns);
     }));
     this.#fetch = new VisitorFetch(runtime, identity, flags, cache);
     cache.lookupAtCreation(identity.id);

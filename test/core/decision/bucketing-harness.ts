@@ -8,7 +8,7 @@ import { createBucketingSource } from '../../../src/core/decision/bucketing.js';
 import type { PollTimers } from '../../../src/core/decision/poller.js';
 import type { DecisionInput, DecisionSource } from '../../../src/core/decision/source.js';
 import { Level, Logger } from '../../../src/core/logger.js';
-import type { FSSdkStatus } from '../../../src/core/status.js';
+import type { CacheMode, FSSdkStatus } from '../../../src/core/status.js';
 import { startProtocolDouble, type ProtocolDouble } from '../../support/protocol-double.js';
 import { recordingLogs } from '../support.js';
 import { vectorFile } from './bucketing-files.js';
@@ -56,6 +56,7 @@ export interface StartOptions {
   /** The bucketing base URL; default the double's `/cdn`. */
   url?: string;
   fileTimeoutMs?: number;
+  cacheMode?: CacheMode;
 }
 
 /** Per-test state: a fresh double and fresh timers before each test, everything closed after it. */
@@ -116,6 +117,7 @@ export const bucketingTestContext = (): BucketingTestContext => {
         random: () => 0.5,
         timers,
         ...(options.fileTimeoutMs === undefined ? {} : { fileTimeoutMs: options.fileTimeoutMs }),
+        ...(options.cacheMode === undefined ? {} : { cacheMode: options.cacheMode }),
       });
       sources.push(source);
       return { source, statuses, changed, logs, cache };

@@ -2,13 +2,14 @@
 // and what only this implementation does: keep-alive reuse, and which file `#transport` names where.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { send as fetchSend } from '../../../src/core/net/fetch-transport.js';
-import { send } from '../../../src/core/net/node-transport.js';
+import { openStream, send } from '../../../src/core/net/node-transport.js';
 import { startTestServer, type TestServer } from './transport-server.js';
 import { transportSuite } from './transport.suite.js';
 
-transportSuite('node', send);
+transportSuite('node', send, openStream);
 
 void describe('node transport: keep-alive', () => {
   let server: TestServer;
@@ -42,14 +43,16 @@ void describe('node transport: keep-alive', () => {
 
 void describe('#transport (package.json imports)', () => {
   /** What Node's own resolver (no tsx) makes of `#transport` with `conditions`, relative to the repo root. */
-  const resolved = (...conditions: string[]): string =>
+  const resolved = (...conditions: string[]): string => resolvedImport('#transport', conditions);
+  /** The same for `specifier`. */
+  const resolvedImport = (specifier: string, conditions: string[]): string =>
     execFileSync(
       process.execPath,
       [
         ...conditions.map((c) => `--conditions=${c}`),
         '--input-type=module',
         '-e',
-        "process.stdout.write(import.meta.resolve('#transport'))",
+        `process.stdout.write(import.meta.resolve(${JSON.stringify(specifier)}))`,
       ],
       { encoding: 'utf8' },
     ).replace(/^file:\/\/.*?\/(src|dist)\//, '$1/');
@@ -57,6 +60,22 @@ void describe('#transport (package.json imports)', () => {
   void it('names the Node transport in Node: dist/lib when built, src/ with feature-ts-source', () => {
     assert.equal(resolved(), 'dist/lib/core/net/node-transport.js');
     assert.equal(resolved('feature-ts-source'), 'src/core/net/node-transport.ts');
+  });
+
+  void it('#stream-transport names the Node transport in Node, fetch-stream.ts elsewhere', () => {
+    assert.equal(resolvedImport('#stream-transport', []), 'dist/lib/core/net/node-transport.js');
+    assert.equal(
+      resolvedImport('#stream-transport', ['feature-ts-source']),
+      'src/core/net/node-transport.ts',
+    );
+    // Without the `node` condition (browsers' bundlers): Node always adds it, so only the mapping itself says.
+    const imports = (
+      JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
+        imports: Record<string, { default: string; 'feature-ts-source': { default: string } }>;
+      }
+    ).imports['#stream-transport'];
+    assert.equal(imports?.default, './dist/lib/core/net/fetch-stream.js');
+    assert.equal(imports['feature-ts-source'].default, './src/core/net/fetch-stream.ts');
   });
 
   void it('tests and benches (tsx, tsconfig paths) get the Node transport', async () => {

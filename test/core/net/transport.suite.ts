@@ -8,7 +8,13 @@ import { promisify } from 'node:util';
 import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { fetchError } from '../../../src/core/net/request-failure.js';
 import { backoffDelay, parseRetryAfter } from '../../../src/core/net/retry.js';
-import type { Transport, TransportResponse } from '../../../src/core/net/transport.js';
+import type {
+  OpenStream,
+  StreamHead,
+  Transport,
+  TransportResponse,
+} from '../../../src/core/net/transport.js';
+import { until } from '../../support/until.js';
 import { makeCertificate, startTestServer, type Certificate, type TestServer } from './transport-server.js';
 
 /** Which implementation runs: the TLS child process imports it by this name (tls-child.ts). */
@@ -27,8 +33,8 @@ const rejection = async (promise: Promise<unknown>): Promise<Error> => {
   return assert.fail('expected a rejection');
 };
 
-/** Defines the suite for `send`, the implementation called `name`. */
-export const transportSuite = (name: TransportName, send: Transport): void => {
+/** Defines the suite for `send` and `openStream`, the implementation called `name`. */
+export const transportSuite = (name: TransportName, send: Transport, openStream: OpenStream): void => {
   void describe(`#transport (${name})`, () => {
     let server: TestServer;
     before(async () => {
@@ -200,6 +206,87 @@ export const transportSuite = (name: TransportName, send: Transport): void => {
       const error = await rejection(send({ url, signal: new AbortController().signal }));
       assert.equal(error.name, 'TypeError');
       assert.doesNotMatch(fetchError(error, url), /pass/);
+    });
+
+    void describe('openStream (the live-update stream, PROTOCOL.md §17)', () => {
+      /** Opens `path`, recording the head and each piece as it arrives. */
+      const open = (
+        path: string,
+        signal = new AbortController().signal,
+        headers: Record<string, string> = {},
+      ) => {
+        const seen: { head: StreamHead | null; chunks: string[] } = { head: null, chunks: [] };
+        const done = openStream(
+          { url: server.url + path, headers, signal },
+          { open: (head) => (seen.head = head), chunk: (text) => seen.chunks.push(text) },
+        );
+        return { seen, done };
+      };
+
+      void it('hands the body over piece by piece as it arrives, sends the headers, resolves at the end', async () => {
+        let write: ((text: string | Buffer) => void) | undefined;
+        let end: (() => void) | undefined;
+        server.routes.set('/stream', (_req, res) => {
+          res.writeHead(200, { 'content-type': 'text/event-stream', 'retry-after': '3' });
+          res.flushHeaders();
+          write = (text) => res.write(text);
+          end = () => res.end();
+        });
+        const { seen, done } = open('/stream', undefined, {
+          accept: 'text/event-stream',
+          'last-event-id': '41',
+        });
+        await until(() => write, { what: 'the stream to open' });
+        assert.equal(seen.head?.status, 200);
+        assert.equal(seen.head.ok, true);
+        assert.equal(seen.head.headers.get('Content-Type'), 'text/event-stream');
+        const received = server.received.at(-1);
+        assert.equal(received?.headers['last-event-id'], '41');
+        assert.equal(received.headers.accept, 'text/event-stream');
+        write?.('id: 42\n');
+        await until(() => seen.chunks.join('') === 'id: 42\n', { what: 'the first piece, before the end' });
+        // '€' is three bytes: split between two writes, it still arrives whole.
+        const euro = Buffer.from('data: €\n\n');
+        write?.(euro.subarray(0, 8));
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        write?.(euro.subarray(8));
+        end?.();
+        await done;
+        assert.equal(seen.chunks.join(''), 'id: 42\ndata: €\n\n');
+      });
+
+      void it('a refusal gives its head (status, Retry-After) and no body piece', async () => {
+        server.routes.set('/full', (_req, res) =>
+          res.writeHead(503, { 'retry-after': '5', ...json }).end('{"code":"too_many_streams"}'),
+        );
+        const { seen, done } = open('/full');
+        await done;
+        assert.deepEqual([seen.head?.status, seen.head?.ok], [503, false]);
+        assert.equal(seen.head?.headers.get('retry-after'), '5');
+        assert.deepEqual(seen.chunks, []);
+      });
+
+      void it('abort (the SDK closing the stream) rejects with an AbortError', async () => {
+        server.routes.set('/open', (_req, res) => {
+          res.writeHead(200, { 'content-type': 'text/event-stream' });
+          res.write(': ping\n\n');
+        });
+        const controller = new AbortController();
+        const { seen, done } = open('/open', controller.signal);
+        await until(() => seen.chunks.length > 0, { what: 'the ping' });
+        controller.abort();
+        assert.equal((await rejection(done)).name, 'AbortError');
+      });
+
+      void it('a connection broken mid-stream rejects (TypeError, as fetch does)', async () => {
+        server.routes.set('/broken', (_req, res) => {
+          res.writeHead(200, { 'content-type': 'text/event-stream' });
+          res.write('data: 1\n\n');
+          setImmediate(() => res.socket?.destroy());
+        });
+        const { done } = open('/broken');
+        assert.equal((await rejection(done)).name, 'TypeError');
+      });
     });
 
     void describe('TLS against a local HTTPS server', () => {

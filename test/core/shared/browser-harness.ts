@@ -23,6 +23,16 @@ const startDouble = async (options: DoubleOptions = {}): Promise<DoubleHandle> =
     queue: async (kind, answers) => {
       await executeServerCommand('double-queue', { id, kind, answers });
     },
+    streams: {
+      open: () => executeServerCommand<number, object>('double-stream', { id, action: 'open' }),
+      opened: () => executeServerCommand<number, object>('double-stream', { id, action: 'opened' }),
+      push: async (revision, etag) => {
+        await executeServerCommand('double-stream', { id, action: 'push', revision, etag });
+      },
+      end: async () => {
+        await executeServerCommand('double-stream', { id, action: 'end' });
+      },
+    },
     stop: () => (stopped ??= executeServerCommand('double-stop', { id }).then(() => undefined)),
   };
 };

@@ -42,6 +42,15 @@ export interface DoubleHandle {
   setDecisions: (decisions: Record<string, Decision>) => Promise<void>;
   /** Appends answers to a route's queue. */
   queue: (kind: string, answers: ScriptedAnswer[]) => Promise<void>;
+  /** The live-update stream route (PROTOCOL.md §17): streams open now, opened so far, and what they get. */
+  streams: {
+    open: () => Promise<number>;
+    opened: () => Promise<number>;
+    /** A `change` event with id `revision` to every open stream. */
+    push: (revision: number, etag?: string) => Promise<void>;
+    /** Ends every open stream, as a server shutting down does. */
+    end: () => Promise<void>;
+  };
   /** Closes the server (the SDK then meets a network error); calling it again does nothing. */
   stop: () => Promise<void>;
 }

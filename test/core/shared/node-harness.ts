@@ -28,6 +28,12 @@ const startDouble = async (options: DoubleOptions = {}): Promise<DoubleHandle> =
       double.script.queued[kind] = [...(double.script.queued[kind] ?? []), ...answers];
       return Promise.resolve();
     },
+    streams: {
+      open: () => Promise.resolve(double.streams.open()),
+      opened: () => Promise.resolve(double.streams.opened()),
+      push: (revision, etag) => Promise.resolve(double.streams.push(revision, etag)),
+      end: () => Promise.resolve(double.streams.end()),
+    },
     stop: () => (stopped ??= double.close()),
   };
 };
