@@ -54,8 +54,8 @@ const parseJson = (text: string): unknown => {
  * @attr {number} timeout - Milliseconds to wait for flags before showing defaults; default 2000.
  * @attr {number} polling-interval - Bucketing mode: seconds between bucketing file checks; default 60.
  * @attr {'none' | 'error' | 'warning' | 'info' | 'debug' | 'all'} log-level - SDK log level: `none`, `error`, `warning` (default), `info`, `debug` or `all`.
- * @attr {'on' | 'off'} live - `on` (default): a change made in the console reaches the page as it is made (PROTOCOL.md §17); `off`: flags change only when fetched again.
- * @attr {'local-cache-first' | 'network-first' | 'disabled'} cache-mode - What a returning visitor sees first: `local-cache-first` (default: the flags kept from the last visit, then any change after one round trip), `network-first` (the server's answer; the kept flags only when it fails or times out) or `disabled` (nothing kept).
+ * @attr {'on' | 'off'} live - `on` (default: a change made in the console reaches the page as it is made) or `off`.
+ * @attr {'local-cache-first' | 'network-first' | 'disabled'} cache-mode - What a returning visitor sees first: `local-cache-first` (default), `network-first` or `disabled` (README: Cache modes).
  * @slot - The page content that uses the flags.
  * @fires {CustomEvent<FeatureReadyDetail>} feature-ready - The visitor's flags are settled (from the bootstrap, a cache, a fetch, or the timeout).
  * @fires {CustomEvent<FeatureStatusDetail>} feature-status - The SDK status changed.
