@@ -61,9 +61,10 @@ export class ShownFlags {
    */
   release(fetched?: boolean): void {
     this.#held = false;
-    this.#tracking ||= fetched !== undefined;
     if (fetched) this.#fallback = null;
+    // Shown before changes are reported: a fallback replaced by the first answer is no change.
     this.#mirror();
+    this.#tracking ||= fetched !== undefined;
   }
 
   #mirror(): void {
