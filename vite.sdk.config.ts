@@ -24,7 +24,10 @@ export default defineConfig(({ mode }) => ({
     outDir: 'dist/sdk',
     emptyOutDir: mode === 'elements',
     target: 'es2022',
-    minify: 'esbuild',
+    // Vite 8's own minifier: measured here 591 B smaller first render than esbuild's (23 409 against 24 000 B
+    // gzipped), 835 B smaller first 5 s, 361 B smaller bucketing chunk. esbuild was kept for its property
+    // mangling, which is gone (no property mangling, DESIGN.md).
+    minify: 'oxc',
     sourcemap: true,
     modulePreload: false,
     copyPublicDir: false,

@@ -7,6 +7,7 @@ import type {
   FeatureChangeDetail,
   FeatureErrorDetail,
   FeatureFlag,
+  FeatureFlagsChangeDetail,
   FeatureHit,
   FeatureProvider,
   FeatureReadyDetail,
@@ -30,9 +31,12 @@ interface ProviderProps extends Tag<FeatureProvider> {
   timeout?: number;
   'polling-interval'?: number;
   'log-level'?: string;
+  live?: 'on' | 'off';
+  'cache-mode'?: 'local-cache-first' | 'network-first' | 'disabled';
   'onfeature-ready'?: Listener<FeatureReadyDetail>;
   'onfeature-status'?: Listener<FeatureStatusDetail>;
   'onfeature-change'?: Listener<FeatureChangeDetail>;
+  'onfeature-flags-change'?: Listener<FeatureFlagsChangeDetail>;
   'onfeature-exposed'?: Listener<ExposureDetail>;
 }
 

@@ -45,6 +45,11 @@ export interface FeatureClient {
    * variation (what was seen is gone), consent is false, or the types differ. Resolves with what was reported.
    */
   expose(key: string, defaultValue: unknown, variationId: string): Promise<ExposureDetail | null>;
+  /**
+   * Fetches the visitor's flags again, as a live update does (a page that knows of a change may call it);
+   * resolves once they are applied. Flags whose variation changed re-render, and `feature-flags-change` says which.
+   */
+  fetchFlags(): Promise<void>;
   /** Sends a hit for the visitor (consent and validation as `visitor.sendHit`). */
   sendHit(hit: HitProtocol): Promise<void>;
   /** Sends a Screen hit for `location` once per page view and provider. */

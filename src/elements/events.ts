@@ -37,12 +37,21 @@ export interface FeatureChangeDetail {
   variationId: string | null;
 }
 
+/**
+ * `feature-flags-change` detail: the flag keys whose value or variation changed when the visitor's flags were
+ * fetched again (a live update, a context change, a new bucketing file), added and removed keys included.
+ */
+export interface FeatureFlagsChangeDetail {
+  keys: string[];
+}
+
 /** Every event the elements send, by name: the one declaration the DOM's event maps below take it from. */
 export interface FeatureEventMap {
   'feature-ready': CustomEvent<FeatureReadyDetail>;
   'feature-status': CustomEvent<FeatureStatusDetail>;
   'feature-error': CustomEvent<FeatureErrorDetail>;
   'feature-change': CustomEvent<FeatureChangeDetail>;
+  'feature-flags-change': CustomEvent<FeatureFlagsChangeDetail>;
   'feature-exposed': CustomEvent<ExposureDetail>;
 }
 

@@ -12,6 +12,7 @@ import {
   type FlagType,
   type ShownValue,
 } from './flag-value.js';
+import { renderInPlace } from './render-in-place.js';
 import { watchUntilSeen } from './visibility.js';
 
 /** When a flag reports its exposure. */
@@ -192,7 +193,10 @@ export class FeatureFlag extends ReactiveElement {
     return { type, value };
   }
 
-  /** Puts the content for `shown` in place, keeping the nodes when the choice did not change (focus survives). */
+  /**
+   * Puts the content for `shown` in place: nothing changes when the choice did not, and another choice keeps the
+   * nodes both have (render-in-place.ts). Focus in a node that went moves to the new node of the same id.
+   */
   #render(shown: ShownValue, hide: boolean): void {
     const templates = [...this.querySelectorAll(':scope > template')];
     const text = textOf(shown.value);
@@ -211,14 +215,13 @@ export class FeatureFlag extends ReactiveElement {
           templates.find((t) => t.getAttribute('value') === text) ??
           templates.find((t) => t.hasAttribute('fallback')) ??
           null);
-    if (choice === undefined && this.#choice === undefined && this.#rendered[0] instanceof Text) {
-      if (this.#rendered[0].data !== text) this.#rendered[0].data = text;
-      return;
-    }
     if (choice !== undefined && choice === this.#choice) return;
-    for (const node of this.#rendered) node.parentNode?.removeChild(node);
+    const active = document.activeElement;
+    const focused = active !== null && this.contains(active) ? active : null;
     this.#choice = choice;
-    this.#rendered =
+    this.#rendered = renderInPlace(
+      this,
+      this.#rendered,
       choice === undefined
         ? [document.createTextNode(text)]
         : choice instanceof HTMLTemplateElement
@@ -227,8 +230,10 @@ export class FeatureFlag extends ReactiveElement {
               ...document.importNode(choice.content.hasChildNodes() ? choice.content : choice, true)
                 .childNodes,
             ]
-          : [];
-    this.append(...this.#rendered);
+          : [],
+    );
+    const twin = focused?.isConnected === false && document.getElementById(focused.id);
+    if (twin && this.contains(twin)) twin.focus();
   }
 
   /**

@@ -1,6 +1,6 @@
 import { ContextProvider } from '@lit/context';
 import { ReactiveElement, type PropertyValues } from '@lit/reactive-element';
-import { Level, Mode, type Decision, type FSSdkStatus } from '../core/index.js';
+import { CacheMode, Level, Mode, type Decision, type FSSdkStatus } from '../core/index.js';
 import { featureClientContext, type FeatureClient } from './client-context.js';
 import { emit, reportOnce, type FeatureErrorReason } from './events.js';
 import {
@@ -11,7 +11,8 @@ import {
   type PropertiesOf,
 } from './element-properties.js';
 import { pageVisitorId } from './page-storage.js';
-import { ProviderClient, type SdkSettings, type VisitorSettings } from './provider-client.js';
+import { ProviderClient } from './provider-client.js';
+import { LEVELS, sdkOrigin, type SdkSettings, type VisitorSettings } from './provider-settings.js';
 
 /** Properties whose change restarts the SDK (the others update the visitor). */
 const SDK_PROPERTIES = [
@@ -22,16 +23,9 @@ const SDK_PROPERTIES = [
   'timeout',
   'pollingInterval',
   'logLevel',
+  'live',
+  'cacheMode',
 ] as const satisfies ReadonlyArray<keyof FeatureProvider>;
-
-const LEVELS: Record<string, Level> = {
-  none: Level.NONE,
-  error: Level.ERROR,
-  warning: Level.WARNING,
-  info: Level.INFO,
-  debug: Level.DEBUG,
-  all: Level.ALL,
-};
 
 /** JSON text as a value, or null when it does not parse. */
 const parseJson = (text: string): unknown => {
@@ -39,19 +33,6 @@ const parseJson = (text: string): unknown => {
     return JSON.parse(text) as unknown;
   } catch {
     return null;
-  }
-};
-
-/**
- * Where this module was loaded from, when the server's `/sdk/` folder served it: its origin is then the default
- * server, so a page on any origin (or a file opened from disk) reaches the server that gave it the tags.
- */
-const sdkOrigin = (): string | undefined => {
-  try {
-    const url = new URL(import.meta.url);
-    return url.pathname.includes('/sdk/') && url.protocol.startsWith('http') ? url.origin : undefined;
-  } catch {
-    return undefined;
   }
 };
 
@@ -73,9 +54,12 @@ const sdkOrigin = (): string | undefined => {
  * @attr {number} timeout - Milliseconds to wait for flags before showing defaults; default 2000.
  * @attr {number} polling-interval - Bucketing mode: seconds between bucketing file checks; default 60.
  * @attr {'none' | 'error' | 'warning' | 'info' | 'debug' | 'all'} log-level - SDK log level: `none`, `error`, `warning` (default), `info`, `debug` or `all`.
+ * @attr {'on' | 'off'} live - `on` (default: a change made in the console reaches the page as it is made) or `off`.
+ * @attr {'local-cache-first' | 'network-first' | 'disabled'} cache-mode - What a returning visitor sees first: `local-cache-first` (default), `network-first` or `disabled` (README: Cache modes).
  * @slot - The page content that uses the flags.
  * @fires {CustomEvent<FeatureReadyDetail>} feature-ready - The visitor's flags are settled (from the bootstrap, a cache, a fetch, or the timeout).
  * @fires {CustomEvent<FeatureStatusDetail>} feature-status - The SDK status changed.
+ * @fires {CustomEvent<FeatureFlagsChangeDetail>} feature-flags-change - The visitor's flags were fetched again (a live update, another context) and the flags of `keys` changed.
  * @fires {CustomEvent<FeatureErrorDetail>} feature-error - A missing or wrong attribute, or the SDK could not start; the page keeps its defaults.
  */
 export class FeatureProvider extends ReactiveElement {
@@ -91,6 +75,8 @@ export class FeatureProvider extends ReactiveElement {
     timeout: numberProperty('timeout'),
     pollingInterval: numberProperty('polling-interval'),
     logLevel: textProperty('log-level'),
+    live: textProperty('live'),
+    cacheMode: textProperty('cache-mode'),
     // Not written back: an object set by a script stays a property, the attribute is the page's JSON.
     context: {
       attribute: 'context',
@@ -118,6 +104,10 @@ export class FeatureProvider extends ReactiveElement {
   declare pollingInterval: number | undefined;
   /** SDK log level name (`log-level`). */
   declare logLevel: string | null;
+  /** `on` (null: on) or `off` (`live`). */
+  declare live: string | null;
+  /** `local-cache-first` (null: the default), `network-first` or `disabled` (`cache-mode`). */
+  declare cacheMode: string | null;
 
   /**
    * The visitor context: an object (the `context` attribute holds it as JSON; null when that does not parse).
@@ -129,6 +119,7 @@ export class FeatureProvider extends ReactiveElement {
     ready: (detail) => emit(this, 'feature-ready', detail),
     status: (status: FSSdkStatus) => emit(this, 'feature-status', { status }),
     failed: (message) => this.#problem('start-failed', message),
+    changed: (keys) => emit(this, 'feature-flags-change', { keys }),
   });
   #started = false;
   #closing: ReturnType<typeof setTimeout> | undefined;
@@ -137,6 +128,7 @@ export class FeatureProvider extends ReactiveElement {
   constructor() {
     super();
     this.envId = this.apiKey = this.apiUrl = this.mode = this.visitorId = this.logLevel = null;
+    this.live = this.cacheMode = null;
     this.consent = this.authenticated = false;
     this.context = {};
     // Provided from construction on, so flags inside that upgrade in the same task find it.
@@ -203,23 +195,23 @@ export class FeatureProvider extends ReactiveElement {
       );
       return null;
     }
-    const mode = this.mode ?? 'api';
-    if (mode !== 'api' && mode !== 'bucketing')
-      this.#problem('invalid-attribute', `mode="${mode}" is not api or bucketing: api is used.`);
-    const level = LEVELS[this.logLevel ?? 'warning'];
-    if (level === undefined)
-      this.#problem(
-        'invalid-attribute',
-        `log-level="${this.logLevel ?? ''}" is not one of ${Object.keys(LEVELS).join(', ')}.`,
-      );
+    const mode = this.#oneOf('mode', this.mode, ['api', 'bucketing'], 'api');
     return {
       envId,
       apiKey,
       apiUrl: this.apiUrl ?? sdkOrigin(),
-      mode: mode === 'bucketing' ? Mode.BUCKETING : Mode.DECISION_API,
+      mode: mode === 'api' ? Mode.DECISION_API : Mode.BUCKETING,
       timeout: this.#positive('timeout', this.timeout, 2000),
       pollingInterval: this.#positive('polling-interval', this.pollingInterval, 60),
-      logLevel: level ?? Level.WARNING,
+      logLevel:
+        LEVELS[this.#oneOf('log-level', this.logLevel, Object.keys(LEVELS), 'warning')] ?? Level.WARNING,
+      liveUpdates: this.#oneOf('live', this.live, ['on', 'off'], 'on') === 'on',
+      cacheMode: this.#oneOf(
+        'cache-mode',
+        this.cacheMode,
+        Object.values(CacheMode),
+        CacheMode.LOCAL_CACHE_FIRST,
+      ),
     };
   }
 
@@ -261,6 +253,16 @@ export class FeatureProvider extends ReactiveElement {
       'the <script type="application/json"> child is not a decision body ({"visitorId":…,"campaigns":[…]}): it is ignored.',
     );
     return null;
+  }
+
+  /** `given` when it is one of `allowed` (null: `fallback`), else `fallback`, and the mistake is reported. */
+  #oneOf<T extends string>(attribute: string, given: string | null, allowed: readonly T[], fallback: T): T {
+    if (given === null || allowed.includes(given as T)) return (given ?? fallback) as T;
+    this.#problem(
+      'invalid-attribute',
+      `${attribute}="${given}" is not one of ${allowed.join(', ')}: ${fallback} is used.`,
+    );
+    return fallback;
   }
 
   #positive(name: string, given: number | undefined, fallback: number): number {

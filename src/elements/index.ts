@@ -11,6 +11,7 @@ export type {
   FeatureErrorDetail,
   FeatureErrorReason,
   FeatureEventMap,
+  FeatureFlagsChangeDetail,
   FeatureReadyDetail,
   FeatureStatusDetail,
 } from './events.js';

@@ -1,22 +1,19 @@
 // The working part of <feature-provider>: one SDK instance of its own (never the global `Feature`), the visitor
 // it builds, and the atoms its subtree binds to. The element only turns attributes into the two settings
-// objects below and forwards its events. Its atoms follow the SDK's (`visitor.$flags`, `$flagStatus`, `instance.$status`) rather than being them: the
+// objects of provider-settings.ts and forwards its events. Its atoms follow the SDK's (`visitor.$flags`, `$flagStatus`, `instance.$status`) rather than being them: the
 // first frame shows a bootstrap or the kept copy before the SDK has a visitor (`newVisitor` throws until `start`
 // resolves); another `env-id` or `visitor-id` replaces the instance or visitor while the subtree binds once;
-// `$ready` and `$consent` have no SDK counterpart.
+// `$ready` and `$consent` have no SDK counterpart; `$flags` is what the cache mode lets the subtree see
+// (shown-flags.ts).
 import { atom } from 'nanostores';
 import {
-  ConfigBuilder,
+  CacheMode,
   FeatureInstance,
   FetchFlagsRequiredStatusReason as Reason,
   FlagStatus,
   FSSdkStatus,
   Instance,
-  Level,
-  Mode,
-  flagsOfDecision,
   type Decision,
-  type FlagsSnapshot,
   type HitProtocol,
   type Visitor,
   type VisitorFlagState,
@@ -24,36 +21,9 @@ import {
 import type { ExposureDetail, FeatureClient } from './client-context.js';
 import type { FeatureReadyDetail } from './events.js';
 import { loadHitBuilders } from './load-hit-builders.js';
-import { forgetFlags, keepFlags, keptDecision } from './page-storage.js';
-
-/** What starts an SDK instance: a change restarts it. */
-export interface SdkSettings {
-  envId: string;
-  apiKey: string;
-  /** Server base URL; undefined: the SDK's default (the page's origin). */
-  apiUrl: string | undefined;
-  mode: Mode;
-  /** Decision timeout in ms, also how long flags may show their loading content. */
-  timeout: number;
-  /** Bucketing file polling in seconds. */
-  pollingInterval: number;
-  logLevel: Level;
-}
-
-/** Who the visitor is: a change updates the visitor (SPEC.md calls), or builds another one. */
-export interface VisitorSettings {
-  visitorId: string;
-  consent: boolean;
-  authenticated: boolean;
-  context: Readonly<Record<string, string | number | boolean>>;
-}
-
-/** What the client tells its element. */
-export interface ClientEvents {
-  ready(detail: FeatureReadyDetail): void;
-  status(status: FSSdkStatus): void;
-  failed(message: string): void;
-}
+import { forgetFlags, keepFlags } from './page-storage.js';
+import { sdkConfig, type ClientEvents, type SdkSettings, type VisitorSettings } from './provider-settings.js';
+import { ShownFlags } from './shown-flags.js';
 
 const INITIAL_STATE: VisitorFlagState = {
   status: FlagStatus.FETCH_REQUIRED,
@@ -74,7 +44,8 @@ const sameContext = (a: VisitorSettings['context'], b: VisitorSettings['context'
 
 /** One provider's SDK, visitor and atoms. */
 export class ProviderClient implements FeatureClient {
-  readonly $flags = atom<FlagsSnapshot>(new Map());
+  readonly #shown = new ShownFlags((keys) => this.events.changed(keys));
+  readonly $flags = this.#shown.$flags;
   readonly $ready = atom(false);
   readonly $flagStatus = atom<VisitorFlagState>(INITIAL_STATE);
   readonly $status = atom<FSSdkStatus>(FSSdkStatus.SDK_NOT_INITIALIZED);
@@ -103,15 +74,8 @@ export class ProviderClient implements FeatureClient {
     this.#sdk = sdk;
     this.#who = who;
     this.$consent.set(who.consent);
-    this.#readySent = false;
-    this.$ready.set(false);
     this.$flagStatus.set(INITIAL_STATE);
-    const first = initial ?? keptDecision(sdk.envId, who.visitorId);
-    const firstFlags = first === null ? null : flagsOfDecision(first);
-    this.$flags.set(firstFlags ?? new Map());
-    if (firstFlags !== null) this.#settle(who.visitorId, initial === null ? 'cache' : 'bootstrap');
-    // After the timeout, flags still unknown show their defaults (the decision request has the same limit).
-    this.#readyTimer = setTimeout(() => this.#settle(who.visitorId, 'timeout'), sdk.timeout);
+    const first = this.#showFirst(sdk, who.visitorId, initial);
 
     const instance = new FeatureInstance();
     this.#instance = instance;
@@ -121,14 +85,8 @@ export class ProviderClient implements FeatureClient {
         this.events.status(status);
       }),
     );
-    let config = new ConfigBuilder()
-      .withMode(sdk.mode)
-      .withTimeout(sdk.timeout)
-      .withLogLevel(sdk.logLevel)
-      .withBucketingPollingIntervals(sdk.pollingInterval);
-    if (sdk.apiUrl !== undefined) config = config.withServerUrl(sdk.apiUrl);
     try {
-      await instance.start(sdk.envId, sdk.apiKey, config.build());
+      await instance.start(sdk.envId, sdk.apiKey, sdkConfig(sdk));
     } catch (error) {
       this.events.failed(error instanceof Error ? error.message : String(error));
       this.#settle(who.visitorId, 'timeout');
@@ -139,7 +97,7 @@ export class ProviderClient implements FeatureClient {
     // Attribute changes made while the SDK started (consent given, context set) are in `#who` by now; the
     // initial flags still apply only to the visitor they were chosen for.
     const latest = this.#latestWho(who);
-    this.#buildVisitor(latest, firstFlags === null || latest.visitorId !== who.visitorId ? null : first);
+    this.#buildVisitor(latest, latest.visitorId !== who.visitorId ? null : first);
   }
 
   /** Applies a change of the visitor's settings (SPEC.md calls, or a new visitor for another person). */
@@ -180,6 +138,12 @@ export class ProviderClient implements FeatureClient {
       refetch = true;
     }
     if (refetch) await this.#fetch(visitor);
+  }
+
+  /** Fetches the visitor's flags again, as a live update does; resolves once they are applied. */
+  async fetchFlags(): Promise<void> {
+    const visitor = await this.#visitorReady();
+    if (visitor !== null) await this.#fetch(visitor);
   }
 
   async expose(key: string, defaultValue: unknown, variationId: string): Promise<ExposureDetail | null> {
@@ -242,12 +206,13 @@ export class ProviderClient implements FeatureClient {
     const visitor = builder.build();
     this.#visitor = visitor;
     this.#stops.push(
-      visitor.$flags.subscribe((flags) => this.$flags.set(flags)),
+      this.#shown.follow(visitor.$flags),
       visitor.$flagStatus.subscribe((state) => {
         this.$flagStatus.set(state);
-        if (settled(state))
-          this.#settle(visitor.visitorId, state.status === FlagStatus.FETCHED ? 'fetch' : 'cache');
-        if (state.status === FlagStatus.FETCHED && visitor.hasConsented)
+        const fetched = state.status === FlagStatus.FETCHED;
+        // Held back, the creation lookup's cached flags are no answer: flags show once a fetch settles.
+        if (settled(state) && !this.#shown.held) this.#settle(visitor.visitorId, fetched ? 'fetch' : 'cache');
+        if (fetched && visitor.hasConsented && sdk.cacheMode !== CacheMode.DISABLED)
           keepFlags(sdk.envId, visitor.visitorId, visitor.$flags.get());
       }),
     );
@@ -262,22 +227,35 @@ export class ProviderClient implements FeatureClient {
 
   #rebuild(who: VisitorSettings): void {
     this.#screens.clear();
-    this.$ready.set(false);
-    this.#readySent = false;
     const sdk = this.#sdk;
-    const kept = sdk === null ? null : keptDecision(sdk.envId, who.visitorId);
-    const keptFlags = kept === null ? null : flagsOfDecision(kept);
-    this.$flags.set(keptFlags ?? new Map());
-    if (keptFlags !== null) this.#settle(who.visitorId, 'cache');
+    if (sdk !== null) this.#buildVisitor(who, this.#showFirst(sdk, who.visitorId, null));
+  }
+
+  /**
+   * Shows what `sdk.cacheMode` lets a visitor see before its first fetch answers (shown-flags.ts), and arms the
+   * timeout; returns the decision shown, which the visitor starts from, or null.
+   */
+  #showFirst(sdk: SdkSettings, visitorId: string, bootstrap: Decision | null): Decision | null {
+    const first = this.#shown.reset(sdk.cacheMode, sdk.envId, visitorId, bootstrap);
+    this.#readySent = false;
+    this.$ready.set(false);
+    if (first !== null) this.#settle(visitorId, bootstrap === null ? 'cache' : 'bootstrap');
     clearTimeout(this.#readyTimer);
-    this.#readyTimer = setTimeout(() => this.#settle(who.visitorId, 'timeout'), sdk?.timeout ?? 2000);
-    this.#buildVisitor(who, keptFlags === null ? null : kept);
+    // After the timeout, flags still unknown show what a cache holds, else their defaults (the decision
+    // request has the same limit).
+    this.#readyTimer = setTimeout(() => {
+      if (this.#shown.held) this.#shown.release();
+      this.#settle(visitorId, this.$flags.get().size > 0 ? 'cache' : 'timeout');
+    }, sdk.timeout);
+    return first;
   }
 
   async #fetch(visitor: Visitor): Promise<void> {
     await visitor.fetchFlags();
+    if (this.#visitor !== visitor) return;
     // A failed fetch still settles (defaults or known flags); panic too.
-    if (this.#visitor === visitor) this.#settle(visitor.visitorId, 'fetch');
+    this.#shown.release(visitor.$flagStatus.get().status !== FlagStatus.FETCH_REQUIRED);
+    this.#settle(visitor.visitorId, 'fetch');
   }
 
   #settle(visitorId: string, source: FeatureReadyDetail['source']): void {

@@ -51,6 +51,10 @@ export const newEnv = async (campaigns: BucketingCampaign[]): Promise<Env> => {
 export const received = (envId: string) =>
   executeServerCommand<Received, object>('server-received', { envId });
 
+/** Replaces the campaigns of `envId`; resolves once the server answers from them. */
+export const setCampaigns = (envId: string, campaigns: BucketingCampaign[]) =>
+  executeServerCommand('server-campaigns', { envId, campaigns });
+
 /** The §14.5 report of a campaign. */
 export const report = (envId: string, campaignId: string) =>
   executeServerCommand<CampaignReport, object>('server-report', { envId, campaignId });
@@ -77,6 +81,10 @@ export interface ProviderOptions {
   authenticated?: boolean;
   context?: Record<string, string | number | boolean>;
   timeout?: number;
+  /** The `cache-mode` attribute. */
+  cacheMode?: string;
+  /** The `live` attribute. */
+  live?: string;
   /** A decision body for the bootstrap script. */
   bootstrap?: Decision;
   /** Inner HTML (flags and hits). */
@@ -97,6 +105,8 @@ export const makeProvider = async (options: ProviderOptions): Promise<FeaturePro
   if (options.authenticated) provider.setAttribute('authenticated', '');
   if (options.context) provider.setAttribute('context', JSON.stringify(options.context));
   if (options.timeout !== undefined) provider.setAttribute('timeout', String(options.timeout));
+  if (options.cacheMode !== undefined) provider.setAttribute('cache-mode', options.cacheMode);
+  if (options.live !== undefined) provider.setAttribute('live', options.live);
   provider.innerHTML = options.content ?? '';
   if (options.bootstrap) {
     const script = document.createElement('script');

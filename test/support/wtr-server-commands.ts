@@ -13,6 +13,7 @@ import { openPgliteThread } from '../../server/src/store/pglite/pglite-thread.js
 import { createSqlStore } from '../../server/src/store/sql/sql-store.js';
 import type { Sql } from '../../server/src/store/sql/sql.js';
 import type { Store } from '../../server/src/store/store.js';
+import { until } from './until.js';
 
 /** Routes the proxy tells apart. */
 export type ProxyRoute = 'campaigns' | 'bucketing' | 'activate' | 'events' | 'other';
@@ -224,6 +225,42 @@ const received = async (envId: string): Promise<{ activations: StoredActivation[
   };
 };
 
+/** What a bucketing file's campaigns decide: campaign/group/variation ids with each variation's flags. */
+const decidedBy = (campaigns: readonly BucketingCampaign[]): string =>
+  campaigns
+    .flatMap((c) =>
+      c.variationGroups.flatMap((g) =>
+        g.variations.map((v) => {
+          const flags = Object.entries(v.modifications.value).map(
+            ([k, value]) => `${k}=${JSON.stringify(value)}`,
+          );
+          return `${c.id}/${g.id}/${v.id}:${flags.sort().join(',')}`;
+        }),
+      ),
+    )
+    .sort()
+    .join(' ');
+
+/**
+ * Replaces the campaigns of `envId` and resolves once the app answers from them: the app learns of a change
+ * through the store's notification, after the write resolves, so a fetch made at once could get the old
+ * decision. Polls the app's bucketing file directly (not through the proxy, whose record stays the SDK's).
+ */
+const replaceCampaigns = async (envId: string, campaigns: BucketingCampaign[]): Promise<void> => {
+  const { store, url } = await server();
+  await store.replaceCampaigns(envId, campaigns);
+  const want = decidedBy(campaigns);
+  await until(
+    async () => {
+      const file = (await (await fetch(`${url}/cdn/${envId}/bucketing.json`)).json()) as {
+        campaigns?: BucketingCampaign[];
+      };
+      return decidedBy(file.campaigns ?? []) === want;
+    },
+    { what: `the app serving the new campaigns of ${envId}` },
+  );
+};
+
 interface CommandArgs {
   envId?: string;
   campaignId?: string;
@@ -234,7 +271,8 @@ interface CommandArgs {
 
 /**
  * The wtr plugin: `server-start` (→ `{url, proxyUrl}`), `server-env` (`{campaigns, accountSettings?}` →
- * `{envId, apiKey}`), `server-report` (`{envId, campaignId}` → the §14.5 report), `server-received`
+ * `{envId, apiKey}`), `server-campaigns` (`{envId, campaigns}`: replaces them, resolves once the app answers
+ * from them), `server-report` (`{envId, campaignId}` → the §14.5 report), `server-received`
  * (`{envId}` → stored activations and hits in arrival order), `proxy-hold` (`{envId, routes?}`: answers of
  * the environment's decision and bucketing routes wait), `proxy-release` (`{envId}`), `proxy-requests`
  * (`{envId}` → what went through the proxy for it, in order).
@@ -260,6 +298,9 @@ export const serverAppCommandsPlugin = () => ({
         await store.replaceCampaigns(environment.id, args.campaigns ?? []);
         return { envId: environment.id, apiKey };
       }
+      case 'server-campaigns':
+        await replaceCampaigns(envId, args.campaigns ?? []);
+        return true;
       case 'server-report': {
         const { store } = await server();
         const report: CampaignReport = await buildCampaignReport(store, envId, args.campaignId ?? '');
