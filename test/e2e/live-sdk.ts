@@ -1,0 +1,60 @@
+// A Node SDK in bucketing mode with live updates (PROTOCOL.md §17), for tests against the real server: one
+// visitor who fetched once, whose `btnText` flag is then read as it changes by itself, and every log line kept.
+import {
+  ConfigBuilder,
+  FeatureInstance,
+  Level,
+  MemoryHitCache,
+  MemoryVisitorCache,
+  Mode,
+} from '../../src/core/node.js';
+import { nodePlatform } from '../../src/core/platform/node.js';
+import { recordingLogs } from '../core/support.js';
+
+/** A started SDK and its one visitor. */
+export interface LiveSdk {
+  instance: FeatureInstance;
+  /** The visitor's `btnText` now ("none" when the campaign is left out), read without exposure. */
+  text(): string;
+  /** Whether a log line matches `pattern`. */
+  said(pattern: RegExp): boolean;
+  /** How many log lines match `pattern`. */
+  count(pattern: RegExp): number;
+  /** Every log message so far, one a line. */
+  messages(): string;
+}
+
+/** Starts the SDK on `serverUrl`, polling every `pollingSeconds`, and fetches its visitor's flags once. */
+export const startLiveSdk = async (
+  serverUrl: string,
+  env: { envId: string; apiKey: string },
+  pollingSeconds: number,
+): Promise<LiveSdk> => {
+  const logs = recordingLogs();
+  const instance = new FeatureInstance(nodePlatform);
+  await instance.start(
+    env.envId,
+    env.apiKey,
+    new ConfigBuilder()
+      .withMode(Mode.BUCKETING)
+      .withServerUrl(serverUrl)
+      .withLiveUpdates(true)
+      .withBucketingPollingIntervals(pollingSeconds)
+      .withLogManager(logs.manager)
+      .withLogLevel(Level.ALL)
+      .withDisableDeveloperUsageTracking(true)
+      .withCacheVisitorManager(new MemoryVisitorCache())
+      .withCacheHitManager(new MemoryHitCache())
+      .build(),
+  );
+  const visitor = instance.newVisitor({ visitorId: 'live-visitor', hasConsented: true }).build();
+  await visitor.fetchFlags();
+  const count = (pattern: RegExp): number => logs.lines.filter((line) => pattern.test(line.message)).length;
+  return {
+    instance,
+    text: () => visitor.getFlag('btnText').value('none', { visitorExposed: false }),
+    said: (pattern) => count(pattern) > 0,
+    count,
+    messages: () => logs.lines.map((line) => line.message).join('\n'),
+  };
+};
