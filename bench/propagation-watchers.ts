@@ -1,7 +1,7 @@
 // Where propagation.bench.ts sees a change land: a `<feature-flag>` in a Chromium page, or a Node SDK visitor's
 // flag. Each records every value it shows with the wall-clock time it showed it (in the page, a
 // MutationObserver; in Node, the visitor's `$flags` atom), so that reading the record later costs the figure
-// nothing.
+// nothing. BENCH_PROPAGATION_DEBUG=1 prints the page's console, requests and decisions, and the SDK's log.
 import type { Browser, Page } from 'playwright-core';
 import {
   ConfigBuilder,
