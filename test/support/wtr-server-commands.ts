@@ -16,19 +16,25 @@ import type { Store } from '../../server/src/store/store.js';
 import { until } from './until.js';
 
 /** Routes the proxy tells apart. */
-export type ProxyRoute = 'campaigns' | 'bucketing' | 'activate' | 'events' | 'other';
+export type ProxyRoute =
+  'campaigns' | 'bucketing' | 'activate' | 'events' | 'ofrep-flag' | 'ofrep-bulk' | 'other';
 
 /** One request that went through the proxy, in arrival order. */
 export interface WireRequest {
   /** Arrival order over the whole run. */
   seq: number;
   route: ProxyRoute;
-  /** From the path (decision, bucketing file) or the body's `cid` (activations, hits); null when neither. */
+  /**
+   * From the path (decision, bucketing file), the body's `cid` (activations, hits) or the API key of an
+   * environment made by `server-env` (OFREP); null when none.
+   */
   envId: string | null;
   method: string;
   path: string;
   /** The JSON body, or null. */
   body: unknown;
+  /** The request's If-None-Match header, or null (OFREP's bulk route answers 304 to a matching one). */
+  ifNoneMatch: string | null;
   /** Epoch ms when the whole request had arrived, and when its answer was sent (null while held). */
   at: number;
   answeredAt: number | null;
@@ -73,6 +79,8 @@ interface Hold {
 
 const wire: WireRequest[] = [];
 const holds = new Map<string, Hold>();
+/** API key → environment id, for the environments `server-env` made: OFREP requests name no environment. */
+const keyEnvironments = new Map<string, string>();
 let running: Promise<Running> | undefined;
 
 const routeOf = (method: string, path: string): { route: ProxyRoute; envId: string | null } => {
@@ -83,6 +91,9 @@ const routeOf = (method: string, path: string): { route: ProxyRoute; envId: stri
   if (method === 'POST' && path === '/v2/activate') return { route: 'activate', envId: null };
   if (method === 'POST' && (path === '/events' || path === '/events/'))
     return { route: 'events', envId: null };
+  if (method === 'POST' && path === '/ofrep/v1/evaluate/flags') return { route: 'ofrep-bulk', envId: null };
+  if (method === 'POST' && path.startsWith('/ofrep/v1/evaluate/flags/'))
+    return { route: 'ofrep-flag', envId: null };
   return { route: 'other', envId: null };
 };
 
@@ -92,6 +103,14 @@ const parse = (text: string): unknown => {
   } catch {
     return null;
   }
+};
+
+/** The environment whose API key the request carries (`x-api-key` or a bearer token), if `server-env` made it. */
+const environmentOfKey = (req: IncomingMessage): string | null => {
+  const header = req.headers['x-api-key'];
+  const bearer = /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? '')?.[1];
+  const key = typeof header === 'string' ? header : bearer;
+  return key === undefined ? null : (keyEnvironments.get(key) ?? null);
 };
 
 const readBody = (req: IncomingMessage): Promise<Buffer> =>
@@ -115,10 +134,13 @@ const startProxy = async (target: URL): Promise<{ url: string; close: () => Prom
       const entry: WireRequest = {
         seq: wire.length + 1,
         route,
-        envId: envId ?? (typeof cid === 'string' ? cid : null),
+        envId:
+          envId ??
+          (typeof cid === 'string' ? cid : route.startsWith('ofrep-') ? environmentOfKey(req) : null),
         method,
         path,
         body: json,
+        ifNoneMatch: req.headers['if-none-match'] ?? null,
         at: Date.now(),
         answeredAt: null,
         status: null,
@@ -296,6 +318,7 @@ export const serverAppCommandsPlugin = () => ({
           accountSettings: args.accountSettings ?? {},
         });
         await store.replaceCampaigns(environment.id, args.campaigns ?? []);
+        keyEnvironments.set(apiKey, environment.id);
         return { envId: environment.id, apiKey };
       }
       case 'server-campaigns':
