@@ -174,18 +174,24 @@ export class FeatureInstance {
     // the SDK closed meanwhile.
     const live =
       options.liveUpdates && source.refresh !== undefined
-        ? loadLiveUpdates().then(
-            (code) =>
-              closed
-                ? null
-                : code.startLiveUpdates({
-                    options,
-                    logger,
-                    refresh: () => source.refresh?.() ?? Promise.resolve(),
-                    visibility: platform.visibility,
-                  }),
-            (error: unknown) => logger.error(`live updates: their code did not load: ${String(error)}`),
-          )
+        ? loadLiveUpdates()
+            .then(
+              (code) =>
+                closed
+                  ? null
+                  : code.startLiveUpdates({
+                      options,
+                      logger,
+                      refresh: () => source.refresh?.() ?? Promise.resolve(),
+                      visibility: platform.visibility,
+                    }),
+              (error: unknown) => logger.error(`live updates: their code did not load: ${String(error)}`),
+            )
+            // Starting them threw (a platform adapter, say): logged, never an unhandled rejection in the app.
+            .catch((error: unknown) => {
+              logger.error(`live updates: they could not start: ${String(error)}`);
+              return null;
+            })
         : null;
     this.#run = run;
     // Decision-API mode is ready once device information is gathered; the bucketing source reports its own

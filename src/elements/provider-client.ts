@@ -206,7 +206,7 @@ export class ProviderClient implements FeatureClient {
     const visitor = builder.build();
     this.#visitor = visitor;
     this.#stops.push(
-      this.#shown.follow(visitor.$flags),
+      this.#shown.follow(visitor.$flags, visitor.$flagStatus),
       visitor.$flagStatus.subscribe((state) => {
         this.$flagStatus.set(state);
         const fetched = state.status === FlagStatus.FETCHED;

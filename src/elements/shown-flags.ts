@@ -6,7 +6,14 @@
 // out, `disabled` never reads it. In the last two the visitor's flags are held back until its first fetch
 // settles: the SDK's own visitor cache answers before the network does, and it may hold a paused variation.
 import { atom, type ReadableAtom } from 'nanostores';
-import { CacheMode, flagsOfDecision, type Decision, type FlagsSnapshot } from '../core/index.js';
+import {
+  CacheMode,
+  FlagStatus,
+  flagsOfDecision,
+  type Decision,
+  type FlagsSnapshot,
+  type VisitorFlagState,
+} from '../core/index.js';
 import { changedKeys } from './changed-keys.js';
 import { keptDecision } from './page-storage.js';
 
@@ -48,10 +55,24 @@ export class ShownFlags {
     return flags ? first : null;
   }
 
-  /** Shows the visitor's `flags` (unless held back) from now on; returns a function that stops. */
-  follow(flags: ReadableAtom<FlagsSnapshot>): () => void {
+  /**
+   * Shows the visitor's `flags` (unless held back) from now on; returns a function that stops. Once `status`
+   * says the flags came from the network (FETCHED, or PANIC), the fallback is dropped, whatever fetched them (a
+   * live update, the application's `fetchFlags`): none then means none, never the kept copy again.
+   */
+  follow(flags: ReadableAtom<FlagsSnapshot>, status: ReadableAtom<VisitorFlagState>): () => void {
     this.#visitorFlags = flags;
-    return flags.subscribe(() => this.#mirror());
+    const stopStatus = status.subscribe(({ status: now }) => {
+      if (this.#fallback === null || (now !== FlagStatus.FETCHED && now !== FlagStatus.PANIC)) return;
+      // The flags were set just before this status, in the same task: no frame showed the fallback meanwhile.
+      this.#fallback = null;
+      this.#mirror();
+    });
+    const stopFlags = flags.subscribe(() => this.#mirror());
+    return () => {
+      stopStatus();
+      stopFlags();
+    };
   }
 
   /**

@@ -52,7 +52,9 @@ export const resolveFlag = <T extends FlagValue>(
   defaultValue: T,
   type: FlagValueType,
 ): ResolutionDetails<T> => {
-  if (visitor.flagStatus === 'PANIC') return { value: defaultValue, reason: 'DISABLED' };
+  // The flag's status, not the visitor's: the SDK in panic (a new file, another visitor's answer) counts too, as
+  // it does for `flag.value()`, which then returns the default and reports nothing.
+  if (visitor.getFlag(key).getFlagStatus() === 'PANIC') return { value: defaultValue, reason: 'DISABLED' };
   const entry = visitor.$flags.get().get(key);
   if (entry === undefined)
     return {

@@ -105,6 +105,21 @@ void describe('FeatureServerProvider (@openfeature/server-sdk)', () => {
     assert.deepEqual(activationsReceived(sdk.double), []);
   });
 
+  void it("the SDK in panic (another visitor's answer) disables a visitor fetched before, nothing exposed", async () => {
+    const { sdk, client } = await setUp({
+      decide: (body) =>
+        body.visitorId === 'u-panic'
+          ? { visitorId: body.visitorId, campaigns: [], panic: true }
+          : shopDecision(body.visitorId, body.context),
+    });
+    const before = await client.getStringDetails('btnColor', 'red', { targetingKey: 'u1' });
+    assert.deepEqual([before.value, before.reason], ['green', 'SPLIT']);
+    await client.getStringDetails('btnColor', 'red', { targetingKey: 'u-panic' });
+    assert.equal(sdk.instance.getStatus(), 'SDK_PANIC');
+    const during = await client.getStringDetails('btnColor', 'red', { targetingKey: 'u1' });
+    assert.deepEqual([during.value, during.reason], ['red', 'DISABLED']);
+  });
+
   void it('an exposure per visitor and variation, however many evaluations; track sends EVENT hits', async () => {
     const { sdk, client } = await setUp();
     for (let i = 0; i < 5; i++) {

@@ -31,6 +31,11 @@ interface CurrentFile {
    * record keeps the same array from visit to visit, so its flags are built once, at its first return.
    */
   readonly kept: WeakMap<readonly DecisionCampaign[], FlagsSnapshot>;
+  /**
+   * What decisions made on this file name as their basis (`DecisionOutcome.basis`): a token, not the file, so
+   * the visitor records that keep it (10 000 in Node's default cache) do not keep old compiled files alive.
+   */
+  readonly basis: object;
 }
 
 /** CacheMode.DISABLED's file cache: nothing read, nothing kept. */
@@ -97,7 +102,14 @@ export const createBucketingSource = async (deps: DecisionSourceDeps): Promise<D
     for (const reason of compiled.reasons)
       logger.warning(`bucketing file: ${reason}`, `bucketing-reason:${reason}`);
     const panicBefore = current?.compiled.panic;
-    current = { compiled, slots: new FlagSlots(), etag, lastModified, kept: new WeakMap() };
+    current = {
+      compiled,
+      slots: new FlagSlots(),
+      etag,
+      lastModified,
+      kept: new WeakMap(),
+      basis: Object.freeze({}),
+    };
     // Only a change is reported (§16.1): a new file with the same panic state leaves the status alone.
     if (panicBefore !== compiled.panic)
       events.status(compiled.panic ? FSSdkStatus.SDK_PANIC : FSSdkStatus.SDK_INITIALIZED);
@@ -184,7 +196,7 @@ export const createBucketingSource = async (deps: DecisionSourceDeps): Promise<D
       // The engine is deterministic over the file, the ids, the context and the history: a decision made on this
       // file for the same of each (a returning visitor, issue 33) is what evaluating again would give.
       const previous = input.previous;
-      if (previous?.basis === file && !file.compiled.panic) {
+      if (previous?.basis === file.basis && !file.compiled.panic) {
         const { enabledXPC, enabled1V1T } = file.compiled.accountSettings;
         return Promise.resolve({
           ok: true,
@@ -196,7 +208,7 @@ export const createBucketingSource = async (deps: DecisionSourceDeps): Promise<D
           },
           newAssignments: {},
           flags: keptFlags(file, previous.campaigns),
-          basis: file,
+          basis: file.basis,
         });
       }
       const result = evaluate(
@@ -217,7 +229,7 @@ export const createBucketingSource = async (deps: DecisionSourceDeps): Promise<D
         decision: result.decision,
         newAssignments: result.newAssignments,
         flags: file.slots.build(result.decision.campaigns),
-        basis: file,
+        basis: file.basis,
       });
     },
     contextHit: segmentHit,

@@ -133,6 +133,8 @@ export class FilePoller {
    * change.
    */
   pollNow(): Promise<void> {
+    // Stopped (the SDK closed): a live-update change handled after the close asks for nothing.
+    if (this.stopped) return Promise.resolve();
     if (this.cycle !== null) {
       this.again = true;
       return this.cycle;

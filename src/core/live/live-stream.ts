@@ -18,6 +18,8 @@ const RECONNECT_BASE_MS = 1000;
  * while clients that failed together still spread out at the cap.
  */
 const RECONNECT_CAP_MS = 250_000;
+/** The longest wait a server's `retry` field may ask for: §17's 5 minutes. */
+const MAX_RETRY_FIELD_MS = 300_000;
 
 /**
  * The wait before reconnect attempt `failures + 1` (`failures` ≥ 0 attempts in a row that gave no live
@@ -44,6 +46,12 @@ export interface LiveStreamOptions {
   onChange(revision: string): void;
   /** The stream opened again after an end or a hidden spell: a change may have been missed meanwhile. */
   onReconnect(): void;
+  /**
+   * Also call `onReconnect` when the stream first opens (bucketing mode: a change made between the first
+   * download and the stream's opening would otherwise wait for the next poll; the refresh is a conditional
+   * request, a 304 when nothing changed). It is called anyway when attempts failed before the first open.
+   */
+  readonly refreshOnFirstOpen?: boolean;
 }
 
 /** One stream, open from {@link LiveStream.start} to {@link LiveStream.close}, reopened as often as it ends. */
@@ -115,7 +123,11 @@ export class LiveStream {
     parser.reset();
     const id = parser.lastEventId;
     // Set by the callbacks (an object: TypeScript would narrow a variable to its initial `null` here).
-    const seen: { head: StreamHead | null; alive: boolean } = { head: null, alive: false };
+    const seen: { head: StreamHead | null; alive: boolean; ended: string | null } = {
+      head: null,
+      alive: false,
+      ended: null,
+    };
     let failed: string | null = null;
     try {
       await options.openStream(
@@ -127,24 +139,36 @@ export class LiveStream {
         {
           open: (answer) => {
             seen.head = answer;
-            if (answer.ok) this.#open();
+            if (!answer.ok) return;
+            // A 200 that is not an event stream (a site's catch-all page at the stream's path) is no stream:
+            // taken as open, it would reset the backoff and refresh every visitor at each reconnect.
+            const type = answer.headers.get('content-type') ?? '';
+            if (!/^text\/event-stream/i.test(type)) {
+              seen.ended = `the answer is ${type === '' ? 'not typed' : `"${type}"`}, not text/event-stream: is the server URL the feature server's?`;
+              controller.abort();
+              return;
+            }
+            this.#open();
           },
           chunk: (text) => {
-            // Anything, a ping included, shows a stream that stays up: the backoff starts over after it.
-            seen.alive = true;
+            if (seen.ended !== null) return;
+            // A complete line, a ping included, shows a stream that stays up: the backoff starts over after it.
+            if (text.includes('\n') || text.includes('\r')) seen.alive = true;
             parser.feed(text);
           },
         },
       );
     } catch (error) {
-      if (controller.signal.aborted) return; // closed: by `close`, or the tab being hidden
-      failed = fetchError(error, options.url);
+      // Closed by `close` or the tab being hidden, unless this attempt ended itself (see `seen.ended`).
+      if (controller.signal.aborted && seen.ended === null) return;
+      if (seen.ended === null) failed = fetchError(error, options.url);
     }
     if (controller !== this.#controller || this.#closed) return;
     this.#controller = null;
     if (seen.alive) this.#failures = 0;
     const head = seen.head;
-    if (head !== null && !head.ok) {
+    if (seen.ended !== null) this.#retry(seen.ended, 'not-a-stream', null);
+    else if (head !== null && !head.ok) {
       const asked = parseRetryAfter(head.headers.get('retry-after'), Date.now());
       // A 404 is most often a wrong env id, or a server older than live updates: the log says so.
       const hint = head.status === 404 ? ': an unknown environment, or a server without live updates' : '';
@@ -154,21 +178,23 @@ export class LiveStream {
   }
 
   #open(): void {
-    const { logger, url } = this.options;
+    const { logger, url, refreshOnFirstOpen = false } = this.options;
     const again = this.#opened;
     this.#opened = true;
-    const message = `live updates: the stream ${shownUrl(url)} is open${again ? ' again: re-fetching, since a change may have been missed' : ''}.`;
-    if (again) {
-      logger.debug(message);
-      this.options.onReconnect();
-    } else logger.info(message, 'live:open');
+    // Attempts failed before this first open: what changed meanwhile reached nobody.
+    const missed = again || this.#failures > 0;
+    const message = `live updates: the stream ${shownUrl(url)} is open${again ? ' again' : ''}${missed ? ': re-fetching, since a change may have been missed' : ''}.`;
+    if (again) logger.debug(message);
+    else logger.info(message, 'live:open');
+    if (missed || refreshOnFirstOpen) this.options.onReconnect();
   }
 
   /** Schedules the next attempt: the backoff, or longer when the server asked for it (`Retry-After`). */
   #retry(why: string, kind: string, askedMs: number | null): void {
     const { options } = this;
     const backoff = reconnectDelay(this.#failures, options.random());
-    const delayMs = Math.round(Math.max(backoff, askedMs ?? 0, this.#parser.retryMs ?? 0));
+    const field = Math.min(this.#parser.retryMs ?? 0, MAX_RETRY_FIELD_MS);
+    const delayMs = Math.round(Math.max(backoff, askedMs ?? 0, field));
     this.#failures++;
     const message = `live updates: reconnecting in ${delayMs} ms (${why}); meanwhile ${options.fallback}.`;
     if (this.#told.has(kind)) options.logger.debug(message);

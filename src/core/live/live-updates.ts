@@ -67,6 +67,10 @@ export const startLiveUpdates = (deps: LiveUpdatesDeps): LiveUpdates => {
         : 'flags change only when fetchFlags is called',
     onChange: (revision) => refresh(`change ${revision}`),
     onReconnect: () => refresh('a reconnect'),
+    // Bucketing mode's refresh is a conditional download (a 304 when nothing changed): cheap enough to close
+    // the gap between the first download and the stream's opening. The decision API's would re-fetch every
+    // visitor of every page view; a change in that gap shows at the next fetch or change instead.
+    refreshOnFirstOpen: options.mode === Mode.BUCKETING,
   });
   stream.start();
   return { close: () => stream.close() };

@@ -53,9 +53,11 @@ void describe('live-update stream (PROTOCOL.md §17)', () => {
     await double.close();
   });
 
-  const start = (random = 0.5, visibility?: Visibility): void => {
+  // Decision-API mode unless a test says otherwise: bucketing mode also refreshes when the stream first opens,
+  // which its own test covers.
+  const start = (random = 0.5, visibility?: Visibility, mode: Mode = Mode.DECISION_API): void => {
     live = startLiveUpdates({
-      options: { serverUrl: double.url, envId: 'env1', mode: Mode.BUCKETING, bucketingPollingIntervals: 60 },
+      options: { serverUrl: double.url, envId: 'env1', mode, bucketingPollingIntervals: 60 },
       logger: new Logger(Level.ALL, logs.manager),
       refresh: () => {
         refreshes++;
@@ -105,8 +107,63 @@ void describe('live-update stream (PROTOCOL.md §17)', () => {
     assert.ok(lines(/reconnecting in 3000 ms \(the server answered 502\)/).length <= 1);
     assert.match(
       lines(/reconnecting in 1000 ms/)[0]?.message ?? '',
-      /the server ended the stream.*fell back to polling the bucketing file every 60 s/,
+      /the server ended the stream.*flags change only when fetchFlags is called/,
     );
+  });
+
+  void it('bucketing mode refreshes when the stream first opens; decision-API mode only after failed attempts', async () => {
+    start(0.5, undefined, Mode.BUCKETING);
+    await openCount(1);
+    await until(() => refreshes === 1, { what: 'the conditional download at the first open' });
+    assert.match(
+      lines(/is open/)[0]?.message ?? '',
+      /live updates: the stream .* is open\.$/,
+      'a first open after no failure says nothing was missed',
+    );
+    live?.close();
+    await openCount(0);
+    refreshes = 0;
+    // A first attempt refused: what changed until the stream opened reached nobody, so it refreshes then.
+    double.script.queued.stream = [{ status: 503, headers: { 'retry-after': '1' } }];
+    start();
+    await armed('the retry after the refusal');
+    assert.equal(refreshes, 0);
+    timers.tick(timers.pending()[0] ?? 0);
+    await openCount(1);
+    await until(() => refreshes === 1, { what: 'the refresh at the first open after a failure' });
+    assert.match(lines(/is open: re-fetching/)[0]?.message ?? '', /a change may have been missed/);
+  });
+
+  void it('a 200 that is not an event stream (a site page at that path) is no stream: no refresh, the waits grow', async () => {
+    double.script.queued.stream = [
+      { status: 200, body: { page: 'a catch-all page' } },
+      { status: 200, body: { page: 'a catch-all page' } },
+    ];
+    start();
+    const waits: number[] = [];
+    for (let i = 0; i < 2; i++) {
+      await armed(`reconnect timer ${i + 1}`);
+      const [wait] = timers.pending();
+      waits.push(wait ?? -1);
+      timers.tick(wait ?? 0);
+    }
+    assert.deepEqual(waits, [1000, 3000], 'backs off as after any failure');
+    await openCount(1);
+    assert.equal(refreshes, 1, 'only the real stream, opened after the failures, refreshes');
+    assert.match(
+      lines(/not text\/event-stream/)[0]?.message ?? '',
+      /the answer is "application\/json; charset=utf-8", not text\/event-stream: is the server URL the feature server's\?/,
+    );
+  });
+
+  void it("a server's retry field waits at most 5 minutes", async () => {
+    start();
+    await openCount(1);
+    double.streams.write('retry: 3600000\n\n');
+    await until(() => lines(/./).length > 0 && double.streams.open() === 1, { what: 'the retry field read' });
+    double.streams.end();
+    await armed('the reconnect timer');
+    assert.deepEqual(timers.pending(), [300_000]);
   });
 
   void it('jitter: the wait lies within ±20 % of the nominal one', async () => {
@@ -148,8 +205,8 @@ void describe('live-update stream (PROTOCOL.md §17)', () => {
     assert.equal(lines(/reconnecting in 5000 ms \(the server answered 503\)/).length, 1);
     timers.tick(5000);
     await openCount(1);
-    // The first open is no reconnect: nothing was missed yet.
-    assert.equal(refreshes, 0);
+    // A first open after a refusal: a change made meanwhile reached nobody, so it refreshes.
+    await until(() => refreshes === 1, { what: 'the refresh at the first open after the 503' });
     await double.close();
     await armed('the reconnect after the server went away');
     assert.deepEqual(timers.pending(), [3000]);
