@@ -14,7 +14,7 @@ const listening = (count: number, envId = 'env-1') => ({
   counted_on: 'this-instance',
 });
 
-const textOf = (el: Element): string => el.shadowRoot?.textContent?.replace(/\s+/g, ' ').trim() ?? '';
+const textOf = (el: Element): string => el.shadowRoot?.textContent.replace(/\s+/g, ' ').trim() ?? '';
 
 describe('<listening-now>', () => {
   it('says how many pages listen now on this server, and follows the chosen environment', async () => {
