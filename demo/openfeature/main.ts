@@ -8,15 +8,15 @@ import { ConfigBuilder, Feature } from 'feature-ts';
 import { FeatureWebProvider } from 'feature-ts/openfeature';
 import { loadDemoConfig } from '../framework/demo-config.js';
 
-const element = <E extends HTMLElement>(id: string): E => {
+const element = (id: string): HTMLElement => {
   const found = document.getElementById(id);
   if (found === null) throw new Error(`index.html has no #${id}`);
-  return found as E;
+  return found;
 };
 
 const status = element('status');
 const banner = element('banner');
-const buy = element<HTMLButtonElement>('buy');
+const buy = element('buy') as HTMLButtonElement;
 const sent = element('sent');
 const flags = element('flags');
 

@@ -84,8 +84,10 @@ void test('the page shows the demo flags through OpenFeature, and track() stores
   const label = (await page.textContent('#buy')) ?? '';
   assert.ok(['Add to cart', 'Buy now'].includes(label), `a checkout arm's text: ${label}`);
   assert.match((await page.textContent('#flags')) ?? '', /btnText.*TARGETING_MATCH|btnText.*SPLIT/s);
-  const visitor = /visitor (\S+)\.$/.exec((await page.textContent('#status')) ?? '')?.[1];
-  assert.ok(visitor?.startsWith('of-demo-'), `the visitor in the status: ${String(visitor)}`);
+  const visitor =
+    /visitor (\S+)\.$/.exec((await page.textContent('#status')) ?? '')?.[1] ??
+    assert.fail('no visitor in the status');
+  assert.ok(visitor.startsWith('of-demo-'), `the visitor in the status: ${visitor}`);
 
   await page.click('#buy');
   await until(async () => (await page.textContent('#sent'))?.includes('sent 1 time') === true, {
