@@ -47,6 +47,7 @@ const OUTPUTS = [
   'dist/sdk/core.js',
   'server/dist/demo/index.html',
   'server/dist/demo/framework/index.html',
+  'server/dist/demo/openfeature/index.html',
   'server/dist/console/index.html',
   'server/dist/cli.js',
 ];
@@ -146,6 +147,13 @@ step('framework demo (vite → server/dist/demo/framework)', bin('vite'), [
   '--logLevel',
   'warn',
 ]);
+step('OpenFeature demo (vite → server/dist/demo/openfeature)', bin('vite'), [
+  'build',
+  '-c',
+  'demo/openfeature/vite.config.ts',
+  '--logLevel',
+  'warn',
+]);
 step('console (vite → server/dist/console)', bin('vite'), [
   'build',
   '-c',
@@ -157,7 +165,7 @@ step('Node modules and declarations of the SDK and the server (tsc -b)', bin('ts
   '-b',
   'tsconfig.build.json',
 ]);
-// The server package carries the demo shop page beside the framework demo (both served by `start`).
+// The server package carries the demo shop page beside the framework and OpenFeature demos (all served by `start`).
 mkdirSync('server/dist/demo', { recursive: true });
 copyFileSync('demo/index.html', 'server/dist/demo/index.html');
 if (checkSize) {

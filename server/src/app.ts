@@ -38,6 +38,7 @@ import { platformRoutes } from './plugins/platform-routes.js';
 import { REMOTE_BASE, remoteRouteSchemas } from './plugins/remote-schemas.js';
 import { staticRoutes, type StaticOptions } from './plugins/static.js';
 import { streamRoutes } from './plugins/stream.js';
+import { operatorListeningRoute } from './plugins/operator-listening.js';
 import { authorizeCall } from './http/bearer-auth.js';
 import { guardOperatorScope, operatorEnvironment } from './http/operator-scope.js';
 import { rememberEnvironment } from './http/request-environment.js';
@@ -226,6 +227,7 @@ export const createApp = async (deps: AppDeps): Promise<FastifyInstance> => {
       guardOperatorScope(scope, { keys: new OperatorKeys(operatorKeys), sessions: consoleSessions, lockout });
       void scope.register(operatorAccountRoutes, { ctx });
       void scope.register(operatorInsightRoutes, { ctx });
+      void scope.register(operatorListeningRoute, { ctx, changes });
       void scope.register(operatorRollupRoutes, { ctx });
       void scope.register(campaignRoutes, {
         ctx,

@@ -25,5 +25,8 @@ export const demoPageDir = (): string => join(serverPackageRoot(), 'dist', 'demo
 /** The framework (React) demo's folder, built into this package's dist/demo/framework. */
 export const frameworkDemoDir = (): string => join(demoPageDir(), 'framework');
 
+/** The OpenFeature demo's folder, built into this package's dist/demo/openfeature. */
+export const openfeatureDemoDir = (): string => join(demoPageDir(), 'openfeature');
+
 /** The browser console's folder (index.html and assets/), built into this package's dist/console. */
 export const consoleDir = (): string => join(serverPackageRoot(), 'dist', 'console');

@@ -3,7 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { DestinationStream, Logger } from 'pino';
 import { createApp } from './app.js';
-import { consoleDir, demoPageDir, frameworkDemoDir, sdkBundleDir } from './assets.js';
+import { consoleDir, demoPageDir, frameworkDemoDir, openfeatureDemoDir, sdkBundleDir } from './assets.js';
 import { ConsoleSessions } from './auth/console-sessions.js';
 import type { ServerConfig } from './config.js';
 import { InputError } from './errors.js';
@@ -81,6 +81,7 @@ export const serve = async (
       demoDir: demoPageDir(),
       sdkDir: sdkBundleDir(),
       frameworkDemoDir: frameworkDemoDir(),
+      openfeatureDemoDir: openfeatureDemoDir(),
       consoleDir: consoleDir(),
       ...(demo === undefined ? {} : { demo }),
     },

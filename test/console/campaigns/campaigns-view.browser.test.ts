@@ -73,7 +73,12 @@ describe('<campaigns-view>', () => {
     await el.updateComplete;
     assert.deepEqual(rows(el), ['Checkout banner']);
     assert.match(inShadow(el, '[role=status]').textContent, /1 of 2 campaigns match “bannertext”/);
-    assert.deepEqual(api.calls, [{ method: 'GET', path: listOf(ENV.id) }]);
+    // The list and, above it, how many pages listen now (<listening-now>: unanswered here, so not shown).
+    assert.deepEqual(api.made('GET', listOf(ENV.id)), [{ method: 'GET', path: listOf(ENV.id) }]);
+    assert.deepEqual(
+      api.calls.map((c) => c.path).sort(),
+      [listOf(ENV.id), '/environments/env-1/listening'].sort(),
+    );
   });
 
   it('pauses with one PATCH of the toggle route, and interrupts only after asking', async () => {
@@ -110,7 +115,7 @@ describe('<campaigns-view>', () => {
     await change({ environments: [ENV, staging], environment: staging });
     await until(() => rows(el)[0] === 'Checkout banner', { what: 'the other environment’s rows' });
     assert.deepEqual(
-      api.calls.map((c) => c.path),
+      api.calls.map((c) => c.path).filter((path) => !path.endsWith('/listening')),
       [listOf(ENV.id), listOf('env-2')],
     );
     assert.match(inShadow(el, 'h1').textContent, /in Staging/);

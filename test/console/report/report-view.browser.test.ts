@@ -33,6 +33,7 @@ describe('<report-view>', () => {
     assert.deepEqual(stub.calls.map((c) => `${c.method} ${c.path}`).sort(), [
       'GET /environments/env-1/campaigns/c1',
       'GET /environments/env-1/campaigns/c1/report',
+      'GET /environments/env-1/listening',
       'GET /environments/env-1/reports/c1/days',
     ]);
     assert.strictEqual(inShadow(el, 'h1').textContent.trim(), 'Report: Buy button');

@@ -466,6 +466,9 @@ void describe('every operation, called with its documented examples', () => {
       headers: operator,
     });
     assert.equal((days.body.days as unknown[]).length, 1);
+    // No page holds a stream open here: the count of pages listening now is 0 (this instance's).
+    const listening = await call('get', '/admin/v1/environments/{envId}/listening', { headers: operator });
+    assert.equal(listening.body.listening, 0);
   });
 
   void it('token routes, the remote control routes with a token, and revocation', async () => {

@@ -27,7 +27,10 @@ void describe('framework demo route', () => {
     writeFileSync(join(root, 'secret.txt'), 'outside the folder');
     store = await openFreshPgliteStore();
     const base = { demoDir: join(root, 'demo'), sdkDir: join(root, 'sdk') };
-    withDemo = await startApp(store, { static: { ...base, frameworkDemoDir: demoDir } });
+    // The OpenFeature demo is served by the same code as the framework demo: the same folder stands in for both.
+    withDemo = await startApp(store, {
+      static: { ...base, frameworkDemoDir: demoDir, openfeatureDemoDir: demoDir },
+    });
     withoutDemo = await startApp(store, { static: base });
   });
   after(async () => {
@@ -49,6 +52,19 @@ void describe('framework demo route', () => {
       assert.match(res.type, /^text\/html/, path);
       assert.equal(res.text, PAGE, path);
     }
+  });
+
+  void it('serves the OpenFeature demo at /demo/openfeature/, its assets, and no file outside its folder', async () => {
+    for (const path of ['/demo/openfeature/', '/demo/openfeature']) {
+      const res = await get(withDemo, path);
+      assert.equal(res.status, 200, path);
+      assert.equal(res.text, PAGE, path);
+    }
+    assert.equal((await get(withDemo, '/demo/openfeature/assets/app.js')).text, SCRIPT);
+    const outside = await get(withDemo, '/demo/openfeature/..%2Fsecret.txt');
+    assert.equal(outside.status, 404);
+    assert.match(outside.text, /demo\/openfeature\/vite\.config\.ts/);
+    assert.equal((await get(withoutDemo, '/demo/openfeature/')).status, 404);
   });
 
   void it('serves the built assets with their content type', async () => {

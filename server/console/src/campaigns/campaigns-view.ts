@@ -1,6 +1,7 @@
 // The campaigns of the chosen environment (route #/campaigns), in their stored order, which is the order decisions
 // try them: searchable by name, slug, id and flag key, each with its state (changed here through the toggle
-// route), traffic, variations and last change, and links to its editor and report.
+// route), traffic, variations and last change, and links to its editor and report; above them, how many pages
+// listen to the environment's changes now (a toggle reaches those at once).
 import { LitElement, css, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { live } from 'lit/directives/live.js';
 import type { CampaignState, RemoteCampaign } from 'feature-ts/protocol';
@@ -11,6 +12,7 @@ import { consoleStyles } from '../styles.js';
 import { loadAllCampaigns, matches } from './campaign-list.js';
 import { campaignRow } from './campaign-row.js';
 import { changeState } from './campaign-state.js';
+import '../widgets/listening-now.js';
 
 /** Rows per page of the table. */
 const PAGE_SIZE = 20;
@@ -229,6 +231,7 @@ export class CampaignsView extends LitElement {
         <h1>Campaigns${env === null ? nothing : html` <span class="env">in ${env.name}</span>`}</h1>
         ${env === null ? nothing : html`<a class="button" href=${routeHash({ name: 'campaign-new' })}>New campaign</a>`}
       </div>
+      ${env === null ? nothing : html`<listening-now></listening-now>`}
       ${
         env === null
           ? nothing

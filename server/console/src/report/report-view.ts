@@ -8,6 +8,7 @@ import { consumeConsoleContext, type ConsoleContext } from '../console-context.j
 import { goalPicker } from './goal-picker.js';
 import { csvDownload, downloadReportCsv } from './report-download.js';
 import './report-group.js';
+import '../widgets/listening-now.js';
 import { noVisitsNotice, visitsOnly } from './report-notices.js';
 import {
   type GoalKey,
@@ -213,6 +214,7 @@ export class ReportView extends LitElement {
               <span class="badge ${this.campaign.state}">${this.campaign.state}</span>
             </p>`
       }
+      ${this.context.environment === null ? nothing : html`<listening-now></listening-now>`}
       ${
         this.context.environment === null
           ? html`<p class="notice">
