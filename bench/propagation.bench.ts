@@ -21,11 +21,11 @@ import { liveUpdatesOf } from '../server/src/app.js';
 import { createAccess } from '../server/src/auth/create-access.js';
 import { openPostgresStore } from '../server/src/store/postgres/postgres.js';
 import type { Store } from '../server/src/store/store.js';
-import type { BucketingCampaign } from '../src/protocol/index.js';
 import { seedEnvironment, startApp, type Running } from '../test/server/support.js';
 import { openFreshPgliteStore } from '../test/server/template-data-dir.js';
 import { launchChromium } from '../test/support/chromium.js';
 import { buildSdkBundles } from '../test/support/sdk-build.js';
+import { LIVE_TOGGLE, LIVE_TOGGLE_TEXT } from '../test/e2e/live-sdk.js';
 import { median, type Bench, type BenchRow } from './harness.js';
 import {
   FLAG_DEFAULT as DEFAULT_TEXT,
@@ -40,32 +40,9 @@ const CHANGES = Number(process.env.BENCH_PROPAGATION_CHANGES ?? '50');
 /** The longest one change may take to show before the row fails. */
 const CHANGE_MAX_MS = 10_000;
 /** What the flag shows while the campaign is active; paused, its default shows. */
-const ACTIVE_TEXT = 'Buy now';
-
-/** A toggle for everyone: active, `btnText` is "Buy now"; paused, the flag falls back to its default. */
-const campaign: BucketingCampaign = {
-  id: 'c-live',
-  name: 'Live banner',
-  type: 'toggle',
-  variationGroups: [
-    {
-      id: 'vg-live',
-      name: 'Everyone',
-      targeting: {
-        targetingGroups: [{ targetings: [{ operator: 'EQUALS', key: 'fs_all_users', value: '' }] }],
-      },
-      variations: [
-        {
-          id: 'v-live',
-          name: 'On',
-          reference: true,
-          allocation: 100,
-          modifications: { type: 'FLAG', value: { btnText: ACTIVE_TEXT } },
-        },
-      ],
-    },
-  ],
-};
+const ACTIVE_TEXT = LIVE_TOGGLE_TEXT;
+/** A toggle for everyone, shared with the fault tests (test/e2e/live-sdk.ts). */
+const campaign = LIVE_TOGGLE;
 
 /** An environment with the campaign, and a remote control token that may toggle it. */
 interface Toggler {

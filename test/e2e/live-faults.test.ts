@@ -12,43 +12,17 @@ import { after, afterEach, before, describe, it } from 'node:test';
 import { liveUpdatesOf } from '../../server/src/app.js';
 import { openPgliteStore } from '../../server/src/store/pglite/pglite.js';
 import type { Store } from '../../server/src/store/store.js';
-import type { BucketingCampaign } from '../../src/protocol/index.js';
 import { runCliInProcess, startServerProcess } from '../server/cli-support.js';
 import { seedEnvironment, startApp, type Running, type SeededEnvironment } from '../server/support.js';
 import { copyTemplateDataDir, openFreshPgliteStore } from '../server/template-data-dir.js';
 import { seededRandom } from '../support/seeded-random.js';
 import { startStreamCuttingProxy } from '../support/stream-cutting-proxy.js';
 import { until } from '../support/until.js';
-import { startLiveSdk, type LiveSdk } from './live-sdk.js';
+import { LIVE_TOGGLE, LIVE_TOGGLE_TEXT, startLiveSdk, type LiveSdk } from './live-sdk.js';
 
 const KEY = 'operator-key-for-the-live-fault-tests-34';
-const ON = 'Buy now';
+const ON = LIVE_TOGGLE_TEXT;
 const OFF = 'none';
-
-/** A toggle for everyone: active, `btnText` is "Buy now"; paused, the flag falls back to its default. */
-const liveToggle: BucketingCampaign = {
-  id: 'c-live',
-  name: 'Live banner',
-  type: 'toggle',
-  variationGroups: [
-    {
-      id: 'vg-live',
-      name: 'Everyone',
-      targeting: {
-        targetingGroups: [{ targetings: [{ operator: 'EQUALS', key: 'fs_all_users', value: '' }] }],
-      },
-      variations: [
-        {
-          id: 'v-live',
-          name: 'On',
-          reference: true,
-          allocation: 100,
-          modifications: { type: 'FLAG', value: { btnText: ON } },
-        },
-      ],
-    },
-  ],
-};
 
 /** Pauses or resumes the campaign through the operator route (§13.8). */
 const toggle = async (server: Running, envId: string, active: boolean): Promise<void> => {
@@ -87,7 +61,7 @@ void describe('live updates: server killed and restarted (child process, embedde
   void it('falls back to polling while it is down, reconnects, re-fetches and applies a change made meanwhile', async () => {
     await copyTemplateDataDir(dir);
     const seeding = await openPgliteStore(dir);
-    const env = await seedEnvironment(seeding, [liveToggle]);
+    const env = await seedEnvironment(seeding, [LIVE_TOGGLE]);
     await seeding.close();
     // The same port after the restart: the SDKs were started with that URL.
     const port = String(await freePort());
@@ -164,7 +138,7 @@ void describe('live updates: faults in front of one server (embedded store)', ()
       resets: () => random() < 0.5,
     });
     try {
-      const env = await seedEnvironment(store, [liveToggle]);
+      const env = await seedEnvironment(store, [LIVE_TOGGLE]);
       // Polling once an hour: a change can only come through the stream or a reconnect's re-fetch.
       const sdk = await startSdk(proxy.url, env, 3600);
       await until(() => proxy.open() === 1, { what: 'the stream open through the proxy' });
@@ -204,7 +178,7 @@ void describe('live updates: faults in front of one server (embedded store)', ()
   void it('FEATURE_MAX_STREAMS reached: 503 with Retry-After 5, and the SDK keeps polling', async () => {
     const server = await startApp(store, { operatorKeys: [KEY], maxStreams: 2 });
     try {
-      const env = await seedEnvironment(store, [liveToggle]);
+      const env = await seedEnvironment(store, [LIVE_TOGGLE]);
       const streams = liveUpdatesOf(server.app).streams;
       const live: LiveSdk[] = [];
       for (const count of [1, 2]) {

@@ -9,7 +9,36 @@ import {
   Mode,
 } from '../../src/core/node.js';
 import { nodePlatform } from '../../src/core/platform/node.js';
+import type { BucketingCampaign } from '../../src/protocol/index.js';
 import { recordingLogs } from '../core/support.js';
+
+/** What the toggle's flag shows while it is active. */
+export const LIVE_TOGGLE_TEXT = 'Buy now';
+
+/** A toggle for everyone: active, `btnText` is "Buy now"; paused, the flag falls back to its default. */
+export const LIVE_TOGGLE: BucketingCampaign = {
+  id: 'c-live',
+  name: 'Live banner',
+  type: 'toggle',
+  variationGroups: [
+    {
+      id: 'vg-live',
+      name: 'Everyone',
+      targeting: {
+        targetingGroups: [{ targetings: [{ operator: 'EQUALS', key: 'fs_all_users', value: '' }] }],
+      },
+      variations: [
+        {
+          id: 'v-live',
+          name: 'On',
+          reference: true,
+          allocation: 100,
+          modifications: { type: 'FLAG', value: { btnText: LIVE_TOGGLE_TEXT } },
+        },
+      ],
+    },
+  ],
+};
 
 /** A started SDK and its one visitor. */
 export interface LiveSdk {
