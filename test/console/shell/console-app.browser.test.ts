@@ -24,6 +24,17 @@ const serve = (signedIn: boolean) => {
     'GET /admin/v1/accounts/acc-1/environments': { items: [ENV, STAGING] },
     'GET /admin/v1/environments/env-1/campaigns?_page=1&_max_per_page=100': emptyPage,
     'GET /admin/v1/environments/env-2/campaigns?_page=1&_max_per_page=100': emptyPage,
+    // The campaigns view's "pages listening now" (a 401 here would read as signed out).
+    'GET /admin/v1/environments/env-1/listening': {
+      env_id: 'env-1',
+      listening: 0,
+      counted_on: 'this-instance',
+    },
+    'GET /admin/v1/environments/env-2/listening': {
+      env_id: 'env-2',
+      listening: 0,
+      counted_on: 'this-instance',
+    },
   };
   if (signedIn)
     answers['GET /admin/session'] = { csrf_token: 'csrf', expires_at: '2026-12-01T00:00:00.000Z' };
