@@ -7,7 +7,7 @@ import { bucketingRoute, isJsonObject } from '../../protocol/index.js';
 import { shownUrl } from '../net/request-failure.js';
 import { segmentHit } from '../tracking/segment-hit.js';
 import { CacheMode, FSSdkStatus } from '../status.js';
-import { contextDigest } from './context-digest.js';
+import { sentContext } from './context-digest.js';
 import {
   defaultBucketingFileCache,
   type BucketingFileCache,
@@ -233,7 +233,7 @@ export const createBucketingSource = async (deps: DecisionSourceDeps): Promise<D
       });
     },
     contextHit: segmentHit,
-    contextDigest,
+    sentContext,
     flagsOf: (campaigns) => (current === null ? undefined : keptFlags(current, campaigns)),
     close() {
       closed = true;

@@ -11,6 +11,7 @@ import type { CacheMode, FSSdkStatus } from '../status.js';
 import type { TrackedHit } from '../tracking/tracker.js';
 import type { BucketingFileCache } from './bucketing-file-cache.js';
 import type { PollTimers } from './poller.js';
+import type { SentContext } from './sent-context.js';
 
 /** Something that can be re-evaluated when the campaigns change (a visitor who fetched before). */
 export interface Reevaluable {
@@ -114,11 +115,12 @@ export interface DecisionSource {
    */
   contextHit?(context: Readonly<VisitorContext>): TrackedHit;
   /**
-   * Present with `contextHit`: the digest that tells two contexts apart, so a visitor id sends the same one
-   * once per 30 minutes (PROTOCOL.md §5.1 Repeats). It lives with the source that sends the hit, so the first
-   * render of decision-API pages carries no hash for it.
+   * Present with `contextHit`: the context as the repeat memory keeps it once sent, with the digest that tells
+   * it from a stored record's (PROTOCOL.md §5.1 Repeats: a visitor id sends the same context once per 30
+   * minutes). It lives with the source that sends the hit, so the first render of decision-API pages carries
+   * no hash for it.
    */
-  contextDigest?(context: Readonly<VisitorContext>): string;
+  sentContext?(context: Readonly<VisitorContext>): SentContext;
   /**
    * Present when the source builds its decisions' flags itself (bucketing mode: over the file's flag slots):
    * the flags of campaigns a visitor cache record restores, built the same way (a returning visitor's flags

@@ -43,8 +43,6 @@ export class VisitorCacheLink {
   private pending: Promise<void> = Promise.resolve();
   // Replaced on every change, never changed in place: the same object goes to the engine and into records.
   private assignments: Readonly<AssignmentHistory> = {};
-  // The creation record's context and its digest, when the record held one: see `digestOf`.
-  private digested: { context: Readonly<VisitorContext>; digest: string } | null = null;
   // The record last read at creation or written, while it is this visitor's: see `previous`.
   private kept: HeldVisitorRecord | null = null;
 
@@ -56,15 +54,6 @@ export class VisitorCacheLink {
   /** Resolves once every lookup started so far has settled (`fetchFlags` waits for it). */
   settled(): Promise<void> {
     return this.pending;
-  }
-
-  /**
-   * The digest of `context` when the creation record held the digest of an equal context (a returning visitor
-   * whose context did not change), else undefined: compute it then.
-   */
-  digestOf(context: Readonly<VisitorContext>): string | undefined {
-    const known = this.digested;
-    return known !== null && sameContext(context, known.context) ? known.digest : undefined;
   }
 
   /**
@@ -105,8 +94,6 @@ export class VisitorCacheLink {
       this.runtime.repeats.learn(visitorId, data.sent);
       this.assignments = data.assignmentsHistory;
       this.kept = data;
-      if (data.contextDigest !== undefined)
-        this.digested = { context: data.context, digest: data.contextDigest };
       this.onCreationRecord({ visitorId, campaigns: data.campaigns });
     });
   }
@@ -128,16 +115,14 @@ export class VisitorCacheLink {
 
   /**
    * Writes the record after a successful fetch (upsert; the history merges over the previous one), with what
-   * the id sent (`sent`, PROTOCOL.md §5.1 Repeats) as the repeat memory knows it now, and `contextDigest`,
-   * the digest of the input's context when it was computed (kept only by a cache that holds records as
-   * objects), and `decidedOn`, the outcome's basis (see `previous`). With experience continuity on and an
+   * the id sent (`sent`, PROTOCOL.md §5.1 Repeats) as the repeat memory knows it now, and `decidedOn`, the
+   * outcome's basis (see `previous`). With experience continuity on and an
    * anonymous id, that id's record gets the merged history and nothing else.
    */
   async write(
     input: DecisionInput,
     campaigns: readonly DecisionCampaign[],
     newAssignments: AssignmentHistory | undefined,
-    contextDigest?: string,
     decidedOn?: object,
   ): Promise<void> {
     const fresh = this.fresh(input, campaigns, newAssignments);
@@ -152,7 +137,6 @@ export class VisitorCacheLink {
       assignmentsHistory: this.assignments,
       fetchedAt: now,
       ...withSent(this.runtime.repeats.sent(input.visitorId)),
-      ...(contextDigest === undefined ? {} : { contextDigest }),
       ...(decidedOn === undefined ? {} : { decidedOn }),
     };
     this.kept = record;

@@ -1,4 +1,4 @@
-import type { VisitorContext } from '../../protocol/index.js';
+import type { SentContext } from '../decision/sent-context.js';
 import type { DecisionInput, DecisionOutcome, Reevaluable } from '../decision/source.js';
 import type { TrackedHit } from '../tracking/tracker.js';
 import { FetchFlagsRequiredStatusReason as Reason, FlagStatus } from '../status.js';
@@ -16,10 +16,9 @@ export class VisitorFetch {
   #waiters: Array<() => void> = [];
   #pendingReason: Reason | null = null;
   #watched = false;
-  // The digest of the last context digested: the frozen view is replaced on every change, so a refetch of an
-  // unchanged context costs no JSON.
-  #digested: Readonly<VisitorContext> | null = null;
-  #digest = '';
+  // The last context made a SEGMENT mark: the frozen view is replaced on every change, so a refetch of an
+  // unchanged context reuses it (and its digest, once computed).
+  #sent: SentContext | null = null;
   /** True once a fetch has begun: flags from the creation lookup no longer apply. */
   started = false;
   /**
@@ -124,8 +123,7 @@ export class VisitorFetch {
     if (!this.identity.consent) return;
     // Decided before the write, so the record carries the SEGMENT hit's mark (`sent`, PROTOCOL.md §10).
     const segment = this.#segmentHit(input);
-    const digest = this.#digested === input.context ? this.#digest : undefined;
-    await this.cache.write(input, decision.campaigns, newAssignments, digest, basis);
+    await this.cache.write(input, decision.campaigns, newAssignments, basis);
     // Consent withdrawn during the write: the record it erased stays erased (PROTOCOL.md §10), and the context,
     // not sent, goes again once consent is given.
     // Read again: TypeScript keeps the check above across the await, when a withdrawal may have come.
@@ -145,14 +143,10 @@ export class VisitorFetch {
    */
   #segmentHit({ visitorId, context }: DecisionInput): TrackedHit | null {
     const { source, repeats } = this.runtime;
-    if (source.contextHit === undefined || source.contextDigest === undefined) return null;
-    if (this.#digested !== context) {
-      this.#digested = context;
-      // A returning visitor whose context did not change: its record's digest (no JSON, no hash).
-      this.#digest = this.cache.digestOf(context) ?? source.contextDigest(context);
-    }
-    if (repeats.repeats(visitorId, 'context', this.#digest)) return null;
-    repeats.mark(visitorId, 'context', this.#digest);
+    if (source.contextHit === undefined || source.sentContext === undefined) return null;
+    if (this.#sent?.context !== context) this.#sent = source.sentContext(context);
+    if (repeats.repeatsContext(visitorId, this.#sent)) return null;
+    repeats.mark(visitorId, 'context', this.#sent);
     return source.contextHit(context);
   }
 }

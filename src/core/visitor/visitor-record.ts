@@ -7,7 +7,7 @@ import {
   type VisitorCacheRecord,
   type VisitorContext,
 } from '../../protocol/index.js';
-import { readSent } from './repeat-memory.js';
+import { readSent, storedSent, type HeldSent } from './repeat-memory.js';
 
 /** The campaigns of a decision as the visitor cache stores them (PROTOCOL.md §10). */
 export const toCachedCampaigns = (campaigns: readonly DecisionCampaign[]): CachedCampaign[] =>
@@ -58,13 +58,14 @@ export const assignmentsOf = (
  * A visitor record as a cache that keeps it in process holds it (PROTOCOL.md §10's data, campaigns in the
  * decision's form): no JSON is built to write it, nor parsed to read it. Never changed once handed over.
  */
-export interface HeldVisitorRecord extends Readonly<Omit<VisitorCacheRecord['data'], 'campaigns'>> {
+export interface HeldVisitorRecord extends Readonly<Omit<VisitorCacheRecord['data'], 'campaigns' | 'sent'>> {
   readonly campaigns: readonly DecisionCampaign[];
   /**
-   * The digest of `context` (PROTOCOL.md §5.1 Repeats) when the SDK computed it, so a returning visitor with
-   * the same context does not compute it again (a tenth of its assignment, issue 33). Not part of the JSON.
+   * What the id sent (PROTOCOL.md §5.1 Repeats), a sent context kept as the context itself: a returning
+   * visitor whose context did not change compares it key by key, and nothing hashes it unless the record is
+   * written as JSON text.
    */
-  readonly contextDigest?: string;
+  readonly sent?: Readonly<HeldSent>;
   /**
    * What the decision source decided `campaigns` on (bucketing mode: the file in use), so a returning visitor
    * with the same context and history is given them again without deciding anew. Not part of the JSON.
@@ -89,7 +90,7 @@ export const holdsRecords = (cache: object): cache is VisitorRecordHolder =>
 
 /** The JSON text of a held record (PROTOCOL.md §10), for application code that looks it up itself. */
 export const heldRecordJson = (record: HeldVisitorRecord): string => {
-  // Every field of §10's data, named: what else the SDK holds with it (the context's digest) is not the record's.
+  // Every field of §10's data, named: what else the SDK holds with it (the decision's basis) is not the record's.
   const { visitorId, anonymousId, consent, context, assignmentsHistory, fetchedAt } = record;
   return makeVisitorRecord({
     visitorId,
@@ -99,7 +100,7 @@ export const heldRecordJson = (record: HeldVisitorRecord): string => {
     campaigns: toCachedCampaigns(record.campaigns),
     assignmentsHistory,
     fetchedAt,
-    ...withSent(record.sent),
+    ...withSent(storedSent(record.sent)),
   });
 };
 
@@ -165,6 +166,5 @@ export const parseVisitorRecord = (json: unknown, visitorId: string): VisitorCac
 };
 
 /** `{sent}` when there is something sent, else nothing: spread into a record. */
-export const withSent = (
-  sent: VisitorCacheRecord['data']['sent'],
-): Pick<VisitorCacheRecord['data'], 'sent'> => (sent === undefined ? {} : { sent });
+export const withSent = <S extends Readonly<HeldSent>>(sent: S | undefined): { sent?: S } =>
+  sent === undefined ? {} : { sent };

@@ -285,7 +285,7 @@ export class Visitor implements FlagHost {
     if (this.#flags.inPanic() || this.#creationSuperseded) return;
     const repeats = this.#runtime.repeats;
     // Not logged: a server building a visitor per request would write a line per request.
-    if (repeats.repeats(visitorId, 'consent', consent)) return;
+    if (repeats.repeatsConsent(visitorId, consent)) return;
     repeats.mark(visitorId, 'consent', consent);
     await this.#identity.queue(consentHit(consent), who);
   }

@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ProcessVisitorCache } from '../../../src/core/caches/process-visitor-cache.js';
+import { contextDigest, sentContext } from '../../../src/core/decision/context-digest.js';
 import { ConfigBuilder, FeatureInstance, Level, Mode } from '../../../src/core/node.js';
 import { parseVisitorRecord, type HeldVisitorRecord } from '../../../src/core/visitor/visitor-record.js';
 import type { DecisionCampaign } from '../../../src/protocol/index.js';
@@ -49,8 +50,13 @@ void describe('ProcessVisitorCache', () => {
 
   void it('gives a held record to applications as the JSON of PROTOCOL.md §10', async () => {
     const cache = new ProcessVisitorCache();
-    // What the SDK holds beside the record's data (its context's digest) stays out of the JSON.
-    cache.holdRecord('user-42', { ...record('user-42'), contextDigest: '1x.2y' });
+    // What the SDK holds beside the record's data (the decision's basis) stays out of the JSON, and a context
+    // it sent is written as its digest.
+    cache.holdRecord('user-42', {
+      ...record('user-42'),
+      decidedOn: {},
+      sent: { context: [sentContext({ plan: 'gold' }), 1795374650972] },
+    });
     const json = await cache.lookupVisitor('user-42');
     assert.deepEqual(JSON.parse(json ?? 'null'), {
       version: 1,
@@ -76,6 +82,7 @@ void describe('ProcessVisitorCache', () => {
         ],
         assignmentsHistory: { vg1: 'v2' },
         fetchedAt: 1_795_374_650_972,
+        sent: { context: [contextDigest({ plan: 'gold' }), 1_795_374_650_972] },
       },
     });
     assert.notEqual(parseVisitorRecord(json, 'user-42'), null, 'the SDK reads it back as a version-1 record');

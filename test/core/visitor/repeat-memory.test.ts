@@ -2,7 +2,14 @@
 // record (§10), on their own: the 30-minute window, the bound, merging a record's marks, and records without
 // or with a malformed `sent`.
 import assert from 'node:assert/strict';
-import { REPEAT_WINDOW_MS, RepeatMemory, readSent } from '../../../src/core/visitor/repeat-memory.js';
+import { contextDigest, sentContext } from '../../../src/core/decision/context-digest.js';
+import type { SentContext } from '../../../src/core/decision/sent-context.js';
+import {
+  REPEAT_WINDOW_MS,
+  RepeatMemory,
+  readSent,
+  storedSent,
+} from '../../../src/core/visitor/repeat-memory.js';
 import { parseVisitorRecord } from '../../../src/core/visitor/visitor-record.js';
 import { makeVisitorRecordText } from '../records.js';
 import { nodeHarness } from '../shared/node-harness.js';
@@ -20,16 +27,16 @@ describe('RepeatMemory', () => {
   it('a value is a repeat for 30 minutes after it was marked, for its id and kind only', () => {
     const clock = clockAt(T0);
     const memory = new RepeatMemory(clock.now);
-    assert.equal(memory.repeats('v1', 'consent', true), false, 'nothing sent yet');
+    assert.equal(memory.repeatsConsent('v1', true), false, 'nothing sent yet');
     memory.mark('v1', 'consent', true);
-    assert.equal(memory.repeats('v1', 'consent', true), true);
-    assert.equal(memory.repeats('v1', 'consent', false), false, 'another value');
-    assert.equal(memory.repeats('v2', 'consent', true), false, 'another id');
-    assert.equal(memory.repeats('v1', 'context', 'd1'), false, 'another kind');
+    assert.equal(memory.repeatsConsent('v1', true), true);
+    assert.equal(memory.repeatsConsent('v1', false), false, 'another value');
+    assert.equal(memory.repeatsConsent('v2', true), false, 'another id');
+    assert.equal(memory.repeatsContext('v1', sentContext({ plan: 'gold' })), false, 'another kind');
     clock.t = T0 + REPEAT_WINDOW_MS - 1;
-    assert.equal(memory.repeats('v1', 'consent', true), true);
+    assert.equal(memory.repeatsConsent('v1', true), true);
     clock.t = T0 + REPEAT_WINDOW_MS;
-    assert.equal(memory.repeats('v1', 'consent', true), false, 'after 30 minutes');
+    assert.equal(memory.repeatsConsent('v1', true), false, 'after 30 minutes');
     assert.deepEqual(memory.sent('v1'), { consent: [true, T0] });
   });
 
@@ -50,7 +57,7 @@ describe('RepeatMemory', () => {
     memory.mark('v1', 'context', 'd1');
     memory.forget('v1', 'context');
     assert.deepEqual(memory.sent('v1'), { consent: [true, T0] });
-    assert.equal(memory.repeats('v1', 'context', 'd1'), false);
+    assert.equal(memory.repeatsContext('v1', { context: {}, digest: 'd1' }), false);
   });
 
   it('keeps at most its bound of ids, dropping the oldest', () => {
@@ -62,6 +69,51 @@ describe('RepeatMemory', () => {
     assert.equal(memory.sent('v0'), undefined, 'the oldest is dropped');
   });
 
+  it('a context sent by this process repeats for an equal context, compared key by key, never hashed', () => {
+    const clock = clockAt(T0);
+    const memory = new RepeatMemory(clock.now);
+    // A mark whose digest must not be read: comparing two contexts of this process needs no hash.
+    const unhashed = (context: Record<string, string | number | boolean>): SentContext => ({
+      context,
+      get digest(): string {
+        throw new Error('the digest was computed');
+      },
+    });
+    memory.mark('v1', 'context', unhashed({ plan: 'gold', age: 31 }));
+    assert.equal(
+      memory.repeatsContext('v1', unhashed({ age: 31, plan: 'gold' })),
+      true,
+      'same keys and values',
+    );
+    assert.equal(
+      memory.repeatsContext('v1', unhashed({ plan: 'gold', age: '31' })),
+      false,
+      'a value of another type',
+    );
+    assert.equal(memory.repeatsContext('v1', unhashed({ plan: 'gold' })), false, 'a key fewer');
+    assert.equal(memory.repeatsContext('v2', unhashed({ plan: 'gold', age: 31 })), false, 'another id');
+    clock.t = T0 + REPEAT_WINDOW_MS;
+    assert.equal(memory.repeatsContext('v1', unhashed({ plan: 'gold', age: 31 })), false, 'after 30 minutes');
+  });
+
+  it("a stored record's digest repeats for a context with that digest, which is then computed", () => {
+    const memory = new RepeatMemory(clockAt(T0).now);
+    memory.learn('v1', { context: [contextDigest({ plan: 'gold' }), T0 - 1000] });
+    assert.equal(memory.repeatsContext('v1', sentContext({ plan: 'gold' })), true);
+    assert.equal(memory.repeatsContext('v1', sentContext({ plan: 'silver' })), false);
+  });
+
+  it('a record written as JSON text holds a sent context as its digest', () => {
+    const sent = sentContext({ plan: 'gold' });
+    assert.deepEqual(storedSent({ consent: [true, T0], context: [sent, T0] }), {
+      consent: [true, T0],
+      context: [contextDigest({ plan: 'gold' }), T0],
+    });
+    const stored = { consent: [true, T0], context: ['d1', T0] } as const;
+    assert.equal(storedSent(stored), stored, 'a stored digest as it is');
+    assert.equal(storedSent(undefined), undefined);
+  });
+
   it('learns the newer of each mark from a record', () => {
     const clock = clockAt(T0);
     const memory = new RepeatMemory(clock.now);
@@ -69,7 +121,7 @@ describe('RepeatMemory', () => {
     memory.learn('v1', { consent: [true, T0 - 1000], context: ['d1', T0 - 1000] });
     assert.deepEqual(memory.sent('v1'), { consent: [false, T0], context: ['d1', T0 - 1000] });
     memory.learn('v1', { consent: [true, T0 + 5] });
-    assert.equal(memory.repeats('v1', 'consent', true), true);
+    assert.equal(memory.repeatsConsent('v1', true), true);
     memory.learn('v1', undefined);
     assert.deepEqual(memory.sent('v1'), { consent: [true, T0 + 5], context: ['d1', T0 - 1000] });
   });
