@@ -39,6 +39,7 @@ import { REMOTE_BASE, remoteRouteSchemas } from './plugins/remote-schemas.js';
 import { staticRoutes, type StaticOptions } from './plugins/static.js';
 import { streamRoutes } from './plugins/stream.js';
 import { operatorListeningRoute } from './plugins/operator-listening.js';
+import { webhookRoutesPlugin } from './plugins/webhooks.js';
 import { authorizeCall } from './http/bearer-auth.js';
 import { guardOperatorScope, operatorEnvironment } from './http/operator-scope.js';
 import { rememberEnvironment } from './http/request-environment.js';
@@ -229,6 +230,7 @@ export const createApp = async (deps: AppDeps): Promise<FastifyInstance> => {
       void scope.register(operatorInsightRoutes, { ctx });
       void scope.register(operatorListeningRoute, { ctx, changes });
       void scope.register(operatorRollupRoutes, { ctx });
+      void scope.register(webhookRoutesPlugin, { ctx });
       void scope.register(campaignRoutes, {
         ctx,
         base: OPERATOR_CAMPAIGNS_BASE,

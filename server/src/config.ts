@@ -29,10 +29,18 @@ export interface ServerConfig {
   maxTokenLifetimeSeconds: number | null;
   /** FEATURE_MAX_STREAMS: open live-update streams this process holds at most (§17); past it, 503. */
   maxStreams: number;
+  /**
+   * FEATURE_WEBHOOK_FIRST_RETRY_MS: the wait before a failed webhook delivery's second attempt; each later one
+   * waits three times longer, up to an hour, for 24 h (docs/teams.md).
+   */
+  webhookFirstRetryMs: number;
 }
 
 /** How many live-update streams a process holds by default (PROTOCOL.md §17). */
 export const DEFAULT_MAX_STREAMS = 10_000;
+
+/** How long a failed webhook delivery waits before its second attempt, by default. */
+export const DEFAULT_FIRST_RETRY_MS = 10_000;
 
 const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
@@ -131,5 +139,12 @@ export const readServerConfig = (env: NodeJS.ProcessEnv = process.env): ServerCo
         : integer(env.FEATURE_MAX_TOKEN_LIFETIME, 'FEATURE_MAX_TOKEN_LIFETIME', 3600, 1, 31_536_000),
     // 0 is allowed: it turns the stream route into a steady 503, and SDKs keep polling (§17).
     maxStreams: integer(env.FEATURE_MAX_STREAMS, 'FEATURE_MAX_STREAMS', DEFAULT_MAX_STREAMS, 0, 1_000_000),
+    webhookFirstRetryMs: integer(
+      env.FEATURE_WEBHOOK_FIRST_RETRY_MS,
+      'FEATURE_WEBHOOK_FIRST_RETRY_MS',
+      DEFAULT_FIRST_RETRY_MS,
+      100,
+      3_600_000,
+    ),
   };
 };

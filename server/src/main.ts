@@ -12,6 +12,7 @@ import { createLogger } from './logger.js';
 import { foldAll } from './report/rollups/fold-all.js';
 import { progressLine } from './report/rollups/rollup-progress.js';
 import { startStorageUpkeep, type StorageUpkeep } from './store/storage-upkeep.js';
+import { retryDelay, startWebhookDeliverer, type WebhookDeliverer } from './webhooks/webhook-deliverer.js';
 import type { Store } from './store/store.js';
 
 export { openStore, type StoreOpenEvents } from './store/open-store.js';
@@ -87,6 +88,7 @@ export const serve = async (
     },
   });
   let upkeep: StorageUpkeep | null = null;
+  let webhooks: WebhookDeliverer | null = null;
   try {
     // An upgrade marks every stored row for the report rollups (migration 9): they are folded before the
     // server answers, with a line every few seconds saying how far (a few stored rows: no line at all).
@@ -97,6 +99,11 @@ export const serve = async (
       retentionDays: config.retentionDays,
       log: { info: (line) => log.info(line), warn: (line) => log.warn(line) },
     });
+    // Deliveries queued before a stop or a crash go out now, then whatever changes make (issue 36).
+    webhooks = startWebhookDeliverer(store, {
+      log: { info: (line) => log.info(line), warn: (line) => log.warn(line) },
+      retryDelayMs: retryDelay(config.webhookFirstRetryMs),
+    });
     // fastify logs one line an address it listens on; that line also names the store, so it is the only one.
     const storeName = store.kind === 'pglite' ? 'embedded PGlite store' : 'PostgreSQL store';
     await app.listen({
@@ -106,6 +113,7 @@ export const serve = async (
     });
   } catch (error) {
     // The store is the caller's, but nothing else will close it: a folder left locked would stop the next run.
+    await webhooks?.stop();
     await upkeep?.stop();
     await app.close();
     await store.close();
@@ -128,6 +136,7 @@ export const serve = async (
   const close = (): Promise<void> => {
     closing ??= (async () => {
       if (localKey !== null) removeLocalOperator(config.dataDir);
+      await webhooks.stop();
       await upkeep.stop();
       await app.close();
       await store.close();

@@ -22,6 +22,7 @@ void describe('server configuration', () => {
         trustProxy: null,
         maxTokenLifetimeSeconds: null,
         maxStreams: 10_000,
+        webhookFirstRetryMs: 10_000,
       },
     );
   });
@@ -40,6 +41,11 @@ void describe('server configuration', () => {
   void it('reads the limit of open live-update streams', () => {
     assert.equal(readServerConfig({ FEATURE_MAX_STREAMS: '2500' }).maxStreams, 2500);
     assert.equal(readServerConfig({ FEATURE_MAX_STREAMS: '0' }).maxStreams, 0);
+    assert.equal(readServerConfig({ FEATURE_WEBHOOK_FIRST_RETRY_MS: '250' }).webhookFirstRetryMs, 250);
+    assert.throws(
+      () => readServerConfig({ FEATURE_WEBHOOK_FIRST_RETRY_MS: '5' }),
+      /FEATURE_WEBHOOK_FIRST_RETRY_MS/,
+    );
   });
 
   void it('reads a read replica for reports beside the primary', () => {

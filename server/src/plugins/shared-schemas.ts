@@ -90,6 +90,9 @@ export const EXAMPLE = {
   accessToken: 'fft_YZWoTpuq9oO-SuDTV780ZyVlFF6rBVf08NjjG0wDjw4',
   requestId: '0b7e4f52-9c1d-4a3e-8f60-2d5b7a9c1e34',
   time: '2026-11-22T10:00:00.000Z',
+  webhookId: 'q3m7xkd2hpw5nrz4tb6c',
+  deliveryId: 'k2vb7ndq5wfx3hjz6mcp.q3m7xkd2hpw5nrz4tb6c',
+  webhookSecret: 'whsec_3xQvR9mT2bLcW7nYdK5pFh8sJ1uZ4aGe6oNi0yVtXrM',
 } as const;
 
 const PATH_PARAMETERS = {
@@ -101,6 +104,8 @@ const PATH_PARAMETERS = {
     examples: [EXAMPLE.campaignId],
   },
   accessId: { type: 'string', description: 'The access id.', examples: [EXAMPLE.accessId] },
+  webhookId: { type: 'string', description: 'The webhook id.', examples: [EXAMPLE.webhookId] },
+  deliveryId: { type: 'string', description: 'The delivery id.', examples: [EXAMPLE.deliveryId] },
 } as const;
 
 /** The `params` schema of a route whose path holds `names`. */

@@ -61,6 +61,7 @@ const BODYLESS = new Set([
   'post /admin/v1/accesses/{accessId}/revoke',
   'post /admin/v1/console/sign-in-links',
   'post /admin/v1/reports/rebuild',
+  'post /admin/v1/environments/{envId}/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver',
 ]);
 
 const routes: Route[] = [];
@@ -379,6 +380,30 @@ void describe('every operation, called with its documented examples', () => {
     ids.clientSecret = String(access.body.client_secret);
     assert.equal((await admin('get', '/accounts/{accountId}/accesses')).status, 200);
     assert.equal((await admin('get', '/accesses/{accessId}')).status, 200);
+  });
+
+  void it('webhook routes: create, list, deliveries, send again, delete', async () => {
+    const admin = (method: string, template: string, init: Parameters<typeof call>[2] = {}) =>
+      call(method, `/admin/v1/environments/{envId}/webhooks${template}`, { ...init, headers: operator });
+    const created = await admin('post', '', {
+      body: requestExample('post', '/admin/v1/environments/{envId}/webhooks'),
+    });
+    assert.equal(created.status, 201);
+    ids.webhookId = String(created.body.id);
+    assert.equal((await admin('get', '')).status, 200);
+    // A change the webhook is sent: one delivery to list and send again.
+    const panic = await call('patch', '/admin/v1/environments/{envId}', {
+      body: { panic: true },
+      headers: operator,
+    });
+    assert.equal(panic.status, 200);
+    const deliveries = await admin('get', '/{webhookId}/deliveries');
+    const [delivery] = deliveries.body.items as Array<{ id: string }>;
+    ids.deliveryId = String(delivery?.id);
+    assert.equal((await admin('post', '/{webhookId}/deliveries/{deliveryId}/redeliver')).status, 200);
+    assert.equal((await admin('delete', '/{webhookId}')).status, 204);
+    assert.equal((await admin('delete', '/{webhookId}')).status, 404);
+    await call('patch', '/admin/v1/environments/{envId}', { body: { panic: false }, headers: operator });
   });
 
   void it('SDK routes: decision, activations, hits, usage, troubleshooting, bucketing file', async () => {

@@ -56,6 +56,7 @@ void describe('migrations in the compiled server', () => {
         { version: 9, name: '009-report-rollups' },
         { version: 10, name: '010-time-partitions' },
         { version: 11, name: '011-pending-received' },
+        { version: 12, name: '012-webhooks' },
       ]);
       const tables = await sql.query(
         // The month partitions of activations and hits (migration 10) depend on the date: listed apart.
@@ -91,6 +92,8 @@ void describe('migrations in the compiled server', () => {
           'usage_counts',
           'variation_groups',
           'variations',
+          'webhook_deliveries',
+          'webhooks',
         ],
       );
       // A new database: a DEFAULT partition, and this UTC month's and the next two's (migration 10).

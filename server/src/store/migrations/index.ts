@@ -11,6 +11,7 @@ import { campaignBytesMigration } from './008-campaign-bytes.js';
 import { reportRollupsMigration } from './009-report-rollups.js';
 import { timePartitionsMigration } from './010-time-partitions.js';
 import { pendingReceivedMigration } from './011-pending-received.js';
+import { webhooksMigration } from './012-webhooks.js';
 import type { Queryable } from '../sql/sql.js';
 import type { MigrationStep } from './migration-progress.js';
 
@@ -39,4 +40,5 @@ export const MIGRATIONS: readonly Migration[] = [
   reportRollupsMigration,
   timePartitionsMigration,
   pendingReceivedMigration,
+  webhooksMigration,
 ];

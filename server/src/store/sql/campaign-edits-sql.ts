@@ -9,7 +9,8 @@ import { IdConflictError, InputError, unknownEnvironmentInput } from '../../erro
 import { checkRoomFor, sizedCampaign } from './campaign-limits.js';
 import { checkIds, registerIds, toCampaign } from './campaigns-sql.js';
 import { publish } from './environments-sql.js';
-import { num, text, type Queryable, type Sql } from './sql.js';
+import { queueWebhookEvent, webhookCampaign } from './webhooks-sql.js';
+import { num, text, textOrNull, type Queryable, type Sql } from './sql.js';
 import type { CampaignOptions, CampaignRecord } from '../campaign-store.js';
 
 const lockEnvironment = async (tx: Queryable, envId: string): Promise<void> => {
@@ -127,7 +128,9 @@ export const campaignEditQueries = (db: Pick<Sql, 'query' | 'transaction'>, chan
       );
       await registerIds(tx, envId, campaign);
       await publish(tx, channel, envId);
-      return readCampaign(tx, envId, campaign.id);
+      const created = await readCampaign(tx, envId, campaign.id);
+      await queueWebhookEvent(tx, envId, { type: 'campaign.created', campaign: webhookCampaign(created) });
+      return created;
     });
   },
 
@@ -187,7 +190,9 @@ export const campaignEditQueries = (db: Pick<Sql, 'query' | 'transaction'>, chan
         );
       }
       await publish(tx, channel, envId);
-      return readCampaign(tx, envId, campaignId);
+      const record = await readCampaign(tx, envId, campaignId);
+      await queueWebhookEvent(tx, envId, { type: 'campaign.updated', campaign: webhookCampaign(record) });
+      return record;
     });
   },
 
@@ -198,7 +203,7 @@ export const campaignEditQueries = (db: Pick<Sql, 'query' | 'transaction'>, chan
       // The tombstone keeps everything else (slug, body, position) as it was: reports still name it.
       const deleted = await tx.query(
         `UPDATE campaigns SET deleted_ms = $3
-         WHERE env_id = $1 AND id = $2 AND deleted_ms IS NULL RETURNING position`,
+         WHERE env_id = $1 AND id = $2 AND deleted_ms IS NULL RETURNING position, body ->> 'name' AS name, slug, state`,
         [envId, campaignId, Date.now()],
       );
       if (deleted[0] === undefined) return false;
@@ -207,6 +212,15 @@ export const campaignEditQueries = (db: Pick<Sql, 'query' | 'transaction'>, chan
         [envId, num(deleted[0], 'position')],
       );
       await publish(tx, channel, envId);
+      await queueWebhookEvent(tx, envId, {
+        type: 'campaign.deleted',
+        campaign: {
+          id: campaignId,
+          name: text(deleted[0], 'name'),
+          slug: textOrNull(deleted[0], 'slug'),
+          state: text(deleted[0], 'state'),
+        },
+      });
       return true;
     });
   },

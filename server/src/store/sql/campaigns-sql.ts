@@ -5,6 +5,7 @@ import type { BucketingCampaign } from 'feature-ts/protocol';
 import { IdConflictError, InputError, unknownEnvironmentInput } from '../../errors.js';
 import { checkEnvironmentTotals, sizedCampaign, storedTotals, totalsOf } from './campaign-limits.js';
 import { publish, toEnvironment } from './environments-sql.js';
+import { queueWebhookEvent } from './webhooks-sql.js';
 import { num, numOrNull, text, textOrNull, type Queryable, type Row, type Sql } from './sql.js';
 import type { CampaignRecord, CampaignState } from '../campaign-store.js';
 import type { EnvironmentConfiguration, VariationOwner } from '../configuration-store.js';
@@ -141,16 +142,22 @@ export const campaignQueries = (db: Pick<Sql, 'query' | 'transaction'>, channel:
         await registerIds(tx, envId, campaign);
       }
       await publish(tx, channel, envId);
+      await queueWebhookEvent(tx, envId, { type: 'campaigns.imported', campaigns: campaigns.length });
       return campaigns.length;
     });
   },
   async setCampaignState(envId: string, campaignId: string, state: CampaignState): Promise<void> {
     await db.transaction(async (tx) => {
       // Interrupted is final (§13.5): checked in the same statement, so two toggles cannot race past it.
+      // The state before, read under the row's lock, for the webhook event.
+      const before = await tx.query(
+        'SELECT state FROM campaigns WHERE env_id = $1 AND id = $2 AND deleted_ms IS NULL FOR UPDATE',
+        [envId, campaignId],
+      );
       const rows = await tx.query(
         `UPDATE campaigns SET state = $3, updated_ms = $4
          WHERE env_id = $1 AND id = $2 AND deleted_ms IS NULL AND (state <> 'interrupted' OR $3 = 'interrupted')
-         RETURNING id`,
+         RETURNING id, body ->> 'name' AS name, slug`,
         [envId, campaignId, state, Date.now()],
       );
       if (rows.length === 0) {
@@ -165,6 +172,13 @@ export const campaignQueries = (db: Pick<Sql, 'query' | 'transaction'>, channel:
         throw new InputError(`No campaign "${campaignId}" in environment "${envId}".`);
       }
       await publish(tx, channel, envId);
+      const previousState = before[0] === undefined ? state : text(before[0], 'state');
+      if (previousState !== state && rows[0] !== undefined)
+        await queueWebhookEvent(tx, envId, {
+          type: 'campaign.state_changed',
+          campaign: { id: campaignId, name: text(rows[0], 'name'), slug: textOrNull(rows[0], 'slug'), state },
+          previousState,
+        });
     });
   },
   async listCampaigns(envId: string, options: { includeDeleted?: boolean } = {}): Promise<CampaignRecord[]> {

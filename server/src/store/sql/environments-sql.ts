@@ -7,6 +7,7 @@ import { digest, newApiKey, newId } from '../../ids.js';
 import { bool, bytes, num, text, type Queryable, type Row, type Sql } from './sql.js';
 import type { Account, EnvironmentRecord } from '../account-store.js';
 import type { ConfigurationStamp } from '../configuration-store.js';
+import { queueWebhookEvent } from './webhooks-sql.js';
 
 /** The NOTIFY channel of configuration changes for a database/schema. */
 export const configChannel = (prefix: string): string => `${prefix}_config`;
@@ -128,28 +129,37 @@ export const environmentQueries = (db: Pick<Sql, 'query' | 'transaction'>, chann
       if (rows.length === 0) throw unknownEnvironmentInput(envId);
       // The key is part of what every instance holds in memory: tell them at once.
       await tx.query('SELECT pg_notify($1, $2)', [channel, envId]);
+      await queueWebhookEvent(tx, envId, { type: 'environment.api_key_rotated' });
     });
     return apiKey;
   },
   async setPanic(envId: string, panic: boolean): Promise<void> {
     await db.transaction(async (tx) => {
+      const before = await tx.query('SELECT panic FROM environments WHERE id = $1 FOR UPDATE', [envId]);
       const rows = await tx.query('UPDATE environments SET panic = $2 WHERE id = $1 RETURNING id', [
         envId,
         panic,
       ]);
       if (rows.length === 0) throw unknownEnvironmentInput(envId);
       await publish(tx, channel, envId);
+      if (before[0] !== undefined && bool(before[0], 'panic') !== panic)
+        await queueWebhookEvent(tx, envId, { type: 'environment.panic_changed', panic });
     });
   },
   async setAccountSettings(envId: string, settings: Partial<AccountSettings>): Promise<void> {
     await db.transaction(async (tx) => {
       const rows = await tx.query(
         `UPDATE environments SET enabled_xpc = COALESCE($2, enabled_xpc), enabled_1v1t = COALESCE($3, enabled_1v1t)
-         WHERE id = $1 RETURNING id`,
+         WHERE id = $1 RETURNING enabled_xpc, enabled_1v1t`,
         [envId, settings.enabledXPC ?? null, settings.enabled1V1T ?? null],
       );
-      if (rows.length === 0) throw unknownEnvironmentInput(envId);
+      if (rows[0] === undefined) throw unknownEnvironmentInput(envId);
       await publish(tx, channel, envId);
+      await queueWebhookEvent(tx, envId, {
+        type: 'environment.settings_changed',
+        enabledXPC: bool(rows[0], 'enabled_xpc'),
+        enabled1V1T: bool(rows[0], 'enabled_1v1t'),
+      });
     });
   },
 });

@@ -15,6 +15,7 @@ import type { Sql } from './sql.js';
 import type { Store } from '../store.js';
 import { keepMonthPartitions } from './time-partitions.js';
 import { trafficQueries } from './traffic-sql.js';
+import { webhookQueries } from './webhooks-sql.js';
 
 /** Options of the store. */
 export interface SqlStoreOptions {
@@ -69,6 +70,7 @@ export const createSqlStore = (sql: Sql, kind: Store['kind'], options: SqlStoreO
     ...campaignEditQueries(sql, channel),
     ...accessQueries(sql),
     ...consoleSessionQueries(sql),
+    ...webhookQueries(sql),
     ...collect,
     insertActivations: thenFold(groupCommit(storeActivations, undefined, inFlight)),
     insertHits: thenFold(groupCommit(storeHits, undefined, inFlight)),

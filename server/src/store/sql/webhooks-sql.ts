@@ -1,0 +1,197 @@
+// Webhooks over the shared SQL (issue 36). An event is queued as one delivery row per target of its
+// environment by `queueWebhookEvent`, inside the transaction of the change it reports: it exists exactly when
+// the change does. Claims lease a target's oldest unsettled delivery only (per-target order), in one UPDATE,
+// so two instances never send the same delivery at once: under READ COMMITTED the second re-checks the lease
+// the first set and skips the row.
+import { randomBytes } from 'node:crypto';
+import { newId } from '../../ids.js';
+import {
+  isWebhookEventType,
+  webhookEventBody,
+  type WebhookCampaign,
+  type WebhookEventData,
+  type WebhookEventType,
+} from '../../webhooks/webhook-events.js';
+import type { CampaignRecord } from '../campaign-store.js';
+import type {
+  ClaimedDelivery,
+  DeliveryAttempt,
+  DeliveryState,
+  WebhookDelivery,
+  WebhookRecord,
+  WebhookStore,
+} from '../webhook-store.js';
+import { num, numOrNull, text, textOrNull, type Queryable, type Row, type Sql } from './sql.js';
+
+/** The `events` column of a target sent every kind. */
+const EVERY_EVENT = '*';
+
+/** How much of a target's answer is kept for the console. */
+export const ANSWER_KEPT_CHARS = 1024;
+
+const eventsOf = (column: string): WebhookEventType[] =>
+  column === EVERY_EVENT ? [] : column.split(',').filter(isWebhookEventType);
+
+const toWebhook = (row: Row): WebhookRecord => ({
+  id: text(row, 'id'),
+  envId: text(row, 'env_id'),
+  url: text(row, 'url'),
+  events: eventsOf(text(row, 'events')),
+  createdMs: num(row, 'created_ms'),
+});
+
+const toDelivery = (row: Row): WebhookDelivery => ({
+  id: text(row, 'id'),
+  webhookId: text(row, 'webhook_id'),
+  eventId: text(row, 'event_id'),
+  eventType: text(row, 'event_type') as WebhookEventType,
+  body: text(row, 'body'),
+  createdMs: num(row, 'created_ms'),
+  state: text(row, 'state') as DeliveryState,
+  attempts: num(row, 'attempts'),
+  nextAttemptMs: num(row, 'next_attempt_ms'),
+  lastAttemptMs: numOrNull(row, 'last_attempt_ms'),
+  lastStatus: numOrNull(row, 'last_status'),
+  lastAnswer: textOrNull(row, 'last_answer'),
+  lastError: textOrNull(row, 'last_error'),
+  settledMs: numOrNull(row, 'settled_ms'),
+});
+
+/** A stored campaign as an event names it. */
+export const webhookCampaign = (record: CampaignRecord): WebhookCampaign => ({
+  id: record.id,
+  name: record.body.name,
+  slug: record.body.slug ?? null,
+  state: record.state,
+});
+
+/**
+ * Queues `event` of `envId` for every target of the environment that is sent its kind; call inside the
+ * change's transaction. Each target's delivery id is the event id and the target's, so it is unique and
+ * stable across retries.
+ */
+export const queueWebhookEvent = async (
+  tx: Queryable,
+  envId: string,
+  event: WebhookEventData,
+): Promise<void> => {
+  const eventId = newId();
+  const now = Date.now();
+  await tx.query(
+    `INSERT INTO webhook_deliveries
+       (id, webhook_id, event_id, event_type, body, created_ms, state, next_attempt_ms)
+     SELECT $2 || '.' || w.id, w.id, $2, $3, $4, $5, 'pending', $5 FROM webhooks w
+     WHERE w.env_id = $1 AND w.deleted_ms IS NULL
+       AND (w.events = '${EVERY_EVENT}' OR position(',' || $3 || ',' IN ',' || w.events || ',') > 0)
+     ORDER BY w.created_ms`,
+    [envId, eventId, event.type, JSON.stringify(webhookEventBody(eventId, envId, now, event)), now],
+  );
+};
+
+/** Webhook operations of the store. */
+export const webhookQueries = (db: Pick<Sql, 'query' | 'transaction'>): WebhookStore => ({
+  async createWebhook(envId, { url, events }) {
+    const id = newId();
+    // Shown once; the server keeps it to sign with (an HMAC needs the key itself, not a digest).
+    const secret = `whsec_${randomBytes(32).toString('base64url')}`;
+    const createdMs = Date.now();
+    const rows = await db.query(
+      `INSERT INTO webhooks (id, env_id, url, secret, events, created_ms)
+       SELECT $1, e.id, $3, $4, $5, $6 FROM environments e WHERE e.id = $2 RETURNING *`,
+      [id, envId, url, secret, events.length === 0 ? EVERY_EVENT : events.join(','), createdMs],
+    );
+    if (rows[0] === undefined) throw new Error(`No environment "${envId}".`);
+    return { webhook: toWebhook(rows[0]), secret };
+  },
+  async listWebhooks(envId) {
+    const rows = await db.query(
+      'SELECT * FROM webhooks WHERE env_id = $1 AND deleted_ms IS NULL ORDER BY created_ms, id',
+      [envId],
+    );
+    return rows.map(toWebhook);
+  },
+  async getWebhook(envId, webhookId) {
+    const rows = await db.query(
+      'SELECT * FROM webhooks WHERE env_id = $1 AND id = $2 AND deleted_ms IS NULL',
+      [envId, webhookId],
+    );
+    return rows[0] === undefined ? null : toWebhook(rows[0]);
+  },
+  async deleteWebhook(envId, webhookId) {
+    return db.transaction(async (tx) => {
+      const now = Date.now();
+      const rows = await tx.query(
+        `UPDATE webhooks SET deleted_ms = $3 WHERE env_id = $1 AND id = $2 AND deleted_ms IS NULL
+         RETURNING id`,
+        [envId, webhookId, now],
+      );
+      if (rows.length === 0) return false;
+      await tx.query(
+        `UPDATE webhook_deliveries SET state = 'failed', settled_ms = $2, lease_until_ms = NULL,
+           last_error = 'the webhook was deleted'
+         WHERE webhook_id = $1 AND state = 'pending'`,
+        [webhookId, now],
+      );
+      return true;
+    });
+  },
+  async listDeliveries(webhookId, limit) {
+    const rows = await db.query(
+      'SELECT * FROM webhook_deliveries WHERE webhook_id = $1 ORDER BY seq DESC LIMIT $2',
+      [webhookId, limit],
+    );
+    return rows.map(toDelivery);
+  },
+  async redeliver(webhookId, deliveryId, nowMs) {
+    // Back to pending, due now, with a fresh 24 h of retries counted from now; the lease is kept if one is in
+    // flight, so the attempt under way is not doubled.
+    const rows = await db.query(
+      `UPDATE webhook_deliveries SET state = 'pending', next_attempt_ms = $3, created_ms = $3, settled_ms = NULL
+       WHERE webhook_id = $1 AND id = $2 AND EXISTS
+         (SELECT 1 FROM webhooks w WHERE w.id = $1 AND w.deleted_ms IS NULL)
+       RETURNING *`,
+      [webhookId, deliveryId, nowMs],
+    );
+    return rows[0] === undefined ? null : toDelivery(rows[0]);
+  },
+  async claimDueDeliveries(nowMs, leaseUntilMs, limit) {
+    const rows = await db.query(
+      `WITH head AS (
+         SELECT DISTINCT ON (webhook_id) seq, next_attempt_ms, lease_until_ms FROM webhook_deliveries
+         WHERE state = 'pending' ORDER BY webhook_id, seq),
+       due AS (
+         SELECT seq FROM head WHERE next_attempt_ms <= $1 AND (lease_until_ms IS NULL OR lease_until_ms <= $1)
+         ORDER BY seq LIMIT $3)
+       UPDATE webhook_deliveries d SET lease_until_ms = $2 FROM due, webhooks w
+       WHERE d.seq = due.seq AND w.id = d.webhook_id AND w.deleted_ms IS NULL AND d.state = 'pending'
+         AND (d.lease_until_ms IS NULL OR d.lease_until_ms <= $1)
+       RETURNING d.*, w.url, w.secret`,
+      [nowMs, leaseUntilMs, limit],
+    );
+    return rows.map((row): ClaimedDelivery => ({
+      ...toDelivery(row),
+      url: text(row, 'url'),
+      secret: text(row, 'secret'),
+    }));
+  },
+  async settleDelivery(deliveryId, attempt: DeliveryAttempt) {
+    const delivered = attempt.status !== null && attempt.status >= 200 && attempt.status < 300;
+    const state: DeliveryState = delivered ? 'delivered' : attempt.retryAtMs === null ? 'failed' : 'pending';
+    await db.query(
+      `UPDATE webhook_deliveries SET attempts = attempts + 1, state = $2::text, last_attempt_ms = $3::bigint,
+         last_status = $4, last_answer = $5, last_error = $6, lease_until_ms = NULL,
+         next_attempt_ms = COALESCE($7::bigint, next_attempt_ms),
+         settled_ms = CASE WHEN $2::text = 'pending' THEN NULL ELSE $3::bigint END
+       WHERE id = $1`,
+      [
+        deliveryId,
+        state,
+        attempt.atMs,
+        attempt.status,
+        attempt.answer?.slice(0, ANSWER_KEPT_CHARS) ?? null,
+        attempt.error,
+        attempt.retryAtMs,
+      ],
+    );
+  },
+});
