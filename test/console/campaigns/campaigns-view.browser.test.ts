@@ -2,6 +2,7 @@
 // name, slug, id or flag key; a state change is one PATCH of the toggle route (interrupting asks first); a new
 // environment chosen in the header (a new context value) loads its own campaigns.
 import { assert, expect } from '@open-wc/testing';
+import { setViewport } from '@web/test-runner-commands';
 import { html } from 'lit';
 import '../../../server/console/src/campaigns/campaigns-view.js';
 import type { CampaignsView } from '../../../server/console/src/campaigns/campaigns-view.js';
@@ -16,6 +17,7 @@ import {
   typeInto,
   until,
 } from '../console-fixture.js';
+import { assertReachable } from '../reachable.js';
 
 const listOf = (envId: string) => `/environments/${envId}/campaigns?_page=1&_max_per_page=100`;
 const page = (items: unknown[]) => ({
@@ -119,5 +121,26 @@ describe('<campaigns-view>', () => {
       [listOf(ENV.id), listOf('env-2')],
     );
     assert.match(inShadow(el, 'h1').textContent, /in Staging/);
+  });
+
+  it('shows each campaign as a card at 390 px, every field within the window', async () => {
+    await setViewport({ width: 390, height: 800 });
+    try {
+      const api = new StubApi({ [`GET ${listOf(ENV.id)}`]: page([BUY, BANNER]) });
+      const { el } = await listed(api);
+      const root = must(el.shadowRoot);
+      const wrap = inShadow(el, '.table-wrap');
+      assert.isAtMost(wrap.scrollWidth, wrap.clientWidth, 'the table needs no sideways scroll');
+      const cells = [...root.querySelectorAll('tbody tr > th, tbody tr > td')];
+      assert.lengthOf(cells, 2 * 8, 'eight fields per campaign');
+      assertReachable(root, cells, 'cell');
+      assertReachable(root, [...root.querySelectorAll('tbody a, tbody select, tbody .badge')], 'control');
+      // Each value keeps its column's name beside it.
+      const state = must(cells.find((cell) => cell.getAttribute('data-label') === 'State'));
+      assert.strictEqual(getComputedStyle(state, '::before').content, '"State"');
+      await expect(el).to.be.accessible();
+    } finally {
+      await setViewport({ width: 1280, height: 800 });
+    }
   });
 });

@@ -13,6 +13,7 @@ import { loadAllCampaigns, matches } from './campaign-list.js';
 import { campaignRow } from './campaign-row.js';
 import { changeState } from './campaign-state.js';
 import '../widgets/listening-now.js';
+import { stackedTableStyles } from '../widgets/stacked-table.js';
 
 /** Rows per page of the table. */
 const PAGE_SIZE = 20;
@@ -24,6 +25,7 @@ const PAGE_SIZE = 20;
 export class CampaignsView extends LitElement {
   static override styles = [
     consoleStyles,
+    stackedTableStyles('42rem'),
     css`
       /* Visually hidden texts are absolutely positioned: keep them inside the scrolling box at 360 px. */
       .table-wrap {
@@ -151,7 +153,7 @@ export class CampaignsView extends LitElement {
                 Clear the search
               </button>
             </p>`
-          : html`<div class="table-wrap">
+          : html`<div class="table-wrap stacks">
                 <table>
                   <caption class="visually-hidden">
                     Campaigns of ${this.context.environment?.name ?? ''}
