@@ -7,11 +7,15 @@ import { routeHash } from '../router.js';
 import { relativeTime, trafficText, typeName, variationCount } from './campaign-list.js';
 import { STATES, STATE_LABELS } from './campaign-state.js';
 
-/** The row of `campaign`; `setState` gets its state select when the user picks another state. */
+/**
+ * The row of `campaign`; `setState` gets its state select when the user picks another state; `notice` goes under
+ * the select (what the last change did, with Undo).
+ */
 export const campaignRow = (
   campaign: RemoteCampaign,
   order: number,
   setState: (select: HTMLSelectElement) => void,
+  notice: TemplateResult | typeof nothing = nothing,
 ): TemplateResult => {
   const warnings = campaign.compatibility ?? [];
   return html`<tr>
@@ -48,6 +52,7 @@ export const campaignRow = (
         >
         <select
           aria-label=${`State of ${campaign.name}`}
+          data-campaign=${campaign.id}
           ?disabled=${campaign.state === 'interrupted'}
           .value=${live(campaign.state)}
           @change=${(event: Event) => setState(event.target as HTMLSelectElement)}
@@ -55,6 +60,7 @@ export const campaignRow = (
           ${STATES.map((s) => html`<option value=${s} ?selected=${s === campaign.state}>${STATE_LABELS[s]}</option>`)}
         </select>
       </div>
+      ${notice}
     </td>
   </tr>`;
 };
