@@ -41,6 +41,9 @@ export class TokenCurl extends LitElement {
         font-size: 1rem;
         margin: 0.75rem 0 0.35rem;
       }
+      .hint code {
+        white-space: nowrap;
+      }
       pre {
         background: #fff;
         border: 1px solid var(--line);
