@@ -1,8 +1,10 @@
 // `npx tsx scripts/console-screenshots.ts [folder]`: the pictures of docs/console.md, taken the way an operator
 // sees the console. A server in this process (in-memory store, the demo seeded, the built console from
 // server/dist/console: run `npm run build` first) gets five days of made-up but plausible traffic on the demo
-// A/B test (its clock moved day by day), two remote control accesses (one revoked), then Debian's Chromium
-// signs in and photographs each screen. Writes PNGs into the folder (default docs/images).
+// A/B test (its clock moved day by day), a second A/B test with one day of equal traffic in each variation (the
+// daily chart's bars), two remote control accesses (one revoked), then Debian's Chromium signs in and
+// photographs each screen, and the campaigns and the report at phone width (390 px). Writes PNGs into the
+// folder (default docs/images).
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -98,6 +100,54 @@ try {
     if (hits.length > 0) await call('POST', '/events', { cid: demo.envId, ds: 'APP', t: 'BATCH', h: hits });
   }
   clock = realNow;
+  // A headline test started today: one day of data, the same numbers in both variations (the daily chart draws
+  // them as bars side by side).
+  const headline = await call(
+    'POST',
+    `/admin/v1/environments/${demo.envId}/campaigns`,
+    {
+      name: 'Headline test',
+      type: 'ab',
+      slug: 'headline-test',
+      variation_groups: [
+        {
+          name: 'Everyone',
+          targeting: {
+            targeting_groups: [{ targetings: [{ key: 'fs_all_users', operator: 'EQUALS', value: true }] }],
+          },
+          variations: [
+            {
+              name: 'Original',
+              reference: true,
+              allocation: 50,
+              modifications: { type: 'FLAG', value: { headline: 'Fresh picks' } },
+            },
+            {
+              name: 'Half price',
+              reference: false,
+              allocation: 50,
+              modifications: { type: 'FLAG', value: { headline: 'Fresh picks, half price' } },
+            },
+          ],
+        },
+      ],
+    },
+    operator,
+  );
+  const headlineGroup = (
+    headline.variation_groups as Array<{ id: string; variations: Array<{ id: string }> }>
+  )[0];
+  if (headlineGroup === undefined) throw new Error('the headline test has no variation group');
+  const oneDay: unknown[] = [];
+  const oneDayHits: unknown[] = [];
+  for (const [arm, variation] of headlineGroup.variations.entries())
+    for (let i = 0; i < 40; i++) {
+      const vid = `headline-${arm}-${i}`;
+      oneDay.push({ vid, caid: headlineGroup.id, vaid: variation.id, qt: 0 });
+      if (i < 6) oneDayHits.push({ t: 'EVENT', vid, ec: 'Action Tracking', ea: 'add_to_cart', qt: 0 });
+    }
+  await call('POST', '/v2/activate', { cid: demo.envId, batch: oneDay }, { 'x-api-key': demo.apiKey });
+  await call('POST', '/events', { cid: demo.envId, ds: 'APP', t: 'BATCH', h: oneDayHits });
   // Two accesses: a deploy job's, and an old dashboard's, revoked.
   for (const [name, actions] of [
     ['old-dashboard', ['campaign.list', 'report.read']],
@@ -147,13 +197,28 @@ try {
     await shoot('#/settings/api-key', 'api-key', () => page.getByTestId('api-key').waitFor(), false);
     // Creating staging chose it: back to the demo environment, whose campaign the report shows.
     await page.getByRole('combobox', { name: 'Environment', exact: true }).selectOption(demo.envId);
-    await page.setViewportSize({ width: 360, height: 780 });
+    // One day of data: the daily chart alone.
+    await page.evaluate((id) => (location.hash = `#/campaigns/${id}/report`), String(headline.id));
+    await page.locator('days-chart').first().waitFor();
+    await page.waitForTimeout(400);
+    await page
+      .locator('days-chart')
+      .first()
+      .screenshot({ path: join(out, 'console-report-single-day.png') });
+    console.log(`console-screenshots: ${join(out, 'console-report-single-day.png')}`);
+    // Phone width: each campaign and each variation a card.
+    await page.setViewportSize({ width: 390, height: 844 });
     await shoot('#/campaigns/demo-checkout-button/report', 'report-phone', () =>
       page
         .getByRole('table', { name: /^Results for/ })
         .first()
         .waitFor(),
     );
+    await shoot('#/campaigns', 'campaigns-phone', async () => {
+      // Paused from the list: the notice under its state, with Undo.
+      await page.getByLabel('State of Checkout button').selectOption('paused');
+      await page.getByRole('button', { name: 'Undo: make Checkout button active again' }).waitFor();
+    });
   } finally {
     await browser.close();
   }

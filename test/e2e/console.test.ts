@@ -5,11 +5,13 @@
 // traffic, sign out and see every console route refuse the old session. axe checks every screen, at desktop and
 // at phone width. With CONSOLE_SCREENSHOTS=folder, each screen is saved there as a PNG.
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { openFreshPgliteStore } from '../server/template-data-dir.js';
 import type { Store } from '../../server/src/store/store.js';
@@ -20,6 +22,8 @@ import { consoleCalls } from '../support/console-calls.js';
 import { buildConsole } from '../support/console-build.js';
 import { buildSdkBundles } from '../support/sdk-build.js';
 import { until } from '../support/until.js';
+
+const run = promisify(execFile);
 
 const KEY = 'operator-key-for-the-console-e2e-test-0123';
 const SHOTS = process.env.CONSOLE_SCREENSHOTS;
@@ -249,20 +253,37 @@ void test('an operator runs an A/B test from the console, from sign-in to sign-o
   await checkScreen(page, 'report');
   screens.push([`#/campaigns/${campaignId}/report`, /^Report: Buy button/]);
 
-  // Paused from the list: the page falls back to its default at the next decision.
+  // Paused from the list: the page falls back to its default at the next decision. Undo beside the row makes it
+  // active again on the server; paused once more, it stays so.
   await open(page, '#/campaigns', /^Campaigns/);
+  const decisionCount = async (): Promise<number> => {
+    const answer = await fetch(`${server.url}/v2/${envId}/campaigns?sendContextEvent=false`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
+      body: JSON.stringify({ visitorId, context: { country: 'FR' } }),
+    });
+    return ((await answer.json()) as { campaigns: unknown[] }).campaigns.length;
+  };
+  const undo = page.getByRole('button', { name: 'Undo: make Buy button active again' });
+  const paused = () =>
+    until(async () => ((await decisionCount()) === 0 ? true : null), {
+      what: 'the paused campaign out of decisions',
+      timeoutMs: 20_000,
+      intervalMs: 250,
+    });
   await page.getByLabel('State of Buy button').selectOption('paused');
-  await until(
-    async () => {
-      const answer = await fetch(`${server.url}/v2/${envId}/campaigns?sendContextEvent=false`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
-        body: JSON.stringify({ visitorId, context: { country: 'FR' } }),
-      });
-      return ((await answer.json()) as { campaigns: unknown[] }).campaigns.length === 0 ? true : null;
-    },
-    { what: 'the paused campaign out of decisions', timeoutMs: 20_000, intervalMs: 250 },
-  );
+  // The pointer on the notice stops its 8 s, however long the server takes below.
+  await undo.hover();
+  await paused();
+  await undo.click();
+  await until(async () => ((await decisionCount()) === 1 ? true : null), {
+    what: 'the campaign back in decisions after Undo',
+    timeoutMs: 20_000,
+    intervalMs: 250,
+  });
+  assert.equal(await page.getByLabel('State of Buy button').inputValue(), 'active');
+  await page.getByLabel('State of Buy button').selectOption('paused');
+  await paused();
   await checkScreen(page, 'campaigns');
   screens.push(['#/campaigns', /^Campaigns/]);
   await shop.reload();
@@ -283,17 +304,13 @@ void test('an operator runs an A/B test from the console, from sign-in to sign-o
   const clientId = ((await page.getByTestId('client-id').textContent()) ?? '').trim();
   const clientSecret = ((await page.getByTestId('client-secret').textContent()) ?? '').trim();
   await checkScreen(page, 'remote-control-secret');
-  const issued = await fetch(`${server.url}/oauth/${accountId}/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      grant_type: 'client_credentials',
-      client_id: clientId,
-      client_secret: clientSecret,
-    }),
-  });
-  assert.equal(issued.status, 200);
-  const { access_token: token } = (await issued.json()) as { access_token: string };
+  // The token, got as the panel says: its curl command, run as shown, against this server.
+  const command = ((await page.getByTestId('token-curl').textContent()) ?? '').trim();
+  assert.ok(command.startsWith(`curl '${server.url}/oauth/${accountId}/token'`), command);
+  assert.ok(command.includes(clientId) && command.includes(clientSecret), 'the curl carries the credentials');
+  const { stdout } = await run('sh', ['-c', `${command} --silent --show-error`], { timeout: 10_000 });
+  const { access_token: token } = JSON.parse(stdout) as { access_token: string };
+  assert.match(token, /^fft_/);
   const remoteList = () =>
     fetch(`${server.url}/v1/accounts/${accountId}/account_environments/${envId}/campaigns`, {
       headers: { authorization: `Bearer ${token}` },

@@ -25,6 +25,10 @@ export interface ConsoleEventDetails {
   'key-dismissed': undefined;
   /** <secret-once>: the user stored the values shown; the owner forgets them. */
   'secret-dismissed': undefined;
+  /** <undo-notice>: the user asked to undo the change it tells. */
+  undo: undefined;
+  /** <undo-notice>: its time is up; the owner removes it. */
+  'notice-expired': undefined;
   /** <traffic-table>: show only this visitor's traffic. */
   'visitor-filter': { visitor: string };
 }

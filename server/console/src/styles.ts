@@ -54,6 +54,10 @@ export const consoleStyles = css`
     font-size: 0.9em;
     overflow-wrap: anywhere;
   }
+  /* Action codes (settings/action-labels.ts) break only at their <wbr> after each dot. */
+  code.action {
+    overflow-wrap: normal;
+  }
   .muted {
     color: var(--muted);
   }

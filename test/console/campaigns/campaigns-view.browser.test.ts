@@ -2,6 +2,7 @@
 // name, slug, id or flag key; a state change is one PATCH of the toggle route (interrupting asks first); a new
 // environment chosen in the header (a new context value) loads its own campaigns.
 import { assert, expect } from '@open-wc/testing';
+import { setViewport } from '@web/test-runner-commands';
 import { html } from 'lit';
 import '../../../server/console/src/campaigns/campaigns-view.js';
 import type { CampaignsView } from '../../../server/console/src/campaigns/campaigns-view.js';
@@ -16,6 +17,7 @@ import {
   typeInto,
   until,
 } from '../console-fixture.js';
+import { assertReachable } from '../reachable.js';
 
 const listOf = (envId: string) => `/environments/${envId}/campaigns?_page=1&_max_per_page=100`;
 const page = (items: unknown[]) => ({
@@ -81,10 +83,13 @@ describe('<campaigns-view>', () => {
     );
   });
 
-  it('pauses with one PATCH of the toggle route, and interrupts only after asking', async () => {
+  it('pauses with one PATCH of the toggle route, and interrupts only after asking, with no Undo', async () => {
     const api = new StubApi({
       [`GET ${listOf(ENV.id)}`]: page([BUY, BANNER]),
-      'PATCH /environments/env-1/campaigns/camp-1/toggle': { ...BUY, state: 'paused' },
+      'PATCH /environments/env-1/campaigns/camp-1/toggle': (call: { body: { state: string } }) => ({
+        ...BUY,
+        state: call.body.state,
+      }),
     });
     const { el, notices } = await listed(api);
     const select = () => inShadow<HTMLSelectElement>(el, 'select[aria-label="State of Buy button"]');
@@ -98,11 +103,65 @@ describe('<campaigns-view>', () => {
     assert.deepEqual(api.made('PATCH'), [
       { method: 'PATCH', path: '/environments/env-1/campaigns/camp-1/toggle', body: { state: 'paused' } },
     ]);
-    await until(() => notices.length === 1, { what: 'the notice' });
-    assert.match(must(notices[0]).message, /“Buy button” is paused/);
+    await until(() => el.shadowRoot?.querySelector('undo-notice') != null, { what: 'the notice' });
+    assert.match(inShadow(el, '[data-testid=state-announcement]').textContent, /“Buy button” is paused/);
+    assert.lengthOf(notices, 0, 'told beside the row, not in a toast over the page');
     await el.updateComplete;
     assert.strictEqual(must(el.shadowRoot?.querySelector('tbody tr .badge')).textContent, 'Paused');
     await expect(el).to.be.accessible();
+
+    // Interrupting is confirmed first, then final: its notice offers no Undo.
+    typeInto(select(), 'interrupted');
+    await answerConfirm('confirm');
+    await until(() => api.made('PATCH').length === 2, { what: 'the interrupting PATCH' });
+    await until(() => select().disabled, { what: 'the interrupted row' });
+    const notice = inShadow(el, 'undo-notice');
+    await (notice as unknown as { updateComplete: Promise<unknown> }).updateComplete;
+    assert.match(notice.shadowRoot?.textContent ?? '', /Interrupted/);
+    assert.isNull(notice.shadowRoot?.querySelector('button') ?? null, 'no Undo after interrupting');
+    assert.lengthOf(api.made('PATCH'), 2);
+  });
+
+  it('undoes a pause through the same toggle route, and the campaign is active again', async () => {
+    let stored = BUY;
+    const api = new StubApi({
+      [`GET ${listOf(ENV.id)}`]: page([BUY, BANNER]),
+      'PATCH /environments/env-1/campaigns/camp-1/toggle': (call: { body: { state: 'active' | 'paused' } }) =>
+        (stored = { ...stored, state: call.body.state }),
+    });
+    const { el, notices } = await listed(api);
+    const select = () => inShadow<HTMLSelectElement>(el, 'select[aria-label="State of Buy button"]');
+    typeInto(select(), 'paused');
+    await until(() => el.shadowRoot?.querySelector('undo-notice') != null, { what: 'the notice' });
+    const notice = inShadow(el, 'undo-notice');
+    await (notice as unknown as { updateComplete: Promise<unknown> }).updateComplete;
+    // Beside the row it is about: in the actions cell of Buy button.
+    assert.strictEqual(notice.closest('tr')?.querySelector('th')?.textContent.trim().split(/\s/)[0], 'Buy');
+    const undo = inShadow<HTMLButtonElement>(notice, 'button');
+    assert.strictEqual(undo.textContent.trim(), 'Undo');
+    assert.strictEqual(undo.getAttribute('aria-label'), 'Undo: make Buy button active again');
+    await expect(el).to.be.accessible();
+    undo.click();
+    await until(() => api.made('PATCH').length === 2, { what: 'the undoing PATCH' });
+    assert.deepEqual(
+      api.made('PATCH').map((c) => c.body),
+      [{ state: 'paused' }, { state: 'active' }],
+    );
+    assert.strictEqual(stored.state, 'active', 'active again where the API keeps it');
+    await until(() => must(el.shadowRoot?.querySelector('tbody tr .badge')).textContent === 'Active', {
+      what: 'the row active again',
+    });
+    assert.strictEqual(select().value, 'active');
+    assert.strictEqual(el.shadowRoot?.activeElement, select(), 'the focus on the state it restored');
+    const after = inShadow(el, 'undo-notice');
+    await (after as unknown as { updateComplete: Promise<unknown> }).updateComplete;
+    assert.match(after.shadowRoot?.textContent ?? '', /Undone\. Active/);
+    assert.isNull(after.shadowRoot?.querySelector('button') ?? null, 'an undo is not undone in turn');
+    assert.match(
+      inShadow(el, '[data-testid=state-announcement]').textContent,
+      /“Buy button” is back to active/,
+    );
+    assert.lengthOf(notices, 0);
   });
 
   it('loads the campaigns of the environment chosen next', async () => {
@@ -119,5 +178,26 @@ describe('<campaigns-view>', () => {
       [listOf(ENV.id), listOf('env-2')],
     );
     assert.match(inShadow(el, 'h1').textContent, /in Staging/);
+  });
+
+  it('shows each campaign as a card at 390 px, every field within the window', async () => {
+    await setViewport({ width: 390, height: 800 });
+    try {
+      const api = new StubApi({ [`GET ${listOf(ENV.id)}`]: page([BUY, BANNER]) });
+      const { el } = await listed(api);
+      const root = must(el.shadowRoot);
+      const wrap = inShadow(el, '.table-wrap');
+      assert.isAtMost(wrap.scrollWidth, wrap.clientWidth, 'the table needs no sideways scroll');
+      const cells = [...root.querySelectorAll('tbody tr > th, tbody tr > td')];
+      assert.lengthOf(cells, 2 * 8, 'eight fields per campaign');
+      assertReachable(root, cells, 'cell');
+      assertReachable(root, [...root.querySelectorAll('tbody a, tbody select, tbody .badge')], 'control');
+      // Each value keeps its column's name beside it.
+      const state = must(cells.find((cell) => cell.getAttribute('data-label') === 'State'));
+      assert.strictEqual(getComputedStyle(state, '::before').content, '"State"');
+      await expect(el).to.be.accessible();
+    } finally {
+      await setViewport({ width: 1280, height: 800 });
+    }
   });
 });

@@ -2,11 +2,13 @@
 // table (reference not compared), a verdict sentence led by a word (not by colour alone), a revenue column for a
 // transaction goal, and the red banner of a broken split (§14.8) with no verdict under it.
 import { assert, expect, fixture } from '@open-wc/testing';
+import { setViewport } from '@web/test-runner-commands';
 import { html } from 'lit';
 import '../../../server/console/src/report/report-group.js';
 import type { ReportGroupView } from '../../../server/console/src/report/report-group.js';
 import { exampleReport } from '../../support/report-example.js';
-import { inShadow, must } from '../console-fixture.js';
+import { inShadow, must, until } from '../console-fixture.js';
+import { assertReachable } from '../reachable.js';
 
 const groupOf = async (mismatch = false) => {
   const report = exampleReport('sequential', mismatch);
@@ -75,5 +77,42 @@ describe('<report-group>', () => {
     );
     assert.strictEqual(cells(el, 'Green')[8], 'sample ratio mismatch');
     await expect(el).to.be.accessible();
+  });
+
+  it('shows each variation as a card at 390 px, every figure within the window', async () => {
+    await setViewport({ width: 390, height: 800 });
+    try {
+      const report = exampleReport('sequential');
+      const el = await fixture<ReportGroupView>(
+        html`<report-group
+          .group=${must(report.variation_groups[0])}
+          .analysis=${report.analysis}
+          .groupLabel=${'Everyone'}
+          .goal=${{ kind: 'transaction', name: 'shop' }}
+        ></report-group>`,
+      );
+      const root = must(el.shadowRoot);
+      // The rate chart draws at a default width first, then at its box's (chart-kit.ts WidthController).
+      await until(() => document.documentElement.scrollWidth <= window.innerWidth, {
+        what: 'the chart redrawn at the window width',
+      });
+      const wrap = inShadow(el, '.table-wrap');
+      assert.isAtMost(wrap.scrollWidth, wrap.clientWidth, 'the table needs no sideways scroll');
+      const rows = [...root.querySelectorAll('tbody tr')];
+      assert.isAbove(rows.length, 1);
+      for (const row of rows) {
+        // Variation, ten figures and the verdict: Revenue included, as the goal is a transaction.
+        const cells = [...row.querySelectorAll(':scope > th, :scope > td')];
+        assert.lengthOf(cells, 11);
+        assertReachable(root, cells, 'cell');
+      }
+      const labels = [...root.querySelectorAll('tbody tr:first-child td')].map((td) =>
+        td.getAttribute('data-label'),
+      );
+      assert.deepEqual(labels.slice(-2), ['Verdict', 'Revenue']);
+      await expect(el).to.be.accessible();
+    } finally {
+      await setViewport({ width: 1280, height: 800 });
+    }
   });
 });

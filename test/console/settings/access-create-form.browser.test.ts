@@ -50,11 +50,24 @@ describe('<access-create-form>', () => {
     const secret = inShadow(el, 'secret-once');
     await (secret as unknown as { updateComplete: Promise<unknown> }).updateComplete;
     assert.strictEqual(inShadow(secret, '[data-testid=client-secret]').textContent, 'secret-456');
+    // Under the secret, the token request with this server's origin and the access's own credentials.
+    const curl = inShadow(el, 'secret-once token-curl');
+    await (curl as unknown as { updateComplete: Promise<unknown> }).updateComplete;
+    assert.strictEqual(
+      inShadow(curl, '[data-testid=token-curl]').textContent,
+      [
+        `curl '${location.origin}/oauth/acc-1/token' \\`,
+        '  -d grant_type=client_credentials \\',
+        "  --data-urlencode 'client_id=client-123' \\",
+        "  --data-urlencode 'client_secret=secret-456'",
+      ].join('\n'),
+    );
     await expect(el).to.be.accessible();
     // Dismissed: the secret leaves the page, and the focus goes back to the name for the next access.
     [...(secret.shadowRoot?.querySelectorAll('button') ?? [])].at(-1)?.click();
     await until(() => el.shadowRoot?.querySelector('secret-once') === null, { what: 'the secret gone' });
     assert.notInclude(el.shadowRoot?.innerHTML ?? '', 'secret-456');
+    assert.isNull(el.shadowRoot?.querySelector('token-curl') ?? null, 'the token request leaves with it');
     assert.strictEqual(el.shadowRoot?.activeElement?.id, 'access-name');
   });
 

@@ -4,6 +4,7 @@ import { assert, expect, oneEvent } from '@open-wc/testing';
 import { html } from 'lit';
 import '../../../server/console/src/settings/access-list.js';
 import type { AccessList } from '../../../server/console/src/settings/access-list.js';
+import { ACTIONS } from '../../../src/protocol/index.js';
 import type { Access } from '../../../server/console/src/types.js';
 import { ENV, StubApi, answerConfirm, inShadow, mount, until } from '../console-fixture.js';
 
@@ -58,5 +59,42 @@ describe('<access-list>', () => {
     await el.updateComplete;
     assert.strictEqual(inShadow(el, '[role=status]').textContent, 'checkout-bot is revoked.');
     await expect(el).to.be.accessible();
+  });
+
+  it('wraps an action code only at its dots, never inside a word, in a phone-wide column', async () => {
+    const every: Access = {
+      ...ACCESS,
+      actions: [...ACTIONS],
+    };
+    const api = new StubApi();
+    const { el } = await mount<AccessList>(html`<access-list .accesses=${[every]}></access-list>`, api);
+    // A 358 px host: the content width of a 390 px phone less the console's margins.
+    el.style.display = 'block';
+    el.style.width = '358px';
+    await el.updateComplete;
+    const codes = [...(el.shadowRoot?.querySelectorAll('tbody code.action') ?? [])];
+    assert.lengthOf(codes, ACTIONS.length);
+    let wrapped = 0;
+    for (const code of codes) {
+      // Each run of text between two wrap points ("campaign." or "toggle") lies on one line.
+      for (const node of code.childNodes) {
+        const text = node.nodeType === Node.TEXT_NODE ? (node.textContent ?? '').trim() : '';
+        if (text === '') continue;
+        const range = document.createRange();
+        range.selectNodeContents(node);
+        assert.lengthOf(range.getClientRects(), 1, `"${text}" of ${code.textContent} on one line`);
+      }
+      const whole = document.createRange();
+      whole.selectNodeContents(code);
+      const lines = new Set([...whole.getClientRects()].map((r) => Math.round(r.top)));
+      if (lines.size > 1) wrapped += 1;
+      assert.isAtMost(
+        lines.size,
+        code.textContent.split('.').length,
+        `${code.textContent} wraps at dots only`,
+      );
+    }
+    // The column is narrow enough at this width that some codes do wrap (at their dots), so the check above bites.
+    assert.isAbove(wrapped, 0, 'some action code wrapped at its dot');
   });
 });

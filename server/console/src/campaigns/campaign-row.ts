@@ -7,15 +7,19 @@ import { routeHash } from '../router.js';
 import { relativeTime, trafficText, typeName, variationCount } from './campaign-list.js';
 import { STATES, STATE_LABELS } from './campaign-state.js';
 
-/** The row of `campaign`; `setState` gets its state select when the user picks another state. */
+/**
+ * The row of `campaign`; `setState` gets its state select when the user picks another state; `notice` goes under
+ * the select (what the last change did, with Undo).
+ */
 export const campaignRow = (
   campaign: RemoteCampaign,
   order: number,
   setState: (select: HTMLSelectElement) => void,
+  notice: TemplateResult | typeof nothing = nothing,
 ): TemplateResult => {
   const warnings = campaign.compatibility ?? [];
   return html`<tr>
-    <td class="num">${order}</td>
+    <td class="num" data-label="Order">${order}</td>
     <th scope="row">
       <a href=${routeHash({ name: 'campaign', campaignId: campaign.id })}>${campaign.name}</a>
       ${campaign.slug === null ? nothing : html`<span class="slug mono">${campaign.slug}</span>`}
@@ -32,22 +36,23 @@ export const campaignRow = (
             </details>`
       }
     </th>
-    <td>${typeName(campaign.type)}</td>
-    <td><span class="badge ${campaign.state}">${STATE_LABELS[campaign.state]}</span></td>
-    <td class="num">${trafficText(campaign)}</td>
-    <td class="num">${variationCount(campaign)}</td>
-    <td>
+    <td data-label="Type">${typeName(campaign.type)}</td>
+    <td data-label="State"><span class="badge ${campaign.state}">${STATE_LABELS[campaign.state]}</span></td>
+    <td class="num" data-label="Traffic">${trafficText(campaign)}</td>
+    <td class="num" data-label="Variations">${variationCount(campaign)}</td>
+    <td data-label="Last change">
       <time datetime=${campaign.updated_at} title=${new Date(campaign.updated_at).toLocaleString()}
         >${relativeTime(campaign.updated_at)}</time
       >
     </td>
-    <td>
+    <td data-label="Actions">
       <div class="actions">
         <a href=${routeHash({ name: 'report', campaignId: campaign.id })}
           >Report<span class="visually-hidden"> of ${campaign.name}</span></a
         >
         <select
           aria-label=${`State of ${campaign.name}`}
+          data-campaign=${campaign.id}
           ?disabled=${campaign.state === 'interrupted'}
           .value=${live(campaign.state)}
           @change=${(event: Event) => setState(event.target as HTMLSelectElement)}
@@ -55,6 +60,7 @@ export const campaignRow = (
           ${STATES.map((s) => html`<option value=${s} ?selected=${s === campaign.state}>${STATE_LABELS[s]}</option>`)}
         </select>
       </div>
+      ${notice}
     </td>
   </tr>`;
 };

@@ -22,14 +22,20 @@ export const STATE_HINTS: Readonly<Record<CampaignState, string>> = {
 /** The states in the order the selects show them. */
 export const STATES: readonly CampaignState[] = ['active', 'paused', 'interrupted'];
 
+/** What the campaign's state now means, for a notice beside it ("Paused — left out of decisions …"). */
+export const stateNotice = (state: CampaignState): string =>
+  `${STATE_LABELS[state]} — ${STATE_HINTS[state]}.`;
+
 /**
  * Moves `campaign` to `state` after asking when it is final; resolves the campaign as stored now, or null when
- * the user cancelled or the server refused (the reason is told through `context.notify`).
+ * the user cancelled or the server refused (the reason is told through `context.notify`). `quiet`: the caller
+ * tells the success itself (the list, beside the row, with Undo).
  */
 export const changeState = async (
   context: ConsoleContext,
   campaign: RemoteCampaign,
   state: CampaignState,
+  { quiet = false }: { quiet?: boolean } = {},
 ): Promise<RemoteCampaign | null> => {
   const envId = context.environment?.id;
   if (envId === undefined || state === campaign.state) return null;
@@ -47,9 +53,10 @@ export const changeState = async (
       `/environments/${seg(envId)}/campaigns/${seg(campaign.id)}/toggle`,
       { state },
     );
-    context.notify(
-      `“${updated.name}” is ${STATE_LABELS[updated.state].toLowerCase()}: ${STATE_HINTS[updated.state]}.`,
-    );
+    if (!quiet)
+      context.notify(
+        `“${updated.name}” is ${STATE_LABELS[updated.state].toLowerCase()}: ${STATE_HINTS[updated.state]}.`,
+      );
     return updated;
   } catch (error) {
     context.notify(error instanceof ConsoleApiError ? error.message : String(error), 'error');

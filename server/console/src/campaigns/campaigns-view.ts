@@ -11,11 +11,24 @@ import { routeHash } from '../router.js';
 import { consoleStyles } from '../styles.js';
 import { loadAllCampaigns, matches } from './campaign-list.js';
 import { campaignRow } from './campaign-row.js';
-import { changeState } from './campaign-state.js';
+import { STATE_HINTS, STATE_LABELS, changeState, stateNotice } from './campaign-state.js';
 import '../widgets/listening-now.js';
+import '../widgets/undo-notice.js';
+import { stackedTableStyles } from '../widgets/stacked-table.js';
 
 /** Rows per page of the table. */
 const PAGE_SIZE = 20;
+
+/** The notice beside a row whose state just changed, and the state its Undo goes back to (null: no Undo). */
+interface StateChange {
+  campaignId: string;
+  message: string;
+  undoTo: CampaignState | null;
+}
+
+/** What a screen reader hears after a change: the campaign, its state and what that means. */
+const announce = (campaign: RemoteCampaign, again = false): string =>
+  `“${campaign.name}” is ${again ? 'back to ' : ''}${STATE_LABELS[campaign.state].toLowerCase()}: ${STATE_HINTS[campaign.state]}.`;
 
 /**
  * The campaigns list.
@@ -24,6 +37,7 @@ const PAGE_SIZE = 20;
 export class CampaignsView extends LitElement {
   static override styles = [
     consoleStyles,
+    stackedTableStyles('42rem'),
     css`
       /* Visually hidden texts are absolutely positioned: keep them inside the scrolling box at 360 px. */
       .table-wrap {
@@ -47,6 +61,11 @@ export class CampaignsView extends LitElement {
       }
       td select {
         min-width: 8.5rem;
+      }
+      /* Under the state select; in a card, in the value column beside "Actions". */
+      td undo-notice {
+        margin-top: 0.35rem;
+        grid-column: 2;
       }
       td .actions {
         display: flex;
@@ -78,6 +97,8 @@ export class CampaignsView extends LitElement {
     loadError: { state: true },
     query: { state: true },
     page: { state: true },
+    change: { state: true },
+    announcement: { state: true },
   };
 
   /** The shared state, provided by <console-app>. */
@@ -88,6 +109,10 @@ export class CampaignsView extends LitElement {
   declare query: string;
   /** The table's page, from 1. */
   declare page: number;
+  /** The last state change, told beside its row (with Undo for a few seconds unless it is final). */
+  declare change: StateChange | null;
+  /** The polite live region's text: the last change in words. */
+  declare announcement: string;
 
   #loadedEnv: string | null = null;
 
@@ -98,6 +123,8 @@ export class CampaignsView extends LitElement {
     this.loadError = '';
     this.query = '';
     this.page = 1;
+    this.change = null;
+    this.announcement = '';
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
@@ -111,6 +138,7 @@ export class CampaignsView extends LitElement {
     this.campaigns = null;
     this.loadError = '';
     this.page = 1;
+    this.change = null;
     if (envId === null) return;
     try {
       const campaigns = await loadAllCampaigns(this.context.api, envId);
@@ -122,12 +150,60 @@ export class CampaignsView extends LitElement {
   }
 
   async #setState(campaign: RemoteCampaign, select: HTMLSelectElement): Promise<void> {
-    const updated = await changeState(this.context, campaign, select.value as CampaignState);
-    if (updated !== null && this.campaigns !== null)
-      this.campaigns = this.campaigns.map((c) => (c.id === updated.id ? { ...c, ...updated } : c));
+    const before = campaign.state;
+    const updated = await changeState(this.context, campaign, select.value as CampaignState, { quiet: true });
+    if (updated !== null && this.campaigns !== null) {
+      this.#replace(updated);
+      // Pausing and resuming can be taken back; interrupting was confirmed and is final.
+      const undoTo = updated.state === 'interrupted' ? null : before;
+      this.change = { campaignId: updated.id, message: stateNotice(updated.state), undoTo };
+      this.announcement = `${announce(updated)}${undoTo === null ? '' : ' Undo is beside it for a few seconds.'}`;
+    }
     // Cancelled or refused: the select goes back to the stored state.
     else select.value = campaign.state;
     this.requestUpdate();
+  }
+
+  /** Undo: the same toggle route, back to the state before the change. */
+  async #undo(change: StateChange): Promise<void> {
+    const campaign = this.campaigns?.find((c) => c.id === change.campaignId);
+    if (campaign === undefined || change.undoTo === null) return;
+    // The button goes at once, so a second click cannot send a second request.
+    this.change = { ...change, message: 'Undoing…', undoTo: null };
+    const updated = await changeState(this.context, campaign, change.undoTo, { quiet: true });
+    if (updated === null) {
+      // Refused (told through notify): the row shows the state the server keeps.
+      this.change = null;
+      return;
+    }
+    this.#replace(updated);
+    this.change = { campaignId: updated.id, message: `Undone. ${stateNotice(updated.state)}`, undoTo: null };
+    this.announcement = announce(updated, true);
+    // The Undo button is gone: the focus goes to the state it restored, not to the page's start.
+    await this.updateComplete;
+    this.renderRoot.querySelector<HTMLElement>(`select[data-campaign="${CSS.escape(updated.id)}"]`)?.focus();
+  }
+
+  #replace(updated: RemoteCampaign): void {
+    if (this.campaigns !== null)
+      this.campaigns = this.campaigns.map((c) => (c.id === updated.id ? { ...c, ...updated } : c));
+  }
+
+  #notice(campaign: RemoteCampaign): TemplateResult | typeof nothing {
+    const change = this.change;
+    if (change === null || change.campaignId !== campaign.id) return nothing;
+    return html`<undo-notice
+      .message=${change.message}
+      .undoLabel=${
+        change.undoTo === null
+          ? ''
+          : `Undo: make ${campaign.name} ${STATE_LABELS[change.undoTo].toLowerCase()} again`
+      }
+      @undo=${() => void this.#undo(change)}
+      @notice-expired=${() => {
+        if (this.change === change) this.change = null;
+      }}
+    ></undo-notice>`;
   }
 
   #table(campaigns: RemoteCampaign[]): TemplateResult {
@@ -151,7 +227,7 @@ export class CampaignsView extends LitElement {
                 Clear the search
               </button>
             </p>`
-          : html`<div class="table-wrap">
+          : html`<div class="table-wrap stacks">
                 <table>
                   <caption class="visually-hidden">
                     Campaigns of ${this.context.environment?.name ?? ''}
@@ -169,7 +245,9 @@ export class CampaignsView extends LitElement {
                     </tr>
                   </thead>
                   <tbody>
-                    ${rows.map(({ c, order }) => campaignRow(c, order, (select) => void this.#setState(c, select)))}
+                    ${rows.map(({ c, order }) =>
+                      campaignRow(c, order, (select) => void this.#setState(c, select), this.#notice(c)),
+                    )}
                   </tbody>
                 </table>
               </div>
@@ -250,7 +328,8 @@ export class CampaignsView extends LitElement {
               <p id="search-hint" class="hint">By name, slug, id or flag key.</p>
             </div>`
       }
-      ${this.#body()}`;
+      ${this.#body()}
+      <p class="visually-hidden" role="status" data-testid="state-announcement">${this.announcement}</p>`;
   }
 }
 

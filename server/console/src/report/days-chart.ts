@@ -1,6 +1,8 @@
-// Visits and conversions of one goal per UTC day for each variation of a group, as lines. Metric is told by dash
-// pattern (visits solid, conversions dashed) and variation by colour AND marker shape, named in a text legend; the
-// numbers are also in a table under a disclosure, for reading them exactly or without the picture.
+// Visits and conversions of one goal per UTC day for each variation of a group, as lines (one day: as bars, since
+// a single point draws no line). Metric is told by dash pattern (visits solid, conversions dashed) and variation by
+// colour AND marker shape, named in a text legend; markers of equal values are spread sideways so none hides
+// another (day-marks.ts). The numbers are also in a table under a disclosure, to read them exactly or without the
+// picture.
 import type { VariationDailySeries } from 'feature-ts/protocol';
 import { LitElement, css, html, svg } from 'lit';
 import { consoleStyles } from '../styles.js';
@@ -16,6 +18,7 @@ import {
   marker,
   ticks,
 } from './chart-kit.js';
+import { dayBars, dodge } from './day-marks.js';
 import type { GoalKey } from './report-model.js';
 
 const HEIGHT = 240;
@@ -34,7 +37,7 @@ const dayLabel = (day: string): string =>
     timeZone: 'UTC',
   });
 
-const nameOf = (variation: VariationDailySeries): string =>
+const nameOf = (variation: Pick<VariationDailySeries, 'id' | 'name'>): string =>
   variation.name === '' ? variation.id : variation.name;
 
 /** A variation's conversions per day for the goal (zeros when the goal has none there). */
@@ -124,10 +127,52 @@ export class DaysChart extends LitElement {
     const y = (value: number) => TOP + plotHeight - (value / max) * plotHeight;
     const plot = { left: LEFT, right: width - RIGHT, top: TOP, bottom: TOP + plotHeight };
     const labelEvery = Math.max(1, Math.ceil(count / Math.max(2, Math.floor(plotWidth / 70))));
+    const size = count > 30 ? 2.5 : 4;
+    // Each day's markers, spread sideways where equal values would hide one another: [variation][metric][day].
+    const offsets = series.map(() => [new Array<number>(count).fill(0), new Array<number>(count).fill(0)]);
+    for (let day = 0; day < count; day++) {
+      const marks = series.flatMap((s, index) =>
+        [s.visits, s.conversions].map((values, metric) => ({
+          series: index,
+          conversions: metric === 1,
+          y: y(values[day] ?? 0),
+        })),
+      );
+      dodge(marks, 2 * size + 1).forEach((offset, at) => {
+        const row = offsets[Math.floor(at / 2)]?.[at % 2];
+        if (row !== undefined) row[day] = offset;
+      });
+    }
+    const seriesName = (index: number, dashed: boolean) =>
+      `${nameOf(this.variations[index] ?? { id: '', name: '' })} ${dashed ? 'conversions' : 'visits'}`;
     const line = (values: readonly number[], index: number, dashed: boolean) => svg`
       <polyline points=${values.map((value, day) => `${x(day)},${y(value)}`).join(' ')} fill="none"
         stroke=${colour(index)} stroke-width="2" stroke-dasharray=${dashed ? DASH : 'none'}></polyline>
-      ${values.map((value, day) => marker(index, x(day), y(value), colour(index), count > 30 ? 2.5 : 4))}`;
+      ${values.map(
+        (value, day) =>
+          svg`<g class="mark" data-series=${seriesName(index, dashed)}>${marker(
+            index,
+            x(day) + (offsets[index]?.[Number(dashed)]?.[day] ?? 0),
+            y(value),
+            colour(index),
+            size,
+          )}</g>`,
+      )}`;
+    // One day has no line to draw: bars, visits solid and conversions dashed, each variation's pair side by side.
+    const bars = () =>
+      dayBars(series.length, x(0), plotWidth - 2 * INSET).map((bar) => {
+        const value =
+          (bar.conversions ? series[bar.series]?.conversions : series[bar.series]?.visits)?.[0] ?? 0;
+        // A zero stays visible as a sliver on the axis; the table and the text alternative give the number.
+        const top = Math.min(y(value), y(0) - 2);
+        return svg`<g class="mark" data-series=${seriesName(bar.series, bar.conversions)}>
+          <rect x=${bar.x} y=${top} width=${bar.width} height=${y(0) - top} fill=${colour(bar.series)}
+            fill-opacity=${bar.conversions ? 0.25 : 1} stroke=${colour(bar.series)} stroke-width="2"
+            stroke-dasharray=${bar.conversions ? DASH : 'none'}></rect>
+          ${marker(bar.series, bar.x + bar.width / 2, top - size - 3, colour(bar.series), Math.min(size, bar.width / 2))}
+        </g>`;
+      });
+    const single = count === 1;
     return html`
       <svg
         role="img"
@@ -145,7 +190,13 @@ export class DaysChart extends LitElement {
         <text x=${LEFT + plotWidth / 2} y=${HEIGHT - 6} text-anchor="middle" font-weight="600">
           Day (UTC)
         </text>
-        ${series.map((s, index) => svg`${line(s.visits, index, false)}${line(s.conversions, index, true)}`)}
+        ${
+          single
+            ? bars()
+            : series.map(
+                (s, index) => svg`${line(s.visits, index, false)}${line(s.conversions, index, true)}`,
+              )
+        }
         ${axisLines(plot)}
       </svg>
       <ul class="legend" aria-label="Legend">
@@ -154,19 +205,19 @@ export class DaysChart extends LitElement {
             (dashed) =>
               html`<li>
                 <svg width="40" height="12" aria-hidden="true">
-                  <line
-                    x1="2"
-                    x2="38"
-                    y1="6"
-                    y2="6"
-                    stroke=${colour(index)}
-                    stroke-width="2"
-                    stroke-dasharray=${dashed ? DASH : 'none'}
-                  ></line>
+                  ${
+                    single
+                      ? svg`<rect x="3" y="2" width="34" height="8" fill=${colour(index)}
+                          fill-opacity=${dashed ? 0.25 : 1} stroke=${colour(index)} stroke-width="2"
+                          stroke-dasharray=${dashed ? DASH : 'none'}></rect>`
+                      : svg`<line x1="2" x2="38" y1="6" y2="6" stroke=${colour(index)} stroke-width="2"
+                          stroke-dasharray=${dashed ? DASH : 'none'}></line>`
+                  }
                   ${marker(index, 20, 6, colour(index), 4)}
                 </svg>
                 ${clip(nameOf(variation), 24)} ${dashed ? 'conversions' : 'visits'}
-                (${dashed ? 'dashed' : 'solid'} line, ${MARKERS[index % MARKERS.length]}s)
+                (${dashed ? 'dashed' : 'solid'} ${single ? 'bar' : 'line'},
+                ${MARKERS[index % MARKERS.length]}s)
               </li>`,
           ),
         )}

@@ -5,6 +5,7 @@ import { ANALYSIS_DEFAULTS, type AnalysisSettings, type VariationDailySeries } f
 import { LitElement, css, html, nothing } from 'lit';
 import { consoleStyles } from '../styles.js';
 import { scrollRegion } from '../widgets/scroll-region.js';
+import { stackedTableStyles } from '../widgets/stacked-table.js';
 import type { VariationReport } from '../types.js';
 import './days-chart.js';
 import './rate-chart.js';
@@ -32,6 +33,21 @@ const VERDICT_WORDS: Partial<Record<VerdictKind, string>> = {
   mismatch: 'No verdict.',
 };
 
+/** The results table's column names, in order (the interval and p-value name the report's method). */
+const reportColumns = (sequential: boolean, revenue: boolean): string[] => [
+  'Variation',
+  'Visits',
+  'Visitors',
+  'Conversions',
+  'Converting visitors',
+  'Conversion rate',
+  'Uplift vs reference',
+  `${sequential ? 'Always-valid' : '95 %'} interval of the difference (points)`,
+  sequential ? 'p-value (always valid)' : 'p-value',
+  'Verdict',
+  ...(revenue ? ['Revenue'] : []),
+];
+
 const money = (value: number): string =>
   value.toLocaleString(undefined, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 
@@ -42,6 +58,7 @@ const money = (value: number): string =>
 export class ReportGroupView extends LitElement {
   static override styles = [
     consoleStyles,
+    stackedTableStyles('48rem'),
     css`
       .verdicts {
         margin: 1rem 0;
@@ -180,6 +197,7 @@ export class ReportGroupView extends LitElement {
   #table() {
     const revenue = this.goal.kind === 'transaction';
     const sequential = this.analysis.method === 'sequential';
+    const columns = reportColumns(sequential, revenue);
     return scrollRegion(
       `Results for ${this.groupLabel}, scrollable`,
       html`<table>
@@ -188,50 +206,40 @@ export class ReportGroupView extends LitElement {
         </caption>
         <thead>
           <tr>
-            <th scope="col">Variation</th>
-            <th scope="col" class="num">Visits</th>
-            <th scope="col" class="num">Visitors</th>
-            <th scope="col" class="num">Conversions</th>
-            <th scope="col" class="num">Converting visitors</th>
-            <th scope="col" class="num">Conversion rate</th>
-            <th scope="col" class="num">Uplift vs reference</th>
-            <th scope="col" class="num">
-              ${sequential ? 'Always-valid' : '95 %'} interval of the difference (points)
-            </th>
-            <th scope="col" class="num">${sequential ? 'p-value (always valid)' : 'p-value'}</th>
-            <th scope="col">Verdict</th>
-            ${revenue ? html`<th scope="col" class="num">Revenue</th>` : nothing}
+            ${columns.map((column, index) => html`<th scope="col" class=${index === 0 || column === 'Verdict' ? '' : 'num'}>${column}</th>`)}
           </tr>
         </thead>
         <tbody>
-          ${this.group.variations.map((variation) => this.#row(variation, revenue, sequential))}
+          ${this.group.variations.map((variation) => this.#row(variation, columns, revenue, sequential))}
         </tbody>
       </table>`,
+      true,
     );
   }
 
-  #row(variation: VariationReport, revenue: boolean, sequential: boolean) {
+  #row(variation: VariationReport, columns: readonly string[], revenue: boolean, sequential: boolean) {
     const figures = goalFigures(variation, this.goal);
     const interval = sequential ? (figures?.sequential.interval ?? null) : (figures?.ci95 ?? null);
     const p = sequential ? (figures?.sequential.adjusted_p_value ?? null) : (figures?.p_value ?? null);
     const dash = (reason: string) =>
       html`<span aria-hidden="true">–</span><span class="visually-hidden">${reason}</span>`;
-    const compared = (text: string | null) =>
-      variation.reference
-        ? html`<td class="num">${dash('not compared: this is the reference')}</td>`
-        : html`<td class="num">${text ?? dash('not available')}</td>`;
+    // Each cell carries its column's name: a narrow report shows it beside the value (stacked-table.ts).
+    const cell = (index: number, content: unknown, num = true) =>
+      html`<td class=${num ? 'num' : ''} data-label=${columns[index] ?? ''}>${content}</td>`;
+    const compared = (index: number, text: string | null) =>
+      cell(
+        index,
+        variation.reference ? dash('not compared: this is the reference') : (text ?? dash('not available')),
+      );
     return html`<tr>
       <th scope="row">${variationLabel(variation)}${variation.reference ? ' (reference)' : ''}</th>
-      <td class="num">${variation.visits}</td>
-      <td class="num">${variation.visitors}</td>
-      <td class="num">${figures?.conversions ?? 0}</td>
-      <td class="num">${figures?.visitors ?? 0}</td>
-      <td class="num">${percent(figures?.rate ?? 0, 2)}</td>
-      ${compared(figures?.uplift == null ? null : signedPercent(figures.uplift, 1))}
-      ${compared(interval === null ? null : intervalCell(interval))}
-      ${compared(p === null ? null : pValueCell(p))}
-      <td>${(figures?.verdict ?? 'not_enough_data').replaceAll('_', ' ')}</td>
-      ${revenue ? html`<td class="num">${money(figures?.revenue ?? 0)}</td>` : nothing}
+      ${cell(1, variation.visits)} ${cell(2, variation.visitors)} ${cell(3, figures?.conversions ?? 0)}
+      ${cell(4, figures?.visitors ?? 0)} ${cell(5, percent(figures?.rate ?? 0, 2))}
+      ${compared(6, figures?.uplift == null ? null : signedPercent(figures.uplift, 1))}
+      ${compared(7, interval === null ? null : intervalCell(interval))}
+      ${compared(8, p === null ? null : pValueCell(p))}
+      ${cell(9, (figures?.verdict ?? 'not_enough_data').replaceAll('_', ' '), false)}
+      ${revenue ? cell(10, money(figures?.revenue ?? 0)) : nothing}
     </tr>`;
   }
 }

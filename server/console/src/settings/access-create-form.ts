@@ -8,12 +8,14 @@ import { consumeConsoleContext, type ConsoleContext } from '../console-context.j
 import { emit } from '../events.js';
 import { consoleStyles } from '../styles.js';
 import type { Access } from '../types.js';
-import { ACTION_LABELS } from './action-labels.js';
+import { ACTION_LABELS, actionCode } from './action-labels.js';
 import './secret-once.js';
+import './token-curl.js';
 
 /** The credentials on screen once. */
 interface Generated {
   name: string;
+  accountId: string;
   clientId: string;
   clientSecret: string;
 }
@@ -108,7 +110,12 @@ export class AccessCreateForm extends LitElement {
       );
       const { client_secret: clientSecret, ...access } = created;
       form.reset();
-      this.generated = { name: access.name, clientId: access.client_id, clientSecret };
+      this.generated = {
+        name: access.name,
+        accountId: access.account_id,
+        clientId: access.client_id,
+        clientSecret,
+      };
       emit(this, 'access-created', access);
     } catch (error) {
       const fields =
@@ -164,7 +171,16 @@ export class AccessCreateForm extends LitElement {
                 },
               ]}
               @secret-dismissed=${() => void this.#done()}
-            ></secret-once>`
+            >
+              <token-curl
+                .request=${{
+                  origin: location.origin,
+                  accountId: this.generated.accountId,
+                  clientId: this.generated.clientId,
+                  clientSecret: this.generated.clientSecret,
+                }}
+              ></token-curl>
+            </secret-once>`
       }
       <form novalidate @submit=${(event: SubmitEvent) => void this.#generate(event)}>
         <div class="field">
@@ -216,7 +232,7 @@ export class AccessCreateForm extends LitElement {
               (action) =>
                 html`<label class="check"
                   ><input type="checkbox" name="action" value=${action} aria-invalid=${invalid('actions')} />
-                  <span>${ACTION_LABELS[action]} <code class="hint">${action}</code></span></label
+                  <span>${ACTION_LABELS[action]} ${actionCode(action)}</span></label
                 >`,
             )}
           </div>

@@ -8,7 +8,7 @@ import { emit } from '../events.js';
 import { consoleStyles } from '../styles.js';
 import type { Access } from '../types.js';
 import { confirmAction } from '../widgets/confirm.js';
-import { actionLabel, shortDateTime } from './action-labels.js';
+import { actionCode, actionLabel, shortDateTime } from './action-labels.js';
 
 /** An access's details as read by Preview, or why they could not be. */
 type Preview = { access: Access } | { error: string } | 'loading';
@@ -142,7 +142,7 @@ export class AccessList extends LitElement {
 
   #actions(access: Access) {
     return html`<ul class="plain">
-      ${access.actions.map((a) => html`<li>${actionLabel(a)} <code class="hint">${a}</code></li>`)}
+      ${access.actions.map((a) => html`<li>${actionLabel(a)} ${actionCode(a)}</li>`)}
     </ul>`;
   }
 
