@@ -2,6 +2,9 @@
 // …/campaigns. The draft (campaign-draft.ts) keeps what is typed; inputs are named by the server's
 // field paths (form-kit.ts), so the server's `details` land next to their inputs, and what cannot be
 // placed goes into the summary at the top with its path. A save is live at once: the server publishes it.
+// A save that would leave flags to the page's defaults waits for "Save anyway" (missing-flags.ts). What a save
+// or a state change did is said in the page's flow (beside Save, under the state control, or under the title of
+// a campaign just created), never in the shell's floating notice, which would cover the form.
 import { LitElement, html, nothing, type PropertyValues } from 'lit';
 import type { CampaignReport, CampaignState, RemoteCampaign } from 'feature-ts/protocol';
 import { ConsoleApiError, seg } from '../api.js';
@@ -17,6 +20,11 @@ import { changeState } from './campaign-state.js';
 import { errorSummary } from './editor-parts.js';
 import { editorStyles } from './editor-styles.js';
 import { fieldId, type FormKit } from './form-kit.js';
+import { missingFlags } from './missing-flags.js';
+
+// What the save that created a campaign did, by campaign id: creating opens the campaign's own route, whose
+// editor is a new element, and that editor says it under its title.
+const createdNotes = new Map<string, string>();
 
 /**
  * Creates or edits a campaign.
@@ -36,6 +44,9 @@ export class CampaignEditor extends LitElement {
     submitted: { state: true },
     busy: { state: true },
     saved: { state: true },
+    savedOnCreation: { state: true },
+    stateNote: { state: true },
+    warned: { state: true },
     goals: { state: true },
   };
 
@@ -57,8 +68,14 @@ export class CampaignEditor extends LitElement {
   /** True once a save was tried: every problem shows, not only those found while typing. */
   declare submitted: boolean;
   declare busy: boolean;
-  /** What the last save did, for the status line. */
+  /** What the last save did, for the status line beside Save. */
   declare saved: string;
+  /** What the save that created this campaign did, under the title. */
+  declare savedOnCreation: string;
+  /** What the last state change did. */
+  declare stateNote: { message: string; kind: 'info' | 'error' } | null;
+  /** True once a save was held back by flags left to the defaults: the warning shows until the next save. */
+  declare warned: boolean;
   /** The goals the campaign's report has seen, suggested for the primary goal. */
   declare goals: GoalsSeen;
 
@@ -76,9 +93,15 @@ export class CampaignEditor extends LitElement {
     },
     changed: () => {
       this.saved = '';
+      this.savedOnCreation = '';
       this.requestUpdate();
     },
   };
+  /** The shared state with `notify` kept in the editor, for changeState. */
+  readonly #stateContext = (): ConsoleContext => ({
+    ...this.context,
+    notify: (message, kind = 'info') => (this.stateNote = { message, kind }),
+  });
 
   constructor() {
     super();
@@ -93,6 +116,9 @@ export class CampaignEditor extends LitElement {
     this.submitted = false;
     this.busy = false;
     this.saved = '';
+    this.savedOnCreation = '';
+    this.stateNote = null;
+    this.warned = false;
     this.goals = NO_GOALS;
   }
 
@@ -112,6 +138,9 @@ export class CampaignEditor extends LitElement {
       summary: [],
       submitted: false,
       saved: '',
+      savedOnCreation: '',
+      stateNote: null,
+      warned: false,
       goals: NO_GOALS,
     });
     const envId = this.context.environment?.id;
@@ -142,10 +171,12 @@ export class CampaignEditor extends LitElement {
     this.campaign = campaign;
     this.count = all.length;
     this.draft = draftOf(campaign, index === -1 ? null : index);
+    const created = createdNotes.get(campaign.id);
+    if (created !== undefined) (createdNotes.delete(campaign.id), (this.savedOnCreation = created));
   }
 
-  async #save(event: SubmitEvent): Promise<void> {
-    event.preventDefault();
+  async #save(event: SubmitEvent | null, anyway = false): Promise<void> {
+    event?.preventDefault();
     const envId = this.context.environment?.id;
     if (this.draft === null || envId === undefined || this.busy) return;
     const creating = this.campaign === null;
@@ -155,9 +186,16 @@ export class CampaignEditor extends LitElement {
     if (issues.size > 0) {
       this.submitted = true;
       this.summary = [...issues].map(([path, issue]) => [path, issue.message]);
-      await this.#focusSummary();
+      await this.#focus('#error-summary');
       return;
     }
+    this.summary = [];
+    if (!anyway && missingFlags(this.draft).length > 0) {
+      this.warned = true;
+      await this.#focus('#missing-flags');
+      return;
+    }
+    this.warned = false;
     this.busy = true;
     try {
       const base = `/environments/${seg(envId)}/campaigns`;
@@ -170,8 +208,8 @@ export class CampaignEditor extends LitElement {
       const message = live
         ? `Saved “${stored.name}”. Live now: visitors get this at their next decision.`
         : `Saved “${stored.name}”. It is ${stored.state}: visitors get it once it is active.`;
-      this.context.notify(message);
       if (creating) {
+        createdNotes.set(stored.id, message);
         navigate({ name: 'campaign', campaignId: stored.id });
         return;
       }
@@ -180,7 +218,7 @@ export class CampaignEditor extends LitElement {
       this.saved = message;
     } catch (error) {
       this.#refused(error);
-      await this.#focusSummary();
+      await this.#focus('#error-summary');
     } finally {
       this.busy = false;
     }
@@ -199,9 +237,9 @@ export class CampaignEditor extends LitElement {
     this.summary = fields.size === 0 ? [['', error.message]] : [...fields];
   }
 
-  async #focusSummary(): Promise<void> {
+  async #focus(selector: string): Promise<void> {
     await this.updateComplete;
-    this.renderRoot.querySelector<HTMLElement>('#error-summary')?.focus();
+    this.renderRoot.querySelector<HTMLElement>(selector)?.focus();
   }
 
   async #delete(): Promise<void> {
@@ -225,7 +263,8 @@ export class CampaignEditor extends LitElement {
 
   async #setState(select: HTMLSelectElement): Promise<void> {
     if (this.campaign === null) return;
-    const updated = await changeState(this.context, this.campaign, select.value as CampaignState);
+    this.stateNote = null;
+    const updated = await changeState(this.#stateContext(), this.campaign, select.value as CampaignState);
     if (updated === null) select.value = this.campaign.state;
     else {
       this.campaign = updated;
@@ -275,13 +314,18 @@ export class CampaignEditor extends LitElement {
       goals: this.goals,
       busy: this.busy,
       saved: this.saved,
+      stateNote: this.stateNote,
+      missing: this.warned ? missingFlags(this.draft) : [],
       save: (event) => void this.#save(event),
+      saveAnyway: () => void this.#save(null, true),
+      focus: (id) => this.renderRoot.querySelector<HTMLElement>(`#${CSS.escape(id)}`)?.focus(),
       remove: () => void this.#delete(),
       setState: (select) => void this.#setState(select),
     });
     return html`<h1>${title}</h1>
       ${links}
       <p class="muted">In ${env.name}. Saving publishes at once: decisions use the campaign as saved.</p>
+      ${this.savedOnCreation === '' ? nothing : html`<p class="saved" role="status" data-testid="created-note">${this.savedOnCreation}</p>`}
       ${errorSummary(this.summary, this.#placed, (path) => this.#goTo(path))} ${form}`;
   }
 }
