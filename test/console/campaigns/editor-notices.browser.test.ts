@@ -129,10 +129,10 @@ describe('<campaign-editor> notices in the console', () => {
       what: 'the saved note',
     });
     let seen = coverings(must(app), editor);
+    assert.deepEqual(seen.found, []);
     assert.deepEqual(seen.notices, [
       'Saved “Buy button v2”. Live now: visitors get this at their next decision.',
     ]);
-    assert.deepEqual(seen.found, []);
 
     const state = must(root.querySelector<HTMLSelectElement>('#campaign-state'));
     state.scrollIntoView({ block: 'center' });
@@ -165,8 +165,8 @@ describe('<campaign-editor> notices in the console', () => {
       { what: 'the created campaign opened with its note' },
     );
     const seen = coverings(must(app), opened);
-    assert.deepEqual(seen.notices, ['Saved “Banner”. Live now: visitors get this at their next decision.']);
     assert.deepEqual(seen.found, []);
+    assert.deepEqual(seen.notices, ['Saved “Banner”. Live now: visitors get this at their next decision.']);
     assert.include(must(server).made, 'POST /admin/v1/environments/env-1/campaigns');
   });
 });

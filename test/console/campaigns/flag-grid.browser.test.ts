@@ -3,11 +3,14 @@
 // their row; a long headline is shown whole in its cell and can be edited in the wide editor; "Not set
 // (default)" sends null and a cell never filled in leaves the key out (PROTOCOL.md §9.1).
 import { assert, expect } from '@open-wc/testing';
+import { html } from 'lit';
 import type { RemoteCampaign } from '../../../src/protocol/index.js';
-import { draftOf } from '../../../server/console/src/campaigns/campaign-draft.js';
+import '../../../server/console/src/campaigns/campaign-editor.js';
+import type { CampaignEditor } from '../../../server/console/src/campaigns/campaign-editor.js';
+import { draftOf, draftToBody } from '../../../server/console/src/campaigns/campaign-draft.js';
 import { flagGrid } from '../../../server/console/src/campaigns/flag-grid.js';
-import { campaignOf, must, typeInto, until } from '../console-fixture.js';
-import { groupsOf, renderPart } from './draft-harness.js';
+import { StubApi, campaignOf, mount, must, typeInto, until } from '../console-fixture.js';
+import { groupsOf, renderPart, type BodyGroups } from './draft-harness.js';
 
 const THREE = campaignOf({
   variation_groups: [
@@ -40,7 +43,7 @@ const gridOf = async (campaign = THREE) => {
   return renderPart(draft, (kit) => flagGrid(kit, group, 0));
 };
 
-const button = (root: HTMLElement, text: RegExp): HTMLButtonElement =>
+const button = (root: ParentNode, text: RegExp): HTMLButtonElement =>
   must(
     [...root.querySelectorAll('button')].find((b) => text.test(b.textContent.trim())),
     String(text),
@@ -87,21 +90,52 @@ describe('flagGrid()', () => {
       '"headline" is already flag 1: one row per flag',
     );
     assert.strictEqual(part.find('#f-variation_groups-0-flags-1-key').getAttribute('aria-invalid'), 'true');
-    button(part.root, /^Remove\s+flag headline$/).click();
+    button(part.find('[data-testid=flag-row-0-1]'), /^Remove\s+flag headline$/).click();
     assert.lengthOf(part.root.querySelectorAll('tbody tr'), 1);
     assert.deepEqual(values(part), [{ headline: 'Buy' }, { headline: 'Buy now' }, { headline: 'Get it' }]);
   });
 
   it('shows a long headline whole in its cell, and edits it in the wide editor', async () => {
-    const part = await gridOf();
+    // In the editor, with its styles: the cell's size is the point.
+    const api = new StubApi({
+      'GET /environments/env-1/campaigns/camp-1': THREE,
+      'GET /environments/env-1/campaigns?_page=1&_max_per_page=100': {
+        items: [THREE],
+        current_items_count: 1,
+        current_page: 1,
+        total_count: 1,
+        items_per_page: 100,
+        last_page: 1,
+      },
+    });
+    // The page's own stylesheet, where the dialog lives (index.html links it).
+    const sheet = document.createElement('link');
+    sheet.rel = 'stylesheet';
+    sheet.href = '/server/console/src/page.css';
+    const loaded = new Promise((resolve) => sheet.addEventListener('load', resolve, { once: true }));
+    document.head.append(sheet);
+    await loaded;
+    const { el } = await mount<CampaignEditor>(
+      html`<campaign-editor .campaignId=${'camp-1'}></campaign-editor>`,
+      api,
+    );
+    const root = await until(
+      () => (el.shadowRoot?.querySelector('#flag-cell-0-0-1') ? el.shadowRoot : null),
+      {
+        what: 'the grid',
+      },
+    );
+    const value = () => draftToBody(must(el.draft), false).body.variation_groups as unknown as BodyGroups;
     const headline =
       'Free shipping on every order this week, returns within 60 days, and a gift card for the first 500 buyers';
-    const cell = part.find<HTMLTextAreaElement>('#flag-cell-0-0-1');
+    const cell = must(root.querySelector<HTMLTextAreaElement>('#flag-cell-0-0-1'));
     typeInto(cell, headline);
+    await el.updateComplete;
     // Wide enough for words, and as tall as the text: nothing of it is scrolled out of sight.
     assert.isAtLeast(cell.getBoundingClientRect().width, 200);
+    assert.isAtLeast(cell.getBoundingClientRect().height, 40, 'more than one line');
     assert.isAtMost(cell.scrollHeight, cell.clientHeight + 1, 'the whole headline is visible');
-    button(part.root, /^Expand\s+btnText in Green$/).click();
+    button(root, /^Expand\s+btnText in Green$/).click();
     const dialog = await until(() => document.querySelector<HTMLDialogElement>('dialog.console-wide[open]'), {
       what: 'the wide editor',
     });
@@ -110,10 +144,12 @@ describe('flagGrid()', () => {
     assert.isAtLeast(area.getBoundingClientRect().width, 2 * cell.getBoundingClientRect().width);
     area.value = `${headline}!`;
     must(dialog.querySelector<HTMLButtonElement>('button[value=done]')).click();
-    await until(() => values(part)?.[1]?.btnText === `${headline}!`, {
+    await until(() => value()[0]?.variations[1]?.modifications.value.btnText === `${headline}!`, {
       what: 'the value from the wide editor',
     });
-    assert.strictEqual(part.find<HTMLTextAreaElement>('#flag-cell-0-0-1').value, `${headline}!`);
+    await el.updateComplete;
+    assert.strictEqual(cell.value, `${headline}!`);
+    sheet.remove();
   });
 
   it('sends null for "Not set (default)", leaves a cell never filled in out, and reads both back', async () => {

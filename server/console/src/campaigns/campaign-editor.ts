@@ -172,7 +172,10 @@ export class CampaignEditor extends LitElement {
     this.count = all.length;
     this.draft = draftOf(campaign, index === -1 ? null : index);
     const created = createdNotes.get(campaign.id);
-    if (created !== undefined) (createdNotes.delete(campaign.id), (this.savedOnCreation = created));
+    if (created !== undefined) {
+      createdNotes.delete(campaign.id);
+      this.savedOnCreation = created;
+    }
   }
 
   async #save(event: SubmitEvent | null, anyway = false): Promise<void> {

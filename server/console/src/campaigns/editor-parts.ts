@@ -90,7 +90,11 @@ export const stateControl = (
       <span class="badge ${campaign.state}">${STATE_LABELS[campaign.state]}</span>
       ${STATE_HINTS[campaign.state]}. Changes apply at once, without saving.
     </p>
-    <p class=${note?.kind === 'error' ? 'state-note error' : 'state-note'} role="status" data-testid="state-note">
+    <p
+      class=${note?.kind === 'error' ? 'state-note error' : 'state-note'}
+      role="status"
+      data-testid="state-note"
+    >
       ${note?.message ?? ''}
     </p>
   </div>`;

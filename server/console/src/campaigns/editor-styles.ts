@@ -102,15 +102,16 @@ export const editorStyles = css`
     border: 1px solid var(--line);
     border-radius: 6px;
   }
-  /* Wide enough for a headline: a cell never shrinks below a readable width, the grid scrolls sideways instead. */
-  .flag-grid th,
-  .flag-grid td {
-    min-width: 16rem;
+  /* Wide enough for a headline (table cells ignore min-width: their content holds it); the grid scrolls sideways
+     rather than squeezing a value. */
+  .flag-grid td > input,
+  .flag-grid td > select,
+  .flag-grid .cell-text {
+    min-width: 17rem;
   }
-  .flag-grid .flag-col,
-  .flag-grid th[scope='row'] {
-    min-width: 12rem;
-    width: 12rem;
+  .flag-grid th[scope='row'] > input,
+  .flag-grid .flag-type {
+    min-width: 11rem;
   }
   .flag-grid th[scope='row'] {
     background: var(--soft);
@@ -125,8 +126,11 @@ export const editorStyles = css`
   }
   .cell-text {
     display: flex;
+    flex-direction: column;
     gap: 0.35rem;
-    align-items: flex-start;
+  }
+  .cell-text .expand {
+    align-self: flex-start;
   }
   /* Long text and JSON grow with what they hold (up to a limit), so nothing typed is hidden in the cell. */
   .flag-grid textarea {
@@ -141,7 +145,8 @@ export const editorStyles = css`
     font-size: 0.9em;
   }
   .expand {
-    padding: 0.3rem 0.5rem;
+    padding: 0.15rem 0.5rem;
+    min-height: 0;
     font-size: 0.85rem;
   }
   .flag-grid .missing {

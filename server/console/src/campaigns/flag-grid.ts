@@ -106,7 +106,9 @@ const valueControl = (
         class="secondary expand"
         @click=${async () => {
           const text = await editWide(name, cell.text, row.type === 'json');
-          if (text !== null) (setText(cell, text), kit.changed());
+          if (text === null) return;
+          setText(cell, text);
+          kit.changed();
         }}
       >
         Expand<span class="visually-hidden"> ${name}</span>

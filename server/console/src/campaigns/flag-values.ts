@@ -54,8 +54,10 @@ export const flagTypeOf = (value: JsonValue): FlagType =>
 
 /** The text to edit a stored (non-null) value with, as a value of `type` (JSON when it is not of that type). */
 export const formatFlagValue = (value: JsonValue, type: FlagType): string => {
-  if (type === 'json' || flagTypeOf(value) !== type) return JSON.stringify(value, null, 2);
-  return typeof value === 'string' ? value : String(value);
+  if (typeof value === 'string' && type === 'string') return value;
+  if ((typeof value === 'number' && type === 'number') || (typeof value === 'boolean' && type === 'boolean'))
+    return String(value);
+  return JSON.stringify(value, null, 2);
 };
 
 /** The text a value keeps when its flag's type changes: what still makes sense, else a starting value. */
