@@ -21,10 +21,7 @@ import { errorSummary } from './editor-parts.js';
 import { editorStyles } from './editor-styles.js';
 import { fieldId, type FormKit } from './form-kit.js';
 import { missingFlags } from './missing-flags.js';
-
-// What the save that created a campaign did, by campaign id: creating opens the campaign's own route, whose
-// editor is a new element, and that editor says it under its title.
-const createdNotes = new Map<string, string>();
+import { handOverCreated, refusalOf, savedMessage, takeCreated } from './save-outcome.js';
 
 /**
  * Creates or edits a campaign.
@@ -171,11 +168,7 @@ export class CampaignEditor extends LitElement {
     this.campaign = campaign;
     this.count = all.length;
     this.draft = draftOf(campaign, index === -1 ? null : index);
-    const created = createdNotes.get(campaign.id);
-    if (created !== undefined) {
-      createdNotes.delete(campaign.id);
-      this.savedOnCreation = created;
-    }
+    this.savedOnCreation = takeCreated(campaign.id);
   }
 
   async #save(event: SubmitEvent | null, anyway = false): Promise<void> {
@@ -207,12 +200,9 @@ export class CampaignEditor extends LitElement {
         : await this.context.api.patch<RemoteCampaign>(`${base}/${seg(this.campaign?.id ?? '')}`, body);
       this.summary = [];
       this.submitted = false;
-      const live = stored.state === 'active';
-      const message = live
-        ? `Saved “${stored.name}”. Live now: visitors get this at their next decision.`
-        : `Saved “${stored.name}”. It is ${stored.state}: visitors get it once it is active.`;
+      const message = savedMessage(stored);
       if (creating) {
-        createdNotes.set(stored.id, message);
+        handOverCreated(stored.id, message);
         navigate({ name: 'campaign', campaignId: stored.id });
         return;
       }
@@ -220,24 +210,13 @@ export class CampaignEditor extends LitElement {
       this.#show(stored, await loadAllCampaigns(this.context.api, envId));
       this.saved = message;
     } catch (error) {
-      this.#refused(error);
+      const refusal = refusalOf(error);
+      this.serverErrors = refusal.fields;
+      this.summary = refusal.summary;
       await this.#focus('#error-summary');
     } finally {
       this.busy = false;
     }
-  }
-
-  #refused(error: unknown): void {
-    if (!(error instanceof ConsoleApiError)) {
-      this.summary = [['', String(error)]];
-      return;
-    }
-    const fields = new Map(error.fields);
-    // A taken slug is a 409 without details: it still belongs next to the slug.
-    if (fields.size === 0 && error.code === 'conflict' && /\bslug\b/.test(error.message))
-      fields.set('slug', error.message);
-    this.serverErrors = fields;
-    this.summary = fields.size === 0 ? [['', error.message]] : [...fields];
   }
 
   async #focus(selector: string): Promise<void> {
