@@ -107,22 +107,26 @@ export const editorStyles = css`
   .flag-grid td > input,
   .flag-grid td > select,
   .flag-grid .cell-text {
-    min-width: 17rem;
+    min-width: 14rem;
   }
   .flag-grid th[scope='row'] > input,
   .flag-grid .flag-type {
-    min-width: 11rem;
+    min-width: 12rem;
   }
   .flag-grid th[scope='row'] {
     background: var(--soft);
+  }
+  /* The key column keeps its width; the variations' columns share what is left. */
+  .flag-grid .flag-col {
+    width: 13rem;
   }
   .flag-type {
     margin-top: 0.35rem;
     flex-wrap: nowrap;
   }
   .flag-type select {
-    flex: 1;
-    min-width: 0;
+    flex: 1 1 7rem;
+    min-width: 7rem;
   }
   .cell-text {
     display: flex;
@@ -149,7 +153,9 @@ export const editorStyles = css`
     min-height: 0;
     font-size: 0.85rem;
   }
-  .flag-grid .missing {
+  .flag-grid input.missing,
+  .flag-grid select.missing,
+  .flag-grid textarea.missing {
     border-style: dashed;
     border-color: var(--warn);
     background: #fffbf0;

@@ -103,7 +103,7 @@ const valueControl = (
       ></textarea>
       <button
         type="button"
-        class="secondary expand"
+        class="linklike expand"
         @click=${async () => {
           const text = await editWide(name, cell.text, row.type === 'json');
           if (text === null) return;
@@ -128,7 +128,7 @@ const cellEditor = (
   const name = `${flagLabel(row, f)} in ${variationLabel(variation, k)}`;
   const id = cellId(g, f, k);
   const path = flagPath(`variation_groups[${g}].variations[${k}].modifications.value`, row.key.trim());
-  return html`<td data-testid=${`flag-cell-${g}-${f}-${k}`} class=${cell.state}>
+  return html`<td data-testid=${`flag-cell-${g}-${f}-${k}`} class=${`cell-${cell.state}`}>
     ${
       cell.state === 'unset'
         ? html`<p class="hint unset-note" id=${id}>Not set: the page shows its default.</p>`
