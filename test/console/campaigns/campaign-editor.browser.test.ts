@@ -6,7 +6,16 @@ import { html } from 'lit';
 import { ConsoleApiError } from '../../../server/console/src/api.js';
 import '../../../server/console/src/campaigns/campaign-editor.js';
 import type { CampaignEditor } from '../../../server/console/src/campaigns/campaign-editor.js';
-import { StubApi, campaignOf, inShadow, mount, must, typeInto, until } from '../console-fixture.js';
+import {
+  StubApi,
+  answerConfirm,
+  campaignOf,
+  inShadow,
+  mount,
+  must,
+  typeInto,
+  until,
+} from '../console-fixture.js';
 import type { BodyGroups } from './draft-harness.js';
 
 const LIST = '/environments/env-1/campaigns?_page=1&_max_per_page=100';
@@ -178,5 +187,34 @@ describe('<campaign-editor>', () => {
     must(summary.querySelector('button')).click();
     assert.strictEqual(el.shadowRoot?.activeElement, input);
     await expect(el).to.be.accessible();
+  });
+
+  it('says beside the Delete button why a delete was refused, not in the floating notice', async () => {
+    const campaign = campaignOf();
+    const api = new StubApi({
+      'GET /environments/env-1/campaigns/camp-1': campaign,
+      [`GET ${LIST}`]: page([campaign]),
+      'DELETE /environments/env-1/campaigns/camp-1': () => {
+        throw new ConsoleApiError(403, 'forbidden', 'This session may not delete campaigns.');
+      },
+    });
+    const { el, notices } = await mount<CampaignEditor>(
+      html`<campaign-editor .campaignId=${'camp-1'}></campaign-editor>`,
+      api,
+    );
+    await until(() => el.shadowRoot?.querySelector('#f-name') !== null, { what: 'the name field' });
+    button(el, /^Delete campaign$/).click();
+    await answerConfirm('confirm');
+    await until(() => api.made('DELETE').length === 1, { what: 'the DELETE' });
+    const refusal = await until(
+      () =>
+        [...(el.shadowRoot?.querySelectorAll('.form-actions [role=alert]') ?? [])].find(
+          (p) => p.textContent !== '',
+        ),
+      { what: 'the refusal' },
+    );
+    assert.strictEqual(refusal.textContent, 'Not deleted: This session may not delete campaigns.');
+    assert.deepEqual(notices, []);
+    assert.strictEqual(location.hash, '');
   });
 });

@@ -11,11 +11,11 @@ import { ConsoleApiError, seg } from '../api.js';
 import { consumeConsoleContext, type ConsoleContext } from '../console-context.js';
 import { navigate, routeHash } from '../router.js';
 import { consoleStyles } from '../styles.js';
-import { confirmAction } from '../widgets/confirm.js';
 import { draftOf, draftToBody, newCampaignDraft, type CampaignDraft, type Issue } from './campaign-draft.js';
 import { goalsSeen, NO_GOALS, type GoalsSeen } from './analysis-fields.js';
 import { campaignForm } from './campaign-form.js';
 import { loadAllCampaigns } from './campaign-list.js';
+import { deleteCampaign } from './campaign-delete.js';
 import { changeState } from './campaign-state.js';
 import { errorSummary } from './editor-parts.js';
 import { editorStyles } from './editor-styles.js';
@@ -44,6 +44,7 @@ export class CampaignEditor extends LitElement {
     savedOnCreation: { state: true },
     stateNote: { state: true },
     warned: { state: true },
+    deleteError: { state: true },
     goals: { state: true },
   };
 
@@ -73,6 +74,8 @@ export class CampaignEditor extends LitElement {
   declare stateNote: { message: string; kind: 'info' | 'error' } | null;
   /** True once a save was held back by flags left to the defaults: the warning shows until the next save. */
   declare warned: boolean;
+  /** Why the last delete was refused. */
+  declare deleteError: string;
   /** The goals the campaign's report has seen, suggested for the primary goal. */
   declare goals: GoalsSeen;
 
@@ -116,6 +119,7 @@ export class CampaignEditor extends LitElement {
     this.savedOnCreation = '';
     this.stateNote = null;
     this.warned = false;
+    this.deleteError = '';
     this.goals = NO_GOALS;
   }
 
@@ -138,6 +142,7 @@ export class CampaignEditor extends LitElement {
       savedOnCreation: '',
       stateNote: null,
       warned: false,
+      deleteError: '',
       goals: NO_GOALS,
     });
     const envId = this.context.environment?.id;
@@ -225,22 +230,9 @@ export class CampaignEditor extends LitElement {
   }
 
   async #delete(): Promise<void> {
-    const envId = this.context.environment?.id;
-    const campaign = this.campaign;
-    if (envId === undefined || campaign === null) return;
-    const sure = await confirmAction(
-      `Delete “${campaign.name}”?`,
-      'It leaves decisions at once. Its report stays readable, and its ids stay taken in this environment.',
-      'Delete campaign',
-    );
-    if (!sure) return;
-    try {
-      await this.context.api.delete(`/environments/${seg(envId)}/campaigns/${seg(campaign.id)}`);
-      this.context.notify(`Deleted “${campaign.name}”.`);
-      navigate({ name: 'campaigns' });
-    } catch (error) {
-      this.context.notify(error instanceof ConsoleApiError ? error.message : String(error), 'error');
-    }
+    if (this.campaign === null) return;
+    this.deleteError = '';
+    this.deleteError = await deleteCampaign(this.context, this.campaign);
   }
 
   async #setState(select: HTMLSelectElement): Promise<void> {
@@ -297,6 +289,7 @@ export class CampaignEditor extends LitElement {
       busy: this.busy,
       saved: this.saved,
       stateNote: this.stateNote,
+      deleteError: this.deleteError,
       missing: this.warned ? missingFlags(this.draft) : [],
       save: (event) => void this.#save(event),
       saveAnyway: () => void this.#save(null, true),

@@ -25,6 +25,8 @@ export interface CampaignFormState {
   saved: string;
   /** What the last state change did (or why it was refused), shown under the state control. */
   stateNote: { message: string; kind: 'info' | 'error' } | null;
+  /** Why the last delete was refused ('' when none was). */
+  deleteError: string;
   /** The flags a save would leave to the defaults, once a save was tried (empty: no warning). */
   missing: readonly MissingFlag[];
   save: (event: SubmitEvent) => void;
@@ -80,9 +82,10 @@ export const campaignForm = (
         ${
           campaign === null
             ? nothing
-            : html`<button type="button" class="secondary danger" @click=${state.remove}>
-                Delete campaign
-              </button>`
+            : html`<div class="row">
+                <p class="error" role="alert">${state.deleteError}</p>
+                <button type="button" class="secondary danger" @click=${state.remove}>Delete campaign</button>
+              </div>`
         }
       </div>
     </div>
