@@ -190,4 +190,50 @@ describe('flagGrid()', () => {
     );
     await expect(part.root).to.be.accessible();
   });
+
+  it('stacks each flag as a card on a narrow screen, with every value reachable without scrolling sideways', async () => {
+    const api = new StubApi({
+      'GET /environments/env-1/campaigns/camp-1': THREE,
+      'GET /environments/env-1/campaigns?_page=1&_max_per_page=100': {
+        items: [THREE],
+        current_items_count: 1,
+        current_page: 1,
+        total_count: 1,
+        items_per_page: 100,
+        last_page: 1,
+      },
+    });
+    const { el } = await mount<CampaignEditor>(
+      html`<campaign-editor .campaignId=${'camp-1'} style="width: 360px"></campaign-editor>`,
+      api,
+    );
+    const root = await until(
+      () => (el.shadowRoot?.querySelector('#flag-cell-0-0-2') ? el.shadowRoot : null),
+      {
+        what: 'the grid',
+      },
+    );
+    const region = must(root.querySelector<HTMLElement>('[data-testid=flags-0] [role=region]'));
+    assert.isAtMost(region.scrollWidth, region.clientWidth, 'nothing to scroll sideways');
+    const box = region.getBoundingClientRect();
+    const inputs = [...region.querySelectorAll<HTMLElement>('input, select, textarea, button')];
+    assert.lengthOf(
+      inputs,
+      3 + 3 * 3,
+      'key, type and Remove, then a value, Expand and Not set per variation',
+    );
+    for (const input of inputs) {
+      const r = input.getBoundingClientRect();
+      assert.isTrue(
+        r.width > 0 && r.left >= box.left - 0.5 && r.right <= box.right + 0.5,
+        `${input.id || input.textContent} fits`,
+      );
+    }
+    // Each value says whose it is: the column's name above it.
+    assert.deepEqual(
+      [...region.querySelectorAll('td')].map((td) => getComputedStyle(td, '::before').content),
+      ['"Original (reference)"', '"Green"', '"Red"'],
+    );
+    await expect(el).to.be.accessible();
+  });
 });

@@ -92,6 +92,7 @@ export const editorStyles = css`
   }
   .flags {
     margin: 1rem 0 0.25rem;
+    container-type: inline-size;
   }
   h3.subhead {
     font-size: 1rem;
@@ -241,5 +242,41 @@ export const editorStyles = css`
     border-left: 4px solid var(--warn);
     background: #fff8e6;
     padding: 0.3rem 0.6rem;
+  }
+  /* Narrow (a phone): each flag is a card, its key and type first, then each variation's value under the
+     variation's name; nothing to scroll sideways. */
+  @container (max-width: 36rem) {
+    .flag-grid,
+    .flag-grid tbody,
+    .flag-grid tr,
+    .flag-grid th[scope='row'],
+    .flag-grid td {
+      display: block;
+      width: auto;
+    }
+    .flag-grid thead {
+      position: absolute;
+      width: 1px;
+      height: 1px;
+      overflow: hidden;
+      clip: rect(0 0 0 0);
+    }
+    .flag-grid tr {
+      border-bottom: 3px solid var(--line);
+    }
+    .flag-grid td::before {
+      content: attr(data-variation);
+      display: block;
+      font-weight: 600;
+      font-size: 0.875rem;
+      margin: 0 0 0.2rem;
+    }
+    .flag-grid td > input,
+    .flag-grid td > select,
+    .flag-grid .cell-text,
+    .flag-grid th[scope='row'] > input,
+    .flag-grid .flag-type {
+      min-width: 0;
+    }
   }
 `;

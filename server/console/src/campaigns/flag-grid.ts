@@ -128,7 +128,12 @@ const cellEditor = (
   const name = `${flagLabel(row, f)} in ${variationLabel(variation, k)}`;
   const id = cellId(g, f, k);
   const path = flagPath(`variation_groups[${g}].variations[${k}].modifications.value`, row.key.trim());
-  return html`<td data-testid=${`flag-cell-${g}-${f}-${k}`} class=${`cell-${cell.state}`}>
+  // data-variation: the column's name, shown above the cell when the grid is stacked on a narrow screen.
+  return html`<td
+    data-testid=${`flag-cell-${g}-${f}-${k}`}
+    data-variation=${variation.reference ? `${variationLabel(variation, k)} (reference)` : variationLabel(variation, k)}
+    class=${`cell-${cell.state}`}
+  >
     ${
       cell.state === 'unset'
         ? html`<p class="hint unset-note" id=${id}>Not set: the page shows its default.</p>`
