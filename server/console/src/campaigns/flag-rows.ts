@@ -41,7 +41,8 @@ export const flagRowsOf = (
         return v === null || v === undefined ? [] : [flagTypeOf(v)];
       }),
     );
-    // Types that differ (stored before the one-type rule) are all edited as JSON, which reads each back as it was.
+    // Types that differ (stored before the one-type rule) are edited as JSON, which shows each value as it is;
+    // the save then names the rule, as the server would.
     const [only] = types;
     return {
       key,
