@@ -181,6 +181,28 @@ try {
     await shoot('#/campaigns/demo-checkout-button', 'campaign-editor', () =>
       page.getByLabel('Campaign name').waitFor(),
     );
+    // The flags grid with a third variation and a long headline, then the warning a save gives when that
+    // variation leaves flags out. Nothing is saved: the next screen drops the draft.
+    const group = page.getByTestId('group-0');
+    await group.getByRole('button', { name: 'Add variation' }).click();
+    await group.getByRole('button', { name: 'Add flag' }).click();
+    await page.getByLabel('Key of flag 3').fill('headline');
+    await page
+      .getByLabel('headline in Original', { exact: true })
+      .fill('Everything you need for the weekend, delivered tomorrow');
+    await page
+      .getByLabel('headline in Green', { exact: true })
+      .fill('Free delivery tomorrow on every order over 50 €, and free returns for 60 days');
+    await page.getByLabel('Not set (default): btnColor in Original').check();
+    await page.getByTestId('flags-0').scrollIntoViewIfNeeded();
+    await page.waitForTimeout(200);
+    await page.getByTestId('flags-0').screenshot({ path: join(out, 'console-flags-grid.png') });
+    console.log(`console-screenshots: ${join(out, 'console-flags-grid.png')}`);
+    await page.getByRole('button', { name: 'Save campaign' }).click();
+    await page.locator('#missing-flags').waitFor();
+    await page.waitForTimeout(200);
+    await page.locator('.form-actions').screenshot({ path: join(out, 'console-missing-flags.png') });
+    console.log(`console-screenshots: ${join(out, 'console-missing-flags.png')}`);
     await shoot('#/campaigns/demo-checkout-button/report', 'report', () =>
       page
         .getByRole('table', { name: /^Results for/ })

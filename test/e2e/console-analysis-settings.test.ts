@@ -34,7 +34,8 @@ const campaign = {
           name: 'Original',
           reference: true,
           allocation: 50,
-          modifications: { type: 'FLAG', value: {} },
+          // The reference keeps the page's colour on purpose (null), so saving asks nothing about flags.
+          modifications: { type: 'FLAG', value: { color: null } },
         },
         {
           id: 'v2',

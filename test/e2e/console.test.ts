@@ -184,17 +184,16 @@ void test('an operator runs an A/B test from the console, from sign-in to sign-o
   await rule.getByLabel('Targeting key').fill('country');
   await rule.getByLabel('Operator').selectOption('EQUALS');
   await rule.getByLabel('Value', { exact: true }).fill('FR');
+  // The flag once, as a row of the grid; then its value in each variation's column.
+  await page.getByTestId('flags-0').getByRole('button', { name: 'Add flag' }).click();
+  await page.getByLabel('Key of flag 1').fill('btnText');
+  await page.getByLabel('Type of flag 1').selectOption('string');
   for (const [index, name, text] of [
     [0, 'Original', 'Add to cart'],
     [1, 'Green', 'Buy now'],
   ] as const) {
-    const variation = page.getByTestId(`variation-0-${index}`);
-    await variation.getByLabel('Variation name').fill(name);
-    await variation.getByRole('button', { name: 'Add flag' }).click();
-    const flag = page.getByTestId(`flag-0-${index}-0`);
-    await flag.getByLabel('Flag key').fill('btnText');
-    await flag.getByLabel('Flag type').selectOption('string');
-    await flag.getByLabel('Flag value').fill(text);
+    await page.getByTestId(`variation-0-${index}`).getByLabel('Variation name').fill(name);
+    await page.getByLabel(`btnText in ${name}`, { exact: true }).fill(text);
   }
   await checkScreen(page, 'campaign-editor');
   await page.getByRole('button', { name: 'Save campaign' }).click();

@@ -6,7 +6,16 @@ import { html } from 'lit';
 import { ConsoleApiError } from '../../../server/console/src/api.js';
 import '../../../server/console/src/campaigns/campaign-editor.js';
 import type { CampaignEditor } from '../../../server/console/src/campaigns/campaign-editor.js';
-import { StubApi, campaignOf, inShadow, mount, must, typeInto, until } from '../console-fixture.js';
+import {
+  StubApi,
+  answerConfirm,
+  campaignOf,
+  inShadow,
+  mount,
+  must,
+  typeInto,
+  until,
+} from '../console-fixture.js';
 import type { BodyGroups } from './draft-harness.js';
 
 const LIST = '/environments/env-1/campaigns?_page=1&_max_per_page=100';
@@ -50,9 +59,10 @@ describe('<campaign-editor>', () => {
     typeInto(inShadow(el, '#f-variation_groups-0-variations-1-name'), 'Green');
     button(el, /^Add flag$/).click();
     await el.updateComplete;
-    const row = inShadow(el, '[data-testid=flag-0-0-0]');
-    typeInto(must(row.querySelector('input')), 'btnText');
-    typeInto(must(row.querySelectorAll('input')[1]), 'Buy');
+    typeInto(inShadow(el, '#f-variation_groups-0-flags-0-key'), 'btnText');
+    typeInto(inShadow(el, '#flag-cell-0-0-0'), 'Buy');
+    // Green leaves the text to the page's default, on purpose: null, and no warning.
+    inShadow<HTMLInputElement>(el, '[data-testid=flag-cell-0-0-1] label.unset input').click();
     await el.updateComplete;
     const body = await save(el, api, 'POST');
     const groups = body.variation_groups as BodyGroups;
@@ -80,13 +90,19 @@ describe('<campaign-editor>', () => {
                 allocation: 50,
                 modifications: { type: 'FLAG', value: { btnText: 'Buy' } },
               },
-              { name: 'Green', reference: false, allocation: 50, modifications: { type: 'FLAG', value: {} } },
+              {
+                name: 'Green',
+                reference: false,
+                allocation: 50,
+                modifications: { type: 'FLAG', value: { btnText: null } },
+              },
             ],
           },
         ],
       },
     );
-    assert.match(must(notices[0]).message, /^Saved “Buy button”\. Live now/);
+    // Said by the campaign's own editor, in the page's flow (not in the shell's floating notice).
+    assert.deepEqual(notices, []);
     assert.strictEqual(location.hash, '#/campaigns/camp-9');
   });
 
@@ -171,5 +187,34 @@ describe('<campaign-editor>', () => {
     must(summary.querySelector('button')).click();
     assert.strictEqual(el.shadowRoot?.activeElement, input);
     await expect(el).to.be.accessible();
+  });
+
+  it('says beside the Delete button why a delete was refused, not in the floating notice', async () => {
+    const campaign = campaignOf();
+    const api = new StubApi({
+      'GET /environments/env-1/campaigns/camp-1': campaign,
+      [`GET ${LIST}`]: page([campaign]),
+      'DELETE /environments/env-1/campaigns/camp-1': () => {
+        throw new ConsoleApiError(403, 'forbidden', 'This session may not delete campaigns.');
+      },
+    });
+    const { el, notices } = await mount<CampaignEditor>(
+      html`<campaign-editor .campaignId=${'camp-1'}></campaign-editor>`,
+      api,
+    );
+    await until(() => el.shadowRoot?.querySelector('#f-name') !== null, { what: 'the name field' });
+    button(el, /^Delete campaign$/).click();
+    await answerConfirm('confirm');
+    await until(() => api.made('DELETE').length === 1, { what: 'the DELETE' });
+    const refusal = await until(
+      () =>
+        [...(el.shadowRoot?.querySelectorAll('.form-actions [role=alert]') ?? [])].find(
+          (p) => p.textContent !== '',
+        ),
+      { what: 'the refusal' },
+    );
+    assert.strictEqual(refusal.textContent, 'Not deleted: This session may not delete campaigns.');
+    assert.deepEqual(notices, []);
+    assert.strictEqual(location.hash, '');
   });
 });

@@ -69,6 +69,65 @@ describe('variationGroupEditor()', () => {
     await expect(part.root).to.be.accessible();
   });
 
+  it('names new variations in order and keeps the allocations at 100 %', async () => {
+    const draft = draftOf(campaignOf(), 0);
+    const group = must(draft.groups[0]);
+    const part = await renderPart(draft, (kit) => variationGroupEditor(kit, draft, group, 0));
+    const add = () =>
+      must(
+        [...part.root.querySelectorAll('button')].find((b) => b.textContent.trim() === 'Add variation'),
+      ).click();
+    const legends = () =>
+      [...part.root.querySelectorAll('.variation legend')].map((l) => l.textContent.trim());
+    const shown = () =>
+      group.variations.map(
+        (_, k) => part.find<HTMLInputElement>(`#f-variation_groups-0-variations-${k}-allocation`).value,
+      );
+    // A full 50/50 test: the new variation is the third, and the group is split evenly.
+    add();
+    assert.deepEqual(
+      groupsOf(part)[0]?.variations.map((v) => [v.name, v.allocation]),
+      [
+        ['Original', 34],
+        ['Green', 33],
+        ['Variation 2', 33],
+      ],
+    );
+    assert.deepEqual(shown(), ['34', '33', '33']);
+    // Its heading is its name, the one that is sent.
+    assert.match(must(legends()[2]), /^Variation 2$/);
+    assert.match(
+      part.find('[data-testid=allocated-0]').textContent,
+      /100 % of 100 %[\s\S]*split evenly \(34 \/ 33 \/ 33 %\)/,
+    );
+    // The flags grid has a column for it, its cell not filled in yet.
+    assert.lengthOf(part.root.querySelectorAll('[data-testid=flag-row-0-0] td'), 3);
+    assert.strictEqual(part.find('#flag-cell-0-0-2').getAttribute('aria-label'), 'btnText in Variation 2');
+    // With room left, the next one takes what nobody has, and the others keep theirs.
+    typeInto(part.find('#f-variation_groups-0-variations-0-allocation'), '30');
+    typeInto(part.find('#f-variation_groups-0-variations-1-allocation'), '30');
+    typeInto(part.find('#f-variation_groups-0-variations-2-allocation'), '20');
+    add();
+    assert.deepEqual(
+      groupsOf(part)[0]?.variations.map((v) => [v.name, v.allocation]),
+      [
+        ['Original', 30],
+        ['Green', 30],
+        ['Variation 2', 20],
+        ['Variation 3', 20],
+      ],
+    );
+    assert.notMatch(part.find('[data-testid=allocated-0]').textContent, /split evenly/);
+    // A name taken already is not given twice.
+    typeInto(part.find('#f-variation_groups-0-variations-1-name'), 'Variation 4');
+    typeInto(part.find('#f-variation_groups-0-variations-3-allocation'), '0');
+    add();
+    assert.strictEqual(groupsOf(part)[0]?.variations[4]?.name, 'Variation 5');
+    assert.strictEqual(groupsOf(part)[0]?.variations[4]?.allocation, 20);
+    assert.strictEqual(part.issues().size, 0);
+    await expect(part.root).to.be.accessible();
+  });
+
   it("shows the server's message next to its input and ties them for assistive technology", async () => {
     const part = await editorOf(new Map([['variation_groups[0].name', 'is already the name of group 2']]));
     const input = part.find('#f-variation_groups-0-name');

@@ -4,15 +4,15 @@
 // would use (`variation_groups[0].variations[1].allocation`), so client and server errors land in one place.
 import type { CampaignState, JsonValue, RemoteCampaign } from 'feature-ts/protocol';
 import { analysisBody, analysisDraftOf, type AnalysisDraft } from './analysis-fields.js';
-import { flagPath, formatFlagValue, parseFlagValue, type FlagType } from './flag-values.js';
+import {
+  checkFlagKeys,
+  flagRowsOf,
+  flagValuesBody,
+  missingCell,
+  type FlagCellDraft,
+  type FlagRowDraft,
+} from './flag-rows.js';
 import { ALL_USERS_KEY, formatTargetValue, parseTargetValue, type ValueKind } from './targeting-values.js';
-
-/** A flag row of a variation. */
-export interface FlagDraft {
-  key: string;
-  type: FlagType;
-  text: string;
-}
 
 /** A variation being edited; `id` null for a new one (the server makes it). */
 export interface VariationDraft {
@@ -22,7 +22,8 @@ export interface VariationDraft {
   allocation: string;
   /** modifications.type, kept as stored ("FLAG" for new ones). */
   modsType: string;
-  flags: FlagDraft[];
+  /** Its value of each of the group's flags, in the order of `GroupDraft.flags`. */
+  cells: FlagCellDraft[];
 }
 
 /** A targeting rule being edited. */
@@ -38,6 +39,8 @@ export interface GroupDraft {
   id: string | null;
   name: string;
   targetingGroups: TargetingDraft[][];
+  /** The flags the variations set: the rows of the flags grid. */
+  flags: FlagRowDraft[];
   variations: VariationDraft[];
 }
 
@@ -79,14 +82,19 @@ export const allUsersRule = (): TargetingDraft => ({
 /** A blank targeting rule. */
 export const blankRule = (): TargetingDraft => ({ key: '', operator: 'EQUALS', kind: 'text', text: '' });
 
-/** A new variation. */
-export const blankVariation = (name: string, reference = false, allocation = 0): VariationDraft => ({
+/** A new variation of a group with `flagCount` flags, none filled in yet. */
+export const blankVariation = (
+  name: string,
+  reference = false,
+  allocation = 0,
+  flagCount = 0,
+): VariationDraft => ({
   id: null,
   name,
   reference,
   allocation: String(allocation),
   modsType: 'FLAG',
-  flags: [],
+  cells: Array.from({ length: flagCount }, missingCell),
 });
 
 /** A new variation group targeting everyone, with an original and one variation sharing the traffic. */
@@ -94,6 +102,7 @@ export const blankGroup = (name: string): GroupDraft => ({
   id: null,
   name,
   targetingGroups: [[allUsersRule()]],
+  flags: [],
   variations: [blankVariation('Original', true, 50), blankVariation('Variation 1', false, 50)],
 });
 
@@ -132,38 +141,32 @@ export const draftOf = (campaign: RemoteCampaign, index: number | null): Campaig
     customRanges: plain ? null : ranges.map(([from, to]): [number, number] => [from, to]),
     position: index === null ? '' : String(index + 1),
     loadedPosition: index === null ? null : index + 1,
-    groups: campaign.variation_groups.map((group) => ({
-      id: group.id,
-      name: group.name,
-      targetingGroups: group.targeting.targeting_groups.map((tg) =>
-        tg.targetings.map((t) => ({
-          key: t.key,
-          operator: t.operator,
-          ...formatTargetValue(t.operator, t.value),
+    groups: campaign.variation_groups.map((group) => {
+      const flags = flagRowsOf(group.variations.map((v) => v.modifications.value));
+      return {
+        id: group.id,
+        name: group.name,
+        targetingGroups: group.targeting.targeting_groups.map((tg) =>
+          tg.targetings.map((t) => ({
+            key: t.key,
+            operator: t.operator,
+            ...formatTargetValue(t.operator, t.value),
+          })),
+        ),
+        flags: flags.rows,
+        variations: group.variations.map((v, k) => ({
+          id: v.id,
+          name: v.name,
+          reference: v.reference,
+          allocation: String(v.allocation),
+          modsType: v.modifications.type,
+          cells: flags.cells[k] ?? [],
         })),
-      ),
-      variations: group.variations.map((v) => ({
-        id: v.id,
-        name: v.name,
-        reference: v.reference,
-        allocation: String(v.allocation),
-        modsType: v.modifications.type,
-        flags: Object.entries(v.modifications.value).map(([key, value]) => ({
-          key,
-          ...formatFlagValue(value),
-        })),
-      })),
-    })),
+      };
+    }),
     analysis: analysisDraftOf(campaign.analysis),
   };
 };
-
-/** The path of a flag row's key, for client-side messages (the server names a flag by its value's path). */
-export const flagKeyPath = (valuePath: string, index: number): string =>
-  `${valuePath}[flag ${index + 1}].key`;
-
-const jsonType = (value: JsonValue): string =>
-  value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
 
 const allocationOf = (text: string): number | null => {
   const value = text.trim() === '' ? Number.NaN : Number(text);
@@ -174,8 +177,9 @@ const allocationOf = (text: string): number | null => {
 export const allocatedSum = (group: GroupDraft): number =>
   group.variations.reduce((sum, v) => sum + (allocationOf(v.allocation) ?? 0), 0);
 
-/** A variation's body, checking its allocation and flags. */
+/** A variation's body, checking its allocation and flag values. */
 const variationBody = (
+  group: GroupDraft,
   v: VariationDraft,
   at: string,
   types: Map<string, { type: string; index: number }>,
@@ -185,28 +189,7 @@ const variationBody = (
   if (v.name.trim() === '') issue(`${at}.name`, 'is required: name the variation', false);
   const allocation = allocationOf(v.allocation);
   if (allocation === null) issue(`${at}.allocation`, 'must be a whole number from 0 to 100', true);
-  const valuePath = `${at}.modifications.value`;
-  const value: Record<string, JsonValue> = {};
-  v.flags.forEach((flag, f) => {
-    const key = flag.key.trim();
-    if (key === '') issue(flagKeyPath(valuePath, f), 'is required: name the flag', false);
-    else if (Object.hasOwn(value, key)) issue(flagKeyPath(valuePath, f), `"${key}" is set twice here`, true);
-    const parsed = parseFlagValue(flag.type, flag.text);
-    if (!parsed.ok) issue(flagPath(valuePath, key), parsed.error, true);
-    else if (key !== '') {
-      value[key] = parsed.value;
-      const type = jsonType(parsed.value);
-      const earlier = types.get(key);
-      if (type === 'null') return;
-      if (earlier === undefined) types.set(key, { type, index: k });
-      else if (earlier.type !== type)
-        issue(
-          flagPath(valuePath, key),
-          `is a ${type} here but a ${earlier.type} in variation ${earlier.index + 1}: a flag has one type in a group`,
-          true,
-        );
-    }
-  });
+  const value = flagValuesBody(group.flags, v.cells, `${at}.modifications.value`, k, types, issue);
   return {
     ...(v.id === null ? {} : { id: v.id }),
     name: v.name.trim(),
@@ -231,9 +214,10 @@ const groupBody = (
       return { key: rule.key.trim(), operator: rule.operator, value: parsed.ok ? parsed.value : '' };
     }),
   }));
+  checkFlagKeys(group.flags, at, issue);
   const types = new Map<string, { type: string; index: number }>();
   const variations = group.variations.map((v, k) =>
-    variationBody(v, `${at}.variations[${k}]`, types, k, issue),
+    variationBody(group, v, `${at}.variations[${k}]`, types, k, issue),
   );
   const problems: string[] = [];
   const sum = allocatedSum(group);

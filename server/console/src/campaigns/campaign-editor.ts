@@ -2,21 +2,26 @@
 // …/campaigns. The draft (campaign-draft.ts) keeps what is typed; inputs are named by the server's
 // field paths (form-kit.ts), so the server's `details` land next to their inputs, and what cannot be
 // placed goes into the summary at the top with its path. A save is live at once: the server publishes it.
+// A save that would leave flags to the page's defaults waits for "Save anyway" (missing-flags.ts). What a save
+// or a state change did is said in the page's flow (beside Save, under the state control, or under the title of
+// a campaign just created), never in the shell's floating notice, which would cover the form.
 import { LitElement, html, nothing, type PropertyValues } from 'lit';
 import type { CampaignReport, CampaignState, RemoteCampaign } from 'feature-ts/protocol';
 import { ConsoleApiError, seg } from '../api.js';
 import { consumeConsoleContext, type ConsoleContext } from '../console-context.js';
 import { navigate, routeHash } from '../router.js';
 import { consoleStyles } from '../styles.js';
-import { confirmAction } from '../widgets/confirm.js';
 import { draftOf, draftToBody, newCampaignDraft, type CampaignDraft, type Issue } from './campaign-draft.js';
 import { goalsSeen, NO_GOALS, type GoalsSeen } from './analysis-fields.js';
 import { campaignForm } from './campaign-form.js';
 import { loadAllCampaigns } from './campaign-list.js';
+import { deleteCampaign } from './campaign-delete.js';
 import { changeState } from './campaign-state.js';
 import { errorSummary } from './editor-parts.js';
 import { editorStyles } from './editor-styles.js';
 import { fieldId, type FormKit } from './form-kit.js';
+import { missingFlags } from './missing-flags.js';
+import { handOverCreated, refusalOf, savedMessage, takeCreated } from './save-outcome.js';
 
 /**
  * Creates or edits a campaign.
@@ -36,6 +41,10 @@ export class CampaignEditor extends LitElement {
     submitted: { state: true },
     busy: { state: true },
     saved: { state: true },
+    savedOnCreation: { state: true },
+    stateNote: { state: true },
+    warned: { state: true },
+    deleteError: { state: true },
     goals: { state: true },
   };
 
@@ -57,8 +66,16 @@ export class CampaignEditor extends LitElement {
   /** True once a save was tried: every problem shows, not only those found while typing. */
   declare submitted: boolean;
   declare busy: boolean;
-  /** What the last save did, for the status line. */
+  /** What the last save did, for the status line beside Save. */
   declare saved: string;
+  /** What the save that created this campaign did, under the title. */
+  declare savedOnCreation: string;
+  /** What the last state change did. */
+  declare stateNote: { message: string; kind: 'info' | 'error' } | null;
+  /** True once a save was held back by flags left to the defaults: the warning shows until the next save. */
+  declare warned: boolean;
+  /** Why the last delete was refused. */
+  declare deleteError: string;
   /** The goals the campaign's report has seen, suggested for the primary goal. */
   declare goals: GoalsSeen;
 
@@ -76,9 +93,15 @@ export class CampaignEditor extends LitElement {
     },
     changed: () => {
       this.saved = '';
+      this.savedOnCreation = '';
       this.requestUpdate();
     },
   };
+  /** The shared state with `notify` kept in the editor, for changeState. */
+  readonly #stateContext = (): ConsoleContext => ({
+    ...this.context,
+    notify: (message, kind = 'info') => (this.stateNote = { message, kind }),
+  });
 
   constructor() {
     super();
@@ -93,6 +116,10 @@ export class CampaignEditor extends LitElement {
     this.submitted = false;
     this.busy = false;
     this.saved = '';
+    this.savedOnCreation = '';
+    this.stateNote = null;
+    this.warned = false;
+    this.deleteError = '';
     this.goals = NO_GOALS;
   }
 
@@ -112,6 +139,10 @@ export class CampaignEditor extends LitElement {
       summary: [],
       submitted: false,
       saved: '',
+      savedOnCreation: '',
+      stateNote: null,
+      warned: false,
+      deleteError: '',
       goals: NO_GOALS,
     });
     const envId = this.context.environment?.id;
@@ -142,10 +173,11 @@ export class CampaignEditor extends LitElement {
     this.campaign = campaign;
     this.count = all.length;
     this.draft = draftOf(campaign, index === -1 ? null : index);
+    this.savedOnCreation = takeCreated(campaign.id);
   }
 
-  async #save(event: SubmitEvent): Promise<void> {
-    event.preventDefault();
+  async #save(event: SubmitEvent | null, anyway = false): Promise<void> {
+    event?.preventDefault();
     const envId = this.context.environment?.id;
     if (this.draft === null || envId === undefined || this.busy) return;
     const creating = this.campaign === null;
@@ -155,9 +187,16 @@ export class CampaignEditor extends LitElement {
     if (issues.size > 0) {
       this.submitted = true;
       this.summary = [...issues].map(([path, issue]) => [path, issue.message]);
-      await this.#focusSummary();
+      await this.#focus('#error-summary');
       return;
     }
+    this.summary = [];
+    if (!anyway && missingFlags(this.draft).length > 0) {
+      this.warned = true;
+      await this.#focus('#missing-flags');
+      return;
+    }
+    this.warned = false;
     this.busy = true;
     try {
       const base = `/environments/${seg(envId)}/campaigns`;
@@ -166,12 +205,9 @@ export class CampaignEditor extends LitElement {
         : await this.context.api.patch<RemoteCampaign>(`${base}/${seg(this.campaign?.id ?? '')}`, body);
       this.summary = [];
       this.submitted = false;
-      const live = stored.state === 'active';
-      const message = live
-        ? `Saved “${stored.name}”. Live now: visitors get this at their next decision.`
-        : `Saved “${stored.name}”. It is ${stored.state}: visitors get it once it is active.`;
-      this.context.notify(message);
+      const message = savedMessage(stored);
       if (creating) {
+        handOverCreated(stored.id, message);
         navigate({ name: 'campaign', campaignId: stored.id });
         return;
       }
@@ -179,53 +215,30 @@ export class CampaignEditor extends LitElement {
       this.#show(stored, await loadAllCampaigns(this.context.api, envId));
       this.saved = message;
     } catch (error) {
-      this.#refused(error);
-      await this.#focusSummary();
+      const refusal = refusalOf(error);
+      this.serverErrors = refusal.fields;
+      this.summary = refusal.summary;
+      await this.#focus('#error-summary');
     } finally {
       this.busy = false;
     }
   }
 
-  #refused(error: unknown): void {
-    if (!(error instanceof ConsoleApiError)) {
-      this.summary = [['', String(error)]];
-      return;
-    }
-    const fields = new Map(error.fields);
-    // A taken slug is a 409 without details: it still belongs next to the slug.
-    if (fields.size === 0 && error.code === 'conflict' && /\bslug\b/.test(error.message))
-      fields.set('slug', error.message);
-    this.serverErrors = fields;
-    this.summary = fields.size === 0 ? [['', error.message]] : [...fields];
-  }
-
-  async #focusSummary(): Promise<void> {
+  async #focus(selector: string): Promise<void> {
     await this.updateComplete;
-    this.renderRoot.querySelector<HTMLElement>('#error-summary')?.focus();
+    this.renderRoot.querySelector<HTMLElement>(selector)?.focus();
   }
 
   async #delete(): Promise<void> {
-    const envId = this.context.environment?.id;
-    const campaign = this.campaign;
-    if (envId === undefined || campaign === null) return;
-    const sure = await confirmAction(
-      `Delete “${campaign.name}”?`,
-      'It leaves decisions at once. Its report stays readable, and its ids stay taken in this environment.',
-      'Delete campaign',
-    );
-    if (!sure) return;
-    try {
-      await this.context.api.delete(`/environments/${seg(envId)}/campaigns/${seg(campaign.id)}`);
-      this.context.notify(`Deleted “${campaign.name}”.`);
-      navigate({ name: 'campaigns' });
-    } catch (error) {
-      this.context.notify(error instanceof ConsoleApiError ? error.message : String(error), 'error');
-    }
+    if (this.campaign === null) return;
+    this.deleteError = '';
+    this.deleteError = await deleteCampaign(this.context, this.campaign);
   }
 
   async #setState(select: HTMLSelectElement): Promise<void> {
     if (this.campaign === null) return;
-    const updated = await changeState(this.context, this.campaign, select.value as CampaignState);
+    this.stateNote = null;
+    const updated = await changeState(this.#stateContext(), this.campaign, select.value as CampaignState);
     if (updated === null) select.value = this.campaign.state;
     else {
       this.campaign = updated;
@@ -275,13 +288,19 @@ export class CampaignEditor extends LitElement {
       goals: this.goals,
       busy: this.busy,
       saved: this.saved,
+      stateNote: this.stateNote,
+      deleteError: this.deleteError,
+      missing: this.warned ? missingFlags(this.draft) : [],
       save: (event) => void this.#save(event),
+      saveAnyway: () => void this.#save(null, true),
+      focus: (id) => this.renderRoot.querySelector<HTMLElement>(`#${CSS.escape(id)}`)?.focus(),
       remove: () => void this.#delete(),
       setState: (select) => void this.#setState(select),
     });
     return html`<h1>${title}</h1>
       ${links}
       <p class="muted">In ${env.name}. Saving publishes at once: decisions use the campaign as saved.</p>
+      ${this.savedOnCreation === '' ? nothing : html`<p class="saved" role="status" data-testid="created-note">${this.savedOnCreation}</p>`}
       ${errorSummary(this.summary, this.#placed, (path) => this.#goTo(path))} ${form}`;
   }
 }

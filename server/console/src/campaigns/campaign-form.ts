@@ -6,8 +6,9 @@ import type { RemoteCampaign } from 'feature-ts/protocol';
 import { analysisFields, type GoalsSeen } from './analysis-fields.js';
 import { blankGroup, type CampaignDraft } from './campaign-draft.js';
 import { campaignFields } from './campaign-fields.js';
-import { stateControl } from './editor-parts.js';
+import { missingFlagsWarning, stateControl } from './editor-parts.js';
 import { errorSlot, fieldId, type FormKit } from './form-kit.js';
+import type { MissingFlag } from './missing-flags.js';
 import { keysDatalist } from './targeting-editor.js';
 import { variationGroupEditor } from './variation-group-editor.js';
 
@@ -20,9 +21,19 @@ export interface CampaignFormState {
   /** The goals the report has seen, suggested for the primary goal. */
   goals: GoalsSeen;
   busy: boolean;
-  /** What the last save did, for the status line. */
+  /** What the last save did, for the status line beside Save. */
   saved: string;
+  /** What the last state change did (or why it was refused), shown under the state control. */
+  stateNote: { message: string; kind: 'info' | 'error' } | null;
+  /** Why the last delete was refused ('' when none was). */
+  deleteError: string;
+  /** The flags a save would leave to the defaults, once a save was tried (empty: no warning). */
+  missing: readonly MissingFlag[];
   save: (event: SubmitEvent) => void;
+  /** Saves although flags are left to the defaults. */
+  saveAnyway: () => void;
+  /** Focuses the input with this id. */
+  focus: (id: string) => void;
   remove: () => void;
   setState: (select: HTMLSelectElement) => void;
 }
@@ -38,7 +49,7 @@ export const campaignForm = (
     ${keysDatalist()}
     <section class="card" aria-labelledby="campaign-title">
       <h2 id="campaign-title">Campaign</h2>
-      ${campaign === null ? nothing : stateControl(campaign, state.setState)}
+      ${campaign === null ? nothing : stateControl(campaign, state.setState, state.stateNote)}
       ${campaignFields(kit, draft, campaign === null, state.count)}
     </section>
     <section aria-labelledby="groups-title">
@@ -61,18 +72,22 @@ export const campaignForm = (
       <p class="hint">How the report decides: these settings change the verdicts, never the counts.</p>
       ${analysisFields(kit, draft.analysis, state.goals)}
     </section>
-    <div class="form-actions spread">
-      <div class="row">
-        <button type="submit" ?disabled=${state.busy}>${state.busy ? 'Saving…' : 'Save campaign'}</button>
-        <p class="saved" role="status">${state.saved}</p>
+    <div class="form-actions">
+      ${missingFlagsWarning(state.missing, state.saveAnyway, state.focus)}
+      <div class="spread">
+        <div class="row">
+          <button type="submit" ?disabled=${state.busy}>${state.busy ? 'Saving…' : 'Save campaign'}</button>
+          <p class="saved" role="status">${state.saved}</p>
+        </div>
+        ${
+          campaign === null
+            ? nothing
+            : html`<div class="row">
+                <p class="error" role="alert">${state.deleteError}</p>
+                <button type="button" class="secondary danger" @click=${state.remove}>Delete campaign</button>
+              </div>`
+        }
       </div>
-      ${
-        campaign === null
-          ? nothing
-          : html`<button type="button" class="secondary danger" @click=${state.remove}>
-              Delete campaign
-            </button>`
-      }
     </div>
   </form>`;
 };

@@ -1,9 +1,11 @@
-// Two parts of the campaign editor kept out of its element: the error summary of a refused save (every message
-// with its field path, a button to the field when it has an input) and the state control of a stored campaign.
+// Parts of the campaign editor kept out of its element: the error summary of a refused save (every message with
+// its field path, a button to the field when it has an input), the warning about flags a save would leave to the
+// page's defaults (with "Save anyway"), and the state control of a stored campaign with what its last change did.
 import { html, nothing, type TemplateResult } from 'lit';
 import { live } from 'lit/directives/live.js';
 import type { RemoteCampaign } from 'feature-ts/protocol';
 import { STATES, STATE_HINTS, STATE_LABELS } from './campaign-state.js';
+import type { MissingFlag } from './missing-flags.js';
 
 /**
  * The summary of a refused save: `summary` holds [path, message] pairs ('' for no path); `placed` says which
@@ -35,10 +37,43 @@ export const errorSummary = (
   </div>`;
 };
 
-/** The state select of a stored campaign (changed at once through the toggle route by `onChange`). */
+/**
+ * The warning shown when a save would leave flags to the defaults: each variation and key in words, a button to
+ * the cell, and "Save anyway". In the page's flow beside Save, so it covers nothing.
+ */
+export const missingFlagsWarning = (
+  missing: readonly MissingFlag[],
+  saveAnyway: () => void,
+  focus: (id: string) => void,
+): TemplateResult | typeof nothing => {
+  if (missing.length === 0) return nothing;
+  return html`<div id="missing-flags" class="notice warning" role="alert" tabindex="-1">
+    <h2>Not saved yet: some flags are left to the page's defaults</h2>
+    <ul>
+      ${missing.map(
+        (m) =>
+          html`<li>
+            ${m.message}
+            <button type="button" class="linklike" @click=${() => focus(m.inputId)}>Go to it</button>
+          </li>`,
+      )}
+    </ul>
+    <p>
+      Fill in those cells, or tick “Not set (default)” where the page's default is meant (a reference often
+      keeps it): neither is warned about.
+    </p>
+    <button type="button" class="secondary" @click=${saveAnyway}>Save anyway</button>
+  </div>`;
+};
+
+/**
+ * The state select of a stored campaign (changed at once through the toggle route by `onChange`), and what its
+ * last change did, in the flow under it.
+ */
 export const stateControl = (
   campaign: RemoteCampaign,
   onChange: (select: HTMLSelectElement) => void,
+  note: { message: string; kind: 'info' | 'error' } | null = null,
 ): TemplateResult =>
   html`<div class="field">
     <label for="campaign-state">Campaign state</label>
@@ -54,5 +89,12 @@ export const stateControl = (
     <p id="campaign-state-hint" class="hint">
       <span class="badge ${campaign.state}">${STATE_LABELS[campaign.state]}</span>
       ${STATE_HINTS[campaign.state]}. Changes apply at once, without saving.
+    </p>
+    <p
+      class=${note?.kind === 'error' ? 'state-note error' : 'state-note'}
+      role="status"
+      data-testid="state-note"
+    >
+      ${note?.message ?? ''}
     </p>
   </div>`;

@@ -1,21 +1,20 @@
-// Typed flag values (a variation's modifications.value): each flag is typed in as text and read back with its
-// type, so that "42" can be a string or a number as the person means, and JSON is checked as they type.
+// Typed flag values (a variation's modifications.value): each value is typed in as text and read back with its
+// flag's type, so that "42" can be a string or a number as the person means, and JSON is checked as they type.
 import type { JsonValue } from 'feature-ts/protocol';
 import type { Parsed } from './targeting-values.js';
 
-/** The types a flag value is typed in as; `null` means "this variation does not set the flag". */
-export const FLAG_TYPES = ['string', 'number', 'boolean', 'json', 'null'] as const;
+/** The types a flag's values are typed in as (one type per flag in a group, PROTOCOL.md §9.3). */
+export const FLAG_TYPES = ['string', 'number', 'boolean', 'json'] as const;
 
 /** A flag value type. */
 export type FlagType = (typeof FLAG_TYPES)[number];
 
 /** Labels of the flag types, as the "Flag type" select shows them. */
 export const FLAG_TYPE_LABELS: Readonly<Record<FlagType, string>> = {
-  string: 'String',
+  string: 'Text',
   number: 'Number',
   boolean: 'Boolean',
   json: 'JSON (object, array…)',
-  null: 'Not set (null)',
 };
 
 /** Reads a typed-in flag value. */
@@ -24,9 +23,9 @@ export const parseFlagValue = (type: FlagType, text: string): Parsed => {
     case 'string':
       return { ok: true, value: text };
     case 'boolean':
-      return { ok: true, value: text === 'true' };
-    case 'null':
-      return { ok: true, value: null };
+      return text === 'true' || text === 'false'
+        ? { ok: true, value: text === 'true' }
+        : { ok: false, error: 'must be true or false: choose one' };
     case 'number': {
       const trimmed = text.trim();
       const value = trimmed === '' ? Number.NaN : Number(trimmed);
@@ -43,22 +42,29 @@ export const parseFlagValue = (type: FlagType, text: string): Parsed => {
   }
 };
 
-/** The type and text to edit a stored flag value with. */
-export const formatFlagValue = (value: JsonValue): { type: FlagType; text: string } => {
-  if (value === null) return { type: 'null', text: '' };
-  if (typeof value === 'string') return { type: 'string', text: value };
-  if (typeof value === 'number') return { type: 'number', text: String(value) };
-  if (typeof value === 'boolean') return { type: 'boolean', text: String(value) };
-  return { type: 'json', text: JSON.stringify(value, null, 2) };
+/** The type a stored (non-null) value is edited as. */
+export const flagTypeOf = (value: JsonValue): FlagType =>
+  typeof value === 'string'
+    ? 'string'
+    : typeof value === 'number'
+      ? 'number'
+      : typeof value === 'boolean'
+        ? 'boolean'
+        : 'json';
+
+/** The text to edit a stored (non-null) value with, as a value of `type` (JSON when it is not of that type). */
+export const formatFlagValue = (value: JsonValue, type: FlagType): string => {
+  if (typeof value === 'string' && type === 'string') return value;
+  if ((typeof value === 'number' && type === 'number') || (typeof value === 'boolean' && type === 'boolean'))
+    return String(value);
+  return JSON.stringify(value, null, 2);
 };
 
-/** The text a value keeps when its type changes: what still makes sense, else a starting value. */
+/** The text a value keeps when its flag's type changes: what still makes sense, else a starting value. */
 export const retypeText = (from: FlagType, to: FlagType, text: string): string => {
-  if (to === 'boolean') return text === 'true' ? 'true' : 'false';
-  if (to === 'null') return '';
+  if (to === 'boolean') return text === 'true' || text === 'false' ? text : '';
   if (to === 'json' && from === 'string') return text === '' ? '' : JSON.stringify(text);
-  if (to === 'json' && from === 'null') return 'null';
-  if (from === 'boolean' || from === 'null') return to === 'number' ? '0' : '';
+  if (from === 'boolean') return to === 'number' ? '' : text;
   return text;
 };
 

@@ -1,18 +1,17 @@
-// One variation group of the editor: its name, its targeting (targeting-editor.ts) and its variations, each with
-// a name, the reference marker (one per group, radios sharing a name), an allocation and its flags. The sum of
-// the allocations is spoken as it changes, and says what the rest of the group's visitors get.
+// One variation group of the editor: its name, its targeting (targeting-editor.ts), its variations, each with
+// a name, the reference marker (one per group, radios sharing a name) and an allocation, and the grid of the
+// flags they set (flag-grid.ts). The sum of the allocations is spoken as it changes, and says what the rest of
+// the group's visitors get; a new variation is named and allocated by new-variation.ts.
 import { html, nothing, type TemplateResult } from 'lit';
 import { live } from 'lit/directives/live.js';
-import {
-  allocatedSum,
-  blankVariation,
-  type CampaignDraft,
-  type GroupDraft,
-  type VariationDraft,
-} from './campaign-draft.js';
-import { flagValuesEditor } from './flag-values-editor.js';
+import { allocatedSum, type CampaignDraft, type GroupDraft, type VariationDraft } from './campaign-draft.js';
+import { flagGrid, variationLabel } from './flag-grid.js';
 import { described, errorSlot, fieldId, valueOf, type FormKit } from './form-kit.js';
+import { addVariation } from './new-variation.js';
 import { targetingEditor } from './targeting-editor.js';
+
+// What the last "Add variation" did to the other allocations, said with the sum until an allocation is typed.
+const rebalanced = new WeakMap<GroupDraft, string>();
 
 const allocationStatus = (group: GroupDraft, g: number): TemplateResult => {
   const sum = allocatedSum(group);
@@ -28,7 +27,7 @@ const allocationStatus = (group: GroupDraft, g: number): TemplateResult => {
     role="status"
     data-testid=${`allocated-${g}`}
   >
-    ${text}
+    ${text} ${rebalanced.get(group) ?? ''}
   </p>`;
 };
 
@@ -45,8 +44,7 @@ const variationEditor = (
   const reference = described(kit, `${at}.reference`, `f-reference-hint-${g}`);
   return html`<fieldset class="variation" data-testid=${`variation-${g}-${k}`}>
     <legend>
-      Variation
-      ${k + 1}${variation.reference ? html` <span class="badge reference">Reference</span>` : nothing}
+      ${variationLabel(variation, k)}${variation.reference ? html` <span class="badge reference">Reference</span>` : nothing}
     </legend>
     ${errorSlot(kit, at)} ${errorSlot(kit, `${at}.id`)}
     <div class="variation-fields">
@@ -74,7 +72,11 @@ const variationEditor = (
           aria-invalid=${allocation.invalid}
           aria-describedby=${allocation.describedBy}
           .value=${live(variation.allocation)}
-          @input=${(event: Event) => ((variation.allocation = valueOf(event)), kit.changed())}
+          @input=${(event: Event) => {
+            variation.allocation = valueOf(event);
+            rebalanced.delete(group);
+            kit.changed();
+          }}
         />
         <p id=${`${fieldId(at)}-allocation-hint`} class="hint">Share of the group's visitors, 0-100.</p>
         ${errorSlot(kit, `${at}.allocation`)}
@@ -97,13 +99,13 @@ const variationEditor = (
       </div>
     </div>
     ${variation.id === null ? nothing : html`<p class="hint">Id <code>${variation.id}</code></p>`}
-    ${flagValuesEditor(kit, variation, g, k)}
     <button
       type="button"
       class="secondary danger"
       ?disabled=${group.variations.length === 1}
       @click=${() => {
         group.variations.splice(k, 1);
+        rebalanced.delete(group);
         const first = group.variations[0];
         if (variation.reference && first !== undefined) first.reference = true;
         kit.changed();
@@ -154,16 +156,18 @@ export const variationGroupEditor = (
         with (usually the original).
       </p>
       ${allocationStatus(group, g)} ${errorSlot(kit, `${at}.variations`)}
-      ${group.variations.map((variation, k) => variationEditor(kit, group, variation, g, k))}
+      <div class="variation-list">
+        ${group.variations.map((variation, k) => variationEditor(kit, group, variation, g, k))}
+      </div>
     </div>
     <div class="row">
       <button
         type="button"
         class="secondary"
         @click=${() => {
-          group.variations.push(
-            blankVariation(`Variation ${group.variations.length}`, group.variations.length === 0),
-          );
+          const note = addVariation(group);
+          if (note === '') rebalanced.delete(group);
+          else rebalanced.set(group, note);
           kit.changed();
         }}
       >
@@ -178,5 +182,6 @@ export const variationGroupEditor = (
         Remove variation group<span class="visually-hidden"> ${g + 1}</span>
       </button>
     </div>
+    ${flagGrid(kit, group, g)}
   </fieldset>`;
 };
