@@ -20,6 +20,17 @@ export const nodePlatform: Platform = {
   defaultBatchStrategy: BatchCachingStrategy.BATCH_PERIODIC_CACHING,
   createVisitorCache: () => new ProcessVisitorCache(),
   createHitCache: () => new MemoryHitCache(),
+  volatileHitCache:
+    "Node's default hit cache is memory. To send them at the next start, keep them in a file: " +
+    "ConfigBuilder.withCacheHitManager(fileHitCache('.feature-ts/hits.json')) from 'feature-ts/file-hit-cache'; " +
+    "for processes that share them, redisHitCache from 'feature-ts/redis'.",
+  serverHint: (serverUrl) => ({
+    base: serverUrl,
+    text:
+      process.env.FEATURE_API_URL === undefined
+        ? `No server could be reached at ${serverUrl}, the SDK's default in Node: set FEATURE_API_URL to your server's URL (or pass it to ConfigBuilder.withServerUrl).`
+        : `No server could be reached at ${serverUrl}, taken from FEATURE_API_URL: check that variable and that the server runs there.`,
+  }),
   campaignFlags: internedCampaignFlags,
   deviceContext(): Promise<DeviceContext> {
     const first = !startedBefore;

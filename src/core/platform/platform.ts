@@ -6,6 +6,7 @@ import type {
 } from '../../protocol/index.js';
 import type { DeviceContext } from '../visitor/context-keys.js';
 import type { Logger } from '../logger.js';
+import type { ServerHint } from '../net/request-failure.js';
 import type { BatchCachingStrategy } from '../status.js';
 
 /** Whether the page is shown (browsers): the live-update stream closes while its tab stays hidden. */
@@ -33,6 +34,16 @@ export interface Platform {
   createVisitorCache(logger: Logger, envId: string): IVisitorCacheImplementation;
   /** The default hit cache, made once per SDK instance, for environment `envId` (as the visitor cache). */
   createHitCache(logger: Logger, envId: string): IHitCacheImplementation;
+  /**
+   * Set when the default hit cache does not outlive the process (Node: memory): what to use instead, said when
+   * `close()` leaves hits undelivered, which are then lost.
+   */
+  readonly volatileHitCache?: string;
+  /**
+   * What a failure message says when no server could be reached at `serverUrl`, the platform's default (Node:
+   * which variable to set); absent where there is nothing to set (browsers use the page's origin).
+   */
+  readonly serverHint?: (serverUrl: string) => ServerHint;
   /** The auto-set predefined context keys (PROTOCOL.md §16.5), gathered during `start`. */
   deviceContext(): Promise<DeviceContext>;
   /**

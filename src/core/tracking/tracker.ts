@@ -2,6 +2,7 @@ import type { IHitCacheImplementation, JsonValue, VisitorContext } from '../../p
 import type { OnVisitorExposed } from '../flags/exposure.js';
 import type { FlagEntry } from '../flags/flag-entry.js';
 import type { Logger } from '../logger.js';
+import type { ServerHint } from '../net/request-failure.js';
 import type { BatchCachingStrategy } from '../status.js';
 
 /** Batching configuration (SPEC.md `TrackingManagerConfig`). */
@@ -84,7 +85,9 @@ export interface Tracker {
   flush(): Promise<void>;
   /**
    * Stops every timer and listener, then flushes: a server-asked wait of up to 10 s is waited out first; after a
-   * longer one nothing is sent, and what is left stays in the hit cache for the next start.
+   * longer one nothing is sent. A pass that fails is followed by one more attempt after its wait (same bound).
+   * What is left stays in the hit cache for the next start, and the log says how many items that is, or that
+   * they are lost when the cache does not outlive the process.
    */
   close(): Promise<void>;
 }
@@ -108,6 +111,13 @@ export interface TrackerDeps {
   eventsUrl: string;
   config: Required<TrackingManagerConfig>;
   hitCache: IHitCacheImplementation;
+  /**
+   * Set when `hitCache` does not outlive the process (Node's default, memory): what to use instead, said with
+   * the count of items `close()` could not deliver, which are then lost.
+   */
+  volatileHitCache?: string | undefined;
+  /** Said in a failure's reason when no server could be reached at the default address (Node: FEATURE_API_URL). */
+  serverHint?: ServerHint | null | undefined;
   logger: Logger;
   /** The exposure callback (`withOnVisitorExposed`). */
   onVisitorExposed?: OnVisitorExposed | undefined;
