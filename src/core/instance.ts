@@ -91,7 +91,9 @@ export class FeatureInstance {
           eventsUrl: options.urls.events,
           config: options.tracking,
           hitCache,
-          volatileHitCache: c.hitCache === undefined ? platform.volatileHitCache : undefined,
+          reportUndelivered:
+            platform.reportUndelivered &&
+            ((left) => platform.reportUndelivered?.(left, logger, c.hitCache === undefined)),
           serverHint,
           logger,
           onVisitorExposed: c.onVisitorExposed,

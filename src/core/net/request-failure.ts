@@ -28,39 +28,13 @@ export const fetchError = (error: unknown, url: string, hint?: ServerHint | null
   )
     .split(url)
     .join(shownUrl(url));
-  return hint && url.startsWith(hint.base) && unreachable(error) ? `${message}. ${hint.text}` : message;
+  const advice = hint?.(error, url);
+  return advice ? `${message}. ${advice}` : message;
 };
 
 /**
- * What a failure message adds when a request found no server at the address the SDK took by default, so the
- * first error line says what to set (Node: FEATURE_API_URL). Made by the platform (`Platform.serverHint`).
+ * What a failure message adds, if anything, for a request's error: when no server could be reached at the
+ * address the SDK took by default, what to set (Node: FEATURE_API_URL), so the first error line says it. Made
+ * by the platform (`Platform.serverHint`); the Node one lives in net/unreachable.ts, so browsers carry none.
  */
-export interface ServerHint {
-  /** The default server URL: only requests under it get the hint (a URL set in the config gets none). */
-  readonly base: string;
-  /** What to do, in one sentence. */
-  readonly text: string;
-}
-
-/** Node's error codes for a server that cannot be reached: nothing listens, no such host, no route. */
-const UNREACHABLE = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'EADDRNOTAVAIL',
-  'ETIMEDOUT',
-]);
-
-/**
- * Whether a failed request's error says no server could be reached (not one that answered badly): its code, or
- * that of its causes, or of the attempts of an `AggregateError` (Node tries each address of a host).
- */
-export const unreachable = (error: unknown, depth = 0): boolean => {
-  if (typeof error !== 'object' || error === null || depth > 4) return false;
-  const { code, cause, errors } = error as { code?: unknown; cause?: unknown; errors?: unknown };
-  if (typeof code === 'string' && UNREACHABLE.has(code)) return true;
-  if (Array.isArray(errors) && errors.some((inner) => unreachable(inner, depth + 1))) return true;
-  return unreachable(cause, depth + 1);
-};
+export type ServerHint = (error: unknown, url: string) => string | null;

@@ -7,6 +7,7 @@ import type {
 import type { DeviceContext } from '../visitor/context-keys.js';
 import type { Logger } from '../logger.js';
 import type { ServerHint } from '../net/request-failure.js';
+import type { PooledItem } from '../tracking/batches.js';
 import type { BatchCachingStrategy } from '../status.js';
 
 /** Whether the page is shown (browsers): the live-update stream closes while its tab stays hidden. */
@@ -35,10 +36,11 @@ export interface Platform {
   /** The default hit cache, made once per SDK instance, for environment `envId` (as the visitor cache). */
   createHitCache(logger: Logger, envId: string): IHitCacheImplementation;
   /**
-   * Set when the default hit cache does not outlive the process (Node: memory): what to use instead, said when
-   * `close()` leaves hits undelivered, which are then lost.
+   * Logs what became of the items `close()` could not deliver, with `defaultCache` true when the hit cache is
+   * the platform's own (Node: memory, so they are lost, and the log says how to keep them). Node only: its
+   * words cost browsers nothing, and there IndexedDB keeps the items for the next page.
    */
-  readonly volatileHitCache?: string;
+  readonly reportUndelivered?: (left: readonly PooledItem[], logger: Logger, defaultCache: boolean) => void;
   /**
    * What a failure message says when no server could be reached at `serverUrl`, the platform's default (Node:
    * which variable to set); absent where there is nothing to set (browsers use the page's origin).

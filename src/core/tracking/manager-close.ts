@@ -15,6 +15,7 @@ export const describeItems = (items: readonly PooledItem[]): string => {
  * Says, once `close()` has made its last attempt and written what is left to the hit cache, what became of
  * the items the server did not take: kept for the next start, or lost with the process (a cache that does not
  * outlive it, `volatileHitCache` naming what to use instead; or a cache write that failed, logged above).
+ * Node's (platform/node.ts): browsers do not load it.
  */
 export const reportUndelivered = (
   left: readonly PooledItem[],

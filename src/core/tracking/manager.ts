@@ -10,7 +10,6 @@ import { BatchCachingStrategy } from '../status.js';
 import { VisitorExposures } from './exposures.js';
 import { HitProtocol } from './hits.js';
 import { DEFAULT_POOL_BOUNDS, type PoolBounds } from './manager-bounds.js';
-import { reportUndelivered } from './manager-close.js';
 import { beaconPool } from './manager-page-hide.js';
 import { createHitPool, pooled } from './manager-pool.js';
 import { createSchedule, type SendSchedule } from './manager-schedule.js';
@@ -178,7 +177,7 @@ export const createTracker = (deps: TrackerDeps, tuning: TrackerTuning = {}): Tr
       pool.report();
       // What the server would not take yet stays in the cache for the next start, if the cache outlives us.
       await pool.write(items());
-      reportUndelivered(items(), logger, deps.volatileHitCache);
+      if (pool.size > 0) deps.reportUndelivered?.(items());
     },
   };
 };

@@ -3,6 +3,7 @@ import type { OnVisitorExposed } from '../flags/exposure.js';
 import type { FlagEntry } from '../flags/flag-entry.js';
 import type { Logger } from '../logger.js';
 import type { ServerHint } from '../net/request-failure.js';
+import type { PooledItem } from './batches.js';
 import type { BatchCachingStrategy } from '../status.js';
 
 /** Batching configuration (SPEC.md `TrackingManagerConfig`). */
@@ -112,10 +113,10 @@ export interface TrackerDeps {
   config: Required<TrackingManagerConfig>;
   hitCache: IHitCacheImplementation;
   /**
-   * Set when `hitCache` does not outlive the process (Node's default, memory): what to use instead, said with
-   * the count of items `close()` could not deliver, which are then lost.
+   * Says what became of the items `close()` could not deliver (Node: kept in the cache, or lost with Node's
+   * memory cache and how to keep them). Absent in browsers, where IndexedDB keeps them for the next page.
    */
-  volatileHitCache?: string | undefined;
+  reportUndelivered?: ((left: readonly PooledItem[]) => void) | undefined;
   /** Said in a failure's reason when no server could be reached at the default address (Node: FEATURE_API_URL). */
   serverHint?: ServerHint | null | undefined;
   logger: Logger;

@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { connect, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { afterEach, beforeEach, describe, it } from 'node:test';
+import { unreachableHint } from '../../../src/core/net/unreachable.js';
 import { describeItems } from '../../../src/core/tracking/manager-close.js';
 import { pooled } from '../../../src/core/tracking/manager-pool.js';
 import type { HitCacheRecord } from '../../../src/protocol/index.js';
@@ -129,7 +130,7 @@ void describe('the server hint in failure reasons', () => {
   void it('a refused connection under the default server URL names what to set', async () => {
     const url = `http://127.0.0.1:${await closedPort()}`;
     const text = 'Set FEATURE_API_URL (test hint).';
-    const { tracker, logs } = harness({ url }, {}, {}, undefined, { serverHint: { base: url, text } });
+    const { tracker, logs } = harness({ url }, {}, {}, undefined, { serverHint: unreachableHint(url, text) });
     await tracker.addHit(anonymous, screen());
     await tracker.close();
     const failures = logs.filter((l) => l.includes('ECONNREFUSED'));
@@ -140,7 +141,9 @@ void describe('the server hint in failure reasons', () => {
 
   void it('a server that answers (a 503) gets no hint: it was reached', async () => {
     const text = 'Set FEATURE_API_URL (test hint).';
-    const { tracker, logs } = harness(double, {}, {}, undefined, { serverHint: { base: double.url, text } });
+    const { tracker, logs } = harness(double, {}, {}, undefined, {
+      serverHint: unreachableHint(double.url, text),
+    });
     await tracker.addHit(anonymous, screen());
     double.script.queued.events = [{ status: 503 }, { status: 503 }];
     await tracker.close();

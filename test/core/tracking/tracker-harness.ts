@@ -2,6 +2,7 @@
 // fake clock, for the tracking manager tests.
 import { MemoryHitCache } from '../../../src/core/caches/memory.js';
 import { Level, Logger } from '../../../src/core/logger.js';
+import { reportUndelivered } from '../../../src/core/tracking/manager-close.js';
 import { createTracker, type TrackerTuning } from '../../../src/core/tracking/manager.js';
 import type {
   Tracker,
@@ -34,7 +35,7 @@ export const harness = (
   config: TrackingManagerConfig = {},
   tuning: TrackerTuning = {},
   cache = new MemoryHitCache(),
-  extra: Pick<TrackerDeps, 'volatileHitCache' | 'serverHint'> = {},
+  extra: Pick<TrackerDeps, 'serverHint'> & { volatileHitCache?: string } = {},
 ): Harness => {
   const logs: string[] = [];
   const logger = new Logger(Level.ALL, { log: (_level, name, message) => logs.push(`${name} ${message}`) });
@@ -52,7 +53,9 @@ export const harness = (
       },
       hitCache: cache,
       logger,
-      ...extra,
+      serverHint: extra.serverHint,
+      // As in Node: what close() leaves is reported, lost when the test says the cache is volatile.
+      reportUndelivered: (left) => reportUndelivered(left, logger, extra.volatileHitCache),
     },
     { requestTimeoutMs: 2_000, retryBaseMs: 10, ...tuning },
   );
