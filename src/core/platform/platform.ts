@@ -7,7 +7,7 @@ import type {
 import type { DeviceContext } from '../visitor/context-keys.js';
 import type { Logger } from '../logger.js';
 import type { ServerHint } from '../net/request-failure.js';
-import type { PooledItem } from '../tracking/batches.js';
+import type { UndeliveredItem } from '../tracking/tracker.js';
 import type { BatchCachingStrategy } from '../status.js';
 
 /** Whether the page is shown (browsers): the live-update stream closes while its tab stays hidden. */
@@ -40,7 +40,11 @@ export interface Platform {
    * the platform's own (Node: memory, so they are lost, and the log says how to keep them). Node only: its
    * words cost browsers nothing, and there IndexedDB keeps the items for the next page.
    */
-  readonly reportUndelivered?: (left: readonly PooledItem[], logger: Logger, defaultCache: boolean) => void;
+  readonly reportUndelivered?: (
+    left: readonly UndeliveredItem[],
+    logger: Logger,
+    defaultCache: boolean,
+  ) => void;
   /**
    * What a failure message says when no server could be reached at `serverUrl`, the platform's default (Node:
    * which variable to set); absent where there is nothing to set (browsers use the page's origin).

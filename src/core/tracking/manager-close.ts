@@ -1,8 +1,7 @@
-import type { PooledItem } from './batches.js';
-import type { TrackerDeps } from './tracker.js';
+import type { TrackerDeps, UndeliveredItem } from './tracker.js';
 
 /** "2 hits", "1 hit and 3 activations": what a list of pooled items holds, in the product's words. */
-export const describeItems = (items: readonly PooledItem[]): string => {
+export const describeItems = (items: readonly UndeliveredItem[]): string => {
   const activations = items.filter((item) => item.record.data.type === 'ACTIVATE').length;
   const hits = items.length - activations;
   const words = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -18,7 +17,7 @@ export const describeItems = (items: readonly PooledItem[]): string => {
  * Node's (platform/node.ts): browsers do not load it.
  */
 export const reportUndelivered = (
-  left: readonly PooledItem[],
+  left: readonly UndeliveredItem[],
   logger: TrackerDeps['logger'],
   volatileHitCache: string | undefined,
 ): void => {

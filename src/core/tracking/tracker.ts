@@ -1,9 +1,13 @@
-import type { IHitCacheImplementation, JsonValue, VisitorContext } from '../../protocol/index.js';
+import type {
+  HitCacheRecord,
+  IHitCacheImplementation,
+  JsonValue,
+  VisitorContext,
+} from '../../protocol/index.js';
 import type { OnVisitorExposed } from '../flags/exposure.js';
 import type { FlagEntry } from '../flags/flag-entry.js';
 import type { Logger } from '../logger.js';
 import type { ServerHint } from '../net/request-failure.js';
-import type { PooledItem } from './batches.js';
 import type { BatchCachingStrategy } from '../status.js';
 
 /** Batching configuration (SPEC.md `TrackingManagerConfig`). */
@@ -102,6 +106,13 @@ export interface FlagExposure {
   readonly defaultValue: unknown;
 }
 
+/** An item `close()` could not deliver, as its report sees it (a pooled item). */
+export interface UndeliveredItem {
+  readonly record: HitCacheRecord;
+  /** Whether its copy is in the hit cache. */
+  readonly stored: boolean;
+}
+
 /** What the tracker needs from the SDK instance. */
 export interface TrackerDeps {
   envId: string;
@@ -116,7 +127,7 @@ export interface TrackerDeps {
    * Says what became of the items `close()` could not deliver (Node: kept in the cache, or lost with Node's
    * memory cache and how to keep them). Absent in browsers, where IndexedDB keeps them for the next page.
    */
-  reportUndelivered?: ((left: readonly PooledItem[]) => void) | undefined;
+  reportUndelivered?: ((left: readonly UndeliveredItem[]) => void) | undefined;
   /** Said in a failure's reason when no server could be reached at the default address (Node: FEATURE_API_URL). */
   serverHint?: ServerHint | null | undefined;
   logger: Logger;
