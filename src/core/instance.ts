@@ -80,6 +80,8 @@ export class FeatureInstance {
     logger.info(`the SDK uses the server at ${options.serverUrl}.`);
 
     const hitCache = c.hitCache ?? platform.createHitCache(logger, options.envId);
+    // Only a server URL the SDK chose by default gets a hint: one set in the config is the application's.
+    const serverHint = c.serverUrl === undefined ? (platform.serverHint?.(options.serverUrl) ?? null) : null;
     const tracker = new PendingTracker(
       afterRender.then((m) =>
         m.createTracker({
@@ -89,6 +91,10 @@ export class FeatureInstance {
           eventsUrl: options.urls.events,
           config: options.tracking,
           hitCache,
+          reportUndelivered:
+            platform.reportUndelivered &&
+            ((left) => platform.reportUndelivered?.(left, logger, c.hitCache === undefined)),
+          serverHint,
           logger,
           onVisitorExposed: c.onVisitorExposed,
           onPageHide: platform.onPageHide,
@@ -110,6 +116,7 @@ export class FeatureInstance {
       pollingIntervals: options.bucketingPollingIntervals,
       liveUpdates: options.liveUpdates,
       cacheMode: options.cacheMode,
+      serverHint,
       logger,
       events: {
         status: (status) => {

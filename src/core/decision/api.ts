@@ -124,7 +124,7 @@ export const createApiSource = (deps: DecisionSourceDeps): DecisionSource => {
         return failure(
           controller.signal.aborted
             ? `no decision within the ${deps.timeout} ms timeout`
-            : `the decision request failed: ${fetchError(error, url)}`,
+            : `the decision request failed: ${fetchError(error, url, deps.serverHint)}`,
         );
       } finally {
         controllers.delete(controller);

@@ -156,6 +156,7 @@ export const createBucketingSource = async (deps: DecisionSourceDeps): Promise<D
     random: deps.random ?? Math.random,
     logger,
     timers: deps.timers ?? realPollTimers,
+    serverHint: deps.serverHint ?? null,
     validators: () => current ?? heldBack,
     apply,
   });

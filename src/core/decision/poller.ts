@@ -1,6 +1,6 @@
 import type { Logger } from '../logger.js';
 import { fetchText } from '../net/http.js';
-import { fetchError } from '../net/request-failure.js';
+import { fetchError, type ServerHint } from '../net/request-failure.js';
 import { backoffDelay, parseRetryAfter } from '../net/retry.js';
 
 /** What went wrong with one download, one log line per kind (PROTOCOL.md §9.4 faults). */
@@ -39,6 +39,7 @@ export const downloadFile = async (
   validators: Validators | null,
   timeoutMs: number,
   signal: AbortSignal,
+  serverHint?: ServerHint | null,
 ): Promise<FileAnswer> => {
   const headers: Record<string, string> = {};
   if (validators?.etag) headers['if-none-match'] = validators.etag;
@@ -66,7 +67,7 @@ export const downloadFile = async (
     // Aborted by the timer rather than by `stop()`: a timeout.
     return controller.signal.aborted && !signal.aborted
       ? { kind: 'failure', fault: 'timeout', message: `no answer within ${timeoutMs} ms` }
-      : { kind: 'failure', fault: 'network', message: fetchError(error, url) };
+      : { kind: 'failure', fault: 'network', message: fetchError(error, url, serverHint) };
   } finally {
     signal.removeEventListener('abort', abort);
   }
@@ -107,6 +108,8 @@ export interface FilePollerOptions {
   readonly random: () => number;
   readonly logger: Pick<Logger, 'debug'>;
   readonly timers: PollTimers;
+  /** Said in a failure message when no server could be reached at the default address. */
+  readonly serverHint?: ServerHint | null;
   /** The validators to send now, or null when no file is held. */
   validators(): Validators | null;
   /** Applies an answer; false when it must count as a failure (a body that is not a bucketing file). */
@@ -161,6 +164,7 @@ export class FilePoller {
       options.validators(),
       options.timeoutMs,
       this.stop$.signal,
+      options.serverHint,
     );
     if (this.stopped) return;
     const ok = options.apply(answer);

@@ -7,6 +7,7 @@ import type {
 } from '../../protocol/index.js';
 import type { FlagsSnapshot } from '../flags/flag-entry.js';
 import type { Logger } from '../logger.js';
+import type { ServerHint } from '../net/request-failure.js';
 import type { CacheMode, FSSdkStatus } from '../status.js';
 import type { TrackedHit } from '../tracking/tracker.js';
 import type { BucketingFileCache } from './bucketing-file-cache.js';
@@ -94,6 +95,8 @@ export interface DecisionSourceDeps {
   readonly cacheMode?: CacheMode;
   /** Whether the live-update stream runs (PROTOCOL.md §17): the decision API then watches visitors who fetched. */
   readonly liveUpdates?: boolean;
+  /** Said in a failure message when no server could be reached at the default address (Node: FEATURE_API_URL). */
+  readonly serverHint?: ServerHint | null;
 }
 
 /**

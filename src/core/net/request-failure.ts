@@ -20,10 +20,21 @@ export const shownUrl = (url: string): string => {
  * ECONNREFUSED, there), and `url` shown as {@link shownUrl} shows it: fetch's own message may quote the URL
  * ("Request cannot be constructed from a URL that includes credentials: …").
  */
-export const fetchError = (error: unknown, url: string): string =>
-  (error instanceof Error && error.cause instanceof Error
-    ? `${String(error)} (${error.cause.message})`
-    : String(error)
+export const fetchError = (error: unknown, url: string, hint?: ServerHint | null): string => {
+  const message = (
+    error instanceof Error && error.cause instanceof Error
+      ? `${String(error)} (${error.cause.message})`
+      : String(error)
   )
     .split(url)
     .join(shownUrl(url));
+  const advice = hint?.(error, url);
+  return advice ? `${message}. ${advice}` : message;
+};
+
+/**
+ * What a failure message adds, if anything, for a request's error: when no server could be reached at the
+ * address the SDK took by default, what to set (Node: FEATURE_API_URL), so the first error line says it. Made
+ * by the platform (`Platform.serverHint`); the Node one lives in net/unreachable.ts, so browsers carry none.
+ */
+export type ServerHint = (error: unknown, url: string) => string | null;

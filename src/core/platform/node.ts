@@ -3,12 +3,20 @@ import { internedCampaignFlags } from '../../engine/interned-flags.js';
 import { DEFAULT_SERVER_URL, SDK_VERSION } from '../../protocol/index.js';
 import { MemoryHitCache } from '../caches/memory.js';
 import { ProcessVisitorCache } from '../caches/process-visitor-cache.js';
+import { unreachableHint } from '../net/unreachable.js';
+import { reportUndelivered } from '../tracking/manager-close.js';
 import type { DeviceContext } from '../visitor/context-keys.js';
 import { BatchCachingStrategy } from '../status.js';
 import type { Platform } from './platform.js';
 
 /** `os.type()` in SPEC.md's words (PROTOCOL.md §16.5). */
 const OS_NAMES: Record<string, string> = { Linux: 'Linux', Darwin: 'macOS', Windows_NT: 'Windows' };
+
+/** What to use instead of the default memory hit cache, said when `close()` leaves hits undelivered. */
+export const MEMORY_HIT_CACHE_ADVICE =
+  "Node's default hit cache is memory. To send them at the next start, keep them in a file: " +
+  "ConfigBuilder.withCacheHitManager(fileHitCache('.feature-ts/hits.json')) from 'feature-ts/file-hit-cache'; " +
+  "for processes that share them, redisHitCache from 'feature-ts/redis'.";
 
 // `sdk_firstTimeInit` is true on the first start in the process (PROTOCOL.md §16.5): Node has no storage
 // that outlives it by default, so the process is the unit.
@@ -20,6 +28,15 @@ export const nodePlatform: Platform = {
   defaultBatchStrategy: BatchCachingStrategy.BATCH_PERIODIC_CACHING,
   createVisitorCache: () => new ProcessVisitorCache(),
   createHitCache: () => new MemoryHitCache(),
+  reportUndelivered: (left, logger, defaultCache) =>
+    reportUndelivered(left, logger, defaultCache ? MEMORY_HIT_CACHE_ADVICE : undefined),
+  serverHint: (serverUrl) =>
+    unreachableHint(
+      serverUrl,
+      process.env.FEATURE_API_URL === undefined
+        ? `No server could be reached at ${serverUrl}, the SDK's default in Node: set FEATURE_API_URL to your server's URL (or pass it to ConfigBuilder.withServerUrl).`
+        : `No server could be reached at ${serverUrl}, taken from FEATURE_API_URL: check that variable and that the server runs there.`,
+    ),
   campaignFlags: internedCampaignFlags,
   deviceContext(): Promise<DeviceContext> {
     const first = !startedBefore;

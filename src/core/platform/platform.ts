@@ -6,6 +6,8 @@ import type {
 } from '../../protocol/index.js';
 import type { DeviceContext } from '../visitor/context-keys.js';
 import type { Logger } from '../logger.js';
+import type { ServerHint } from '../net/request-failure.js';
+import type { UndeliveredItem } from '../tracking/tracker.js';
 import type { BatchCachingStrategy } from '../status.js';
 
 /** Whether the page is shown (browsers): the live-update stream closes while its tab stays hidden. */
@@ -33,6 +35,21 @@ export interface Platform {
   createVisitorCache(logger: Logger, envId: string): IVisitorCacheImplementation;
   /** The default hit cache, made once per SDK instance, for environment `envId` (as the visitor cache). */
   createHitCache(logger: Logger, envId: string): IHitCacheImplementation;
+  /**
+   * Logs what became of the items `close()` could not deliver, with `defaultCache` true when the hit cache is
+   * the platform's own (Node: memory, so they are lost, and the log says how to keep them). Node only: its
+   * words cost browsers nothing, and there IndexedDB keeps the items for the next page.
+   */
+  readonly reportUndelivered?: (
+    left: readonly UndeliveredItem[],
+    logger: Logger,
+    defaultCache: boolean,
+  ) => void;
+  /**
+   * What a failure message says when no server could be reached at `serverUrl`, the platform's default (Node:
+   * which variable to set); absent where there is nothing to set (browsers use the page's origin).
+   */
+  readonly serverHint?: (serverUrl: string) => ServerHint;
   /** The auto-set predefined context keys (PROTOCOL.md §16.5), gathered during `start`. */
   deviceContext(): Promise<DeviceContext>;
   /**

@@ -20,6 +20,8 @@ export interface SendSchedule {
   answered(): void;
   /** Stops the interval and the retry timer for good; `run()` still runs a pass when called. */
   stop(): void;
+  /** True while `close()` runs its last pass: a failure then is not followed by another attempt. */
+  final: boolean;
   /**
    * Resolves once the wait is over, or at once when it is over already or would last more than `limitMs`:
    * `close()` waits out a short `Retry-After` rather than leave the items to a cache the process may not keep.
@@ -92,6 +94,7 @@ export const createSchedule = (options: ScheduleOptions): SendSchedule => {
   return {
     run,
     due,
+    final: false,
     failed(retryAfterMs) {
       const delay = retryAfterMs ?? backoffDelay(failures++, Math.random(), options.retryBaseMs);
       waitFrom = clock();

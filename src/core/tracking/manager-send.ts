@@ -16,6 +16,8 @@ export interface SendTarget {
   // Typed through TrackerDeps: the files split from manager.ts import nothing of src/core outside tracking/,
   // so a move there touches the files that imported it before the split, not these.
   logger: TrackerDeps['logger'];
+  /** Said in a failure's reason when no server could be reached at the default address. */
+  serverHint: TrackerDeps['serverHint'];
 }
 
 /**
@@ -34,7 +36,11 @@ const settle = async (
   const what = `${batch.items.length} ${batch.activation ? 'activations' : 'hits'}`;
   if (result.kind === 'retry') {
     const delay = schedule.failed(result.retryAfterMs);
-    logger.warning(`Tracking: ${what} kept, next attempt in ${Math.round(delay)} ms (${result.reason})`);
+    logger.warning(
+      schedule.final
+        ? `Tracking: ${what} not delivered at close (${result.reason})`
+        : `Tracking: ${what} kept, next attempt in ${Math.round(delay)} ms (${result.reason})`,
+    );
     return false;
   }
   schedule.answered();
@@ -66,7 +72,7 @@ const settle = async (
  * of any pass goes before it (PROTOCOL.md §5.3).
  */
 export const sendPool = async (target: SendTarget, pool: HitPool, schedule: SendSchedule): Promise<void> => {
-  const { envId, urls, timeoutMs, clock } = target;
+  const { envId, urls, timeoutMs, clock, serverHint } = target;
   await pool.recheck();
   pool.report();
   let rest = pool.items().filter((item) => !item.inFlight);
@@ -83,8 +89,8 @@ export const sendPool = async (target: SendTarget, pool: HitPool, schedule: Send
       body,
       // Hits go as text/plain, a CORS-safelisted type: no preflight. Activations carry the API key.
       batch.activation
-        ? { contentType: 'application/json', headers: { 'x-api-key': target.apiKey }, timeoutMs }
-        : { contentType: 'text/plain', timeoutMs },
+        ? { contentType: 'application/json', headers: { 'x-api-key': target.apiKey }, timeoutMs, serverHint }
+        : { contentType: 'text/plain', timeoutMs, serverHint },
     );
     for (const item of batch.items) item.inFlight = false;
     if (!(await settle(target, pool, schedule, batch, result))) return;

@@ -58,6 +58,7 @@ export const createTracker = (deps: TrackerDeps, tuning: TrackerTuning = {}): Tr
     timeoutMs: tuning.requestTimeoutMs ?? 10_000,
     clock,
     logger,
+    serverHint: deps.serverHint,
   };
   const pool = createHitPool(hitCache, logger, clock, { ...DEFAULT_POOL_BOUNDS, ...tuning.bounds });
   const items = () => pool.items();
@@ -166,9 +167,17 @@ export const createTracker = (deps: TrackerDeps, tuning: TrackerTuning = {}): Tr
       // still sends; after a longer one, what is left stays in the hit cache for the next start.
       await schedule.waitOut(CLOSE_WAIT_LIMIT_MS);
       await schedule.run();
+      // That pass failed and set a wait (a refused connection, a 503): a process that closes usually exits next,
+      // so one more attempt once a short wait is over, then no more (two passes at most).
+      if (pool.size > 0 && !schedule.due()) {
+        schedule.final = true;
+        await schedule.waitOut(CLOSE_WAIT_LIMIT_MS);
+        await schedule.run();
+      }
       pool.report();
-      // What the server would not take yet stays in the cache for the next start.
+      // What the server would not take yet stays in the cache for the next start, if the cache outlives us.
       await pool.write(items());
+      if (pool.size > 0) deps.reportUndelivered?.(items());
     },
   };
 };

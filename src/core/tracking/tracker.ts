@@ -1,7 +1,13 @@
-import type { IHitCacheImplementation, JsonValue, VisitorContext } from '../../protocol/index.js';
+import type {
+  HitCacheRecord,
+  IHitCacheImplementation,
+  JsonValue,
+  VisitorContext,
+} from '../../protocol/index.js';
 import type { OnVisitorExposed } from '../flags/exposure.js';
 import type { FlagEntry } from '../flags/flag-entry.js';
 import type { Logger } from '../logger.js';
+import type { ServerHint } from '../net/request-failure.js';
 import type { BatchCachingStrategy } from '../status.js';
 
 /** Batching configuration (SPEC.md `TrackingManagerConfig`). */
@@ -84,7 +90,9 @@ export interface Tracker {
   flush(): Promise<void>;
   /**
    * Stops every timer and listener, then flushes: a server-asked wait of up to 10 s is waited out first; after a
-   * longer one nothing is sent, and what is left stays in the hit cache for the next start.
+   * longer one nothing is sent. A pass that fails is followed by one more attempt after its wait (same bound).
+   * What is left stays in the hit cache for the next start, and the log says how many items that is, or that
+   * they are lost when the cache does not outlive the process.
    */
   close(): Promise<void>;
 }
@@ -98,6 +106,13 @@ export interface FlagExposure {
   readonly defaultValue: unknown;
 }
 
+/** An item `close()` could not deliver, as its report sees it (a pooled item). */
+export interface UndeliveredItem {
+  readonly record: HitCacheRecord;
+  /** Whether its copy is in the hit cache. */
+  readonly stored: boolean;
+}
+
 /** What the tracker needs from the SDK instance. */
 export interface TrackerDeps {
   envId: string;
@@ -108,6 +123,13 @@ export interface TrackerDeps {
   eventsUrl: string;
   config: Required<TrackingManagerConfig>;
   hitCache: IHitCacheImplementation;
+  /**
+   * Says what became of the items `close()` could not deliver (Node: kept in the cache, or lost with Node's
+   * memory cache and how to keep them). Absent in browsers, where IndexedDB keeps them for the next page.
+   */
+  reportUndelivered?: ((left: readonly UndeliveredItem[]) => void) | undefined;
+  /** Said in a failure's reason when no server could be reached at the default address (Node: FEATURE_API_URL). */
+  serverHint?: ServerHint | null | undefined;
   logger: Logger;
   /** The exposure callback (`withOnVisitorExposed`). */
   onVisitorExposed?: OnVisitorExposed | undefined;

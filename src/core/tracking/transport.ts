@@ -1,6 +1,6 @@
 import { isJsonObject } from '../../protocol/index.js';
 import { fetchText } from '../net/http.js';
-import { fetchError, shownUrl } from '../net/request-failure.js';
+import { fetchError, shownUrl, type ServerHint } from '../net/request-failure.js';
 import { parseRetryAfter } from '../net/retry.js';
 
 // Kept here for the tracking manager: the retry policy itself lives in ../net/retry.ts.
@@ -23,6 +23,8 @@ export interface PostOptions {
   headers?: Record<string, string>;
   /** Aborts the request, body included, after this many ms. */
   timeoutMs: number;
+  /** Said in the reason when no server could be reached at the default address. */
+  serverHint?: ServerHint | null | undefined;
 }
 
 /** Statuses where sending the same body again cannot succeed (PROTOCOL.md §5.3). */
@@ -79,7 +81,7 @@ export const postText = async (url: string, body: string, options: PostOptions):
   } catch (error) {
     const reason = controller.signal.aborted
       ? `no answer within ${timeoutMs} ms`
-      : `network error: ${fetchError(error, url)}`;
+      : `network error: ${fetchError(error, url, options.serverHint)}`;
     return { kind: 'retry', retryAfterMs: null, reason: request + reason };
   }
 };

@@ -4,6 +4,7 @@ import { assert } from '@open-wc/testing';
 import { openDB } from 'idb';
 import { IdbHitCache, IdbVisitorCache, markFirstStart } from '../../../src/core/caches/idb.js';
 import type { HitCacheRecord } from '../../../src/protocol/index.js';
+import { defineHitCacheSuite } from './hit-cache.suite.js';
 
 let counter = 0;
 /** A fresh database name per test, so tests never see each other's data. */
@@ -67,6 +68,11 @@ describe('IdbVisitorCache', () => {
     assert.strictEqual(await second.lookupVisitor('user-42'), visitorJson);
     await second.close();
   });
+});
+
+defineHitCacheSuite({ describe, it, assert }, 'IdbHitCache', () => {
+  const cache = new IdbHitCache({ dbName: freshName() });
+  return { cache, done: () => cache.close() };
 });
 
 describe('IdbHitCache', () => {

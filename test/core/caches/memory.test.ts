@@ -3,6 +3,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { MemoryHitCache, MemoryVisitorCache } from '../../../src/core/caches/memory.js';
 import type { HitCacheRecord } from '../../../src/protocol/index.js';
+import { nodeHarness } from '../shared/node-harness.js';
+import { defineHitCacheSuite } from './hit-cache.suite.js';
 
 const hit = (hid: string): HitCacheRecord => ({
   version: 1,
@@ -26,6 +28,8 @@ void describe('MemoryVisitorCache', () => {
     assert.equal(await cache.lookupVisitor('v1'), null);
   });
 });
+
+defineHitCacheSuite(nodeHarness, 'MemoryHitCache', () => ({ cache: new MemoryHitCache() }));
 
 void describe('MemoryHitCache', () => {
   void it('stores by hid, returns one map, flushes some or all', async () => {

@@ -20,6 +20,8 @@ import {
   redisNow,
   type TestRedis,
 } from './redis-support.js';
+import { nodeHarness } from '../shared/node-harness.js';
+import { defineHitCacheSuite } from './hit-cache.suite.js';
 
 const hit = (hid: string, visitorId = 'v1'): HitCacheRecord => ({
   version: 1,
@@ -112,6 +114,11 @@ void describe('redisVisitorCache', () => {
     assert.throws(() => redisVisitorCache(redis, { envId: 'e', ttlSeconds: -1 }), /ttlSeconds/);
     assert.throws(() => redisHitCache(redis, { envId: 'e', leaseSeconds: 0 }), /leaseSeconds/);
   });
+});
+
+defineHitCacheSuite(nodeHarness, 'redisHitCache', () => {
+  fresh();
+  return { cache: hitCache(redis) };
 });
 
 void describe('redisHitCache', () => {

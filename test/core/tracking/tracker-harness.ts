@@ -2,8 +2,14 @@
 // fake clock, for the tracking manager tests.
 import { MemoryHitCache } from '../../../src/core/caches/memory.js';
 import { Level, Logger } from '../../../src/core/logger.js';
+import { reportUndelivered } from '../../../src/core/tracking/manager-close.js';
 import { createTracker, type TrackerTuning } from '../../../src/core/tracking/manager.js';
-import type { Tracker, TrackedVisitor, TrackingManagerConfig } from '../../../src/core/tracking/tracker.js';
+import type {
+  Tracker,
+  TrackedVisitor,
+  TrackerDeps,
+  TrackingManagerConfig,
+} from '../../../src/core/tracking/tracker.js';
 import { BatchCachingStrategy } from '../../../src/core/status.js';
 import type { HitCacheRecord } from '../../../src/protocol/index.js';
 import type { ProtocolDouble } from '../../support/protocol-double.js';
@@ -20,12 +26,16 @@ export const anonymous: TrackedVisitor = { visitorId: 'anon-7', anonymousId: nul
 /** An authenticated visitor with its anonymous id (PROTOCOL.md §5 example). */
 export const loggedIn: TrackedVisitor = { visitorId: 'user-42', anonymousId: 'anon-7', authenticated: true };
 
-/** Creates a tracker; `batchIntervals` defaults to an hour so the interval never fires unless mocked. */
+/**
+ * Creates a tracker; `batchIntervals` defaults to an hour so the interval never fires unless mocked. `extra`
+ * sets the dependencies the instance derives from the platform (the volatile cache's advice, the server hint).
+ */
 export const harness = (
   double: Pick<ProtocolDouble, 'url'>,
   config: TrackingManagerConfig = {},
   tuning: TrackerTuning = {},
   cache = new MemoryHitCache(),
+  extra: Pick<TrackerDeps, 'serverHint'> & { volatileHitCache?: string } = {},
 ): Harness => {
   const logs: string[] = [];
   const logger = new Logger(Level.ALL, { log: (_level, name, message) => logs.push(`${name} ${message}`) });
@@ -43,6 +53,9 @@ export const harness = (
       },
       hitCache: cache,
       logger,
+      serverHint: extra.serverHint,
+      // As in Node: what close() leaves is reported, lost when the test says the cache is volatile.
+      reportUndelivered: (left) => reportUndelivered(left, logger, extra.volatileHitCache),
     },
     { requestTimeoutMs: 2_000, retryBaseMs: 10, ...tuning },
   );
