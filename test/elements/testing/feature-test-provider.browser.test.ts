@@ -2,7 +2,7 @@
 // <feature-hit>, their events fire, and nothing leaves the page: every way a page sends (fetch, XHR, beacons,
 // event streams) is watched, and the browser's own resource timing is read as an independent witness.
 import { assert, expect, fixture, html, oneEvent } from '@open-wc/testing';
-import { Event as EventHit } from '../../../src/core/index.js';
+import { Event as EventHit, Screen as ScreenHit } from '../../../src/core/index.js';
 import '../../../src/elements/testing/index.js';
 import type {
   FeatureFlag,
@@ -11,53 +11,7 @@ import type {
 } from '../../../src/elements/index.js';
 import type { FeatureTestHitDetail, FeatureTestProvider } from '../../../src/elements/testing/index.js';
 import { until } from '../../support/until.js';
-
-/** Every request the page starts while `run` runs, by the API that started it. */
-const requestsDuring = async (run: () => Promise<void>): Promise<string[]> => {
-  const seen: string[] = [];
-  // The originals, put back as they were (unbound: they are called with their own `this` below).
-  const saved = {
-    // eslint-disable-next-line @typescript-eslint/unbound-method -- put back as is
-    fetch: window.fetch,
-    beacon: navigator.sendBeacon.bind(navigator),
-    // eslint-disable-next-line @typescript-eslint/unbound-method -- put back as is, called with the request's `this`
-    open: XMLHttpRequest.prototype.open,
-    EventSource: window.EventSource,
-  };
-  window.fetch = (input, init) => {
-    seen.push(`fetch ${String(input instanceof Request ? input.url : input)}`);
-    return saved.fetch.call(window, input, init);
-  };
-  navigator.sendBeacon = (url, data) => {
-    seen.push(`beacon ${String(url)}`);
-    return saved.beacon(url, data);
-  };
-  XMLHttpRequest.prototype.open = function open(this: XMLHttpRequest, ...args: [string, string | URL]) {
-    seen.push(`xhr ${String(args[1])}`);
-    Reflect.apply(saved.open, this, args);
-  };
-  window.EventSource = class extends saved.EventSource {
-    constructor(url: string | URL, init?: EventSourceInit) {
-      seen.push(`event stream ${String(url)}`);
-      super(url, init);
-    }
-  };
-  const before = performance.getEntriesByType('resource').length;
-  try {
-    await run();
-  } finally {
-    Object.assign(window, { fetch: saved.fetch, EventSource: saved.EventSource });
-    navigator.sendBeacon = saved.beacon;
-    XMLHttpRequest.prototype.open = saved.open;
-  }
-  // Module loads (the hit builders' chunk) are scripts; anything else the page asked for is a request.
-  const sent = performance
-    .getEntriesByType('resource')
-    .slice(before)
-    .filter((e) => (e as PerformanceResourceTiming).initiatorType !== 'script')
-    .map((e) => `${(e as PerformanceResourceTiming).initiatorType} ${e.name}`);
-  return [...seen, ...sent];
-};
+import { requestsDuring } from '../requests-during.js';
 
 const flagsOf = (provider: Element): FeatureFlag[] => [...provider.querySelectorAll('feature-flag')];
 
@@ -117,13 +71,17 @@ describe('feature-ts/testing <feature-provider>', () => {
           },
         ],
       );
+      // The screen hit first (its builder loads once), so the next feature-test-hit is the click's.
+      await until(() => el.hits.length === 1 || null, { what: 'the screen hit' });
+      const [screen] = el.hits;
+      assert.instanceOf(screen, ScreenHit);
+      assert.strictEqual(screen instanceof ScreenHit && screen.location, '/checkout');
       const hit = oneEvent<CustomEvent<FeatureTestHitDetail>>(el, 'feature-test-hit');
       el.querySelector('button')?.click();
       const sent = (await hit).detail.hit;
       assert.instanceOf(sent, EventHit);
       assert.strictEqual(sent instanceof EventHit && sent.action, 'add_to_cart');
-      await until(() => el.hits.length === 2 || null, { what: 'the screen and the event hit' });
-      assert.sameDeepMembers(
+      assert.deepEqual(
         el.hits.map((h) => h.type),
         ['SCREENVIEW', 'EVENT'],
       );
