@@ -126,12 +126,8 @@ export class FeatureProvider extends ReactiveElement {
     failed: (message) => this.#problem('start-failed', message),
     changed: (keys) => emit(this, 'feature-flags-change', { keys }),
   });
-  readonly #context = new ContextProvider(this, {
-    context: featureClientContext,
-    initialValue: this.#client,
-  });
-  /** QA forcing's client; while its code loads, the provider's own (which never starts). */
-  #forced: FeatureClient | undefined;
+  /** QA forcing asked for this page view: the SDK never starts (qa-forcing.ts). */
+  #forcing = false;
   #started = false;
   #closing: ReturnType<typeof setTimeout> | undefined;
   #missing: ReturnType<typeof setTimeout> | undefined;
@@ -142,11 +138,13 @@ export class FeatureProvider extends ReactiveElement {
     this.live = this.cacheMode = null;
     this.consent = this.authenticated = this.qa = false;
     this.context = {};
+    // Provided from construction on, so flags inside that upgrade in the same task find it.
+    new ContextProvider(this, { context: featureClientContext, initialValue: this.#client });
   }
 
   /** The client the subtree uses: the visitor's atoms (`$flags`, `$flagStatus`, `$status`, `$ready`). */
   get client(): FeatureClient {
-    return this.#forced ?? this.#client;
+    return this.#client;
   }
 
   /** Light DOM: the provider wraps the page's own content. */
@@ -175,13 +173,11 @@ export class FeatureProvider extends ReactiveElement {
     super.update(changed);
     if (!this.isConnected) return;
     // QA forcing (qa-forcing.ts): its code loads only now, and this page view never starts the SDK.
-    if (!this.#started && !this.#forced && this.qa && location.search.includes('feature-qa=')) {
-      this.#forced = this.#client;
-      void loadQaForcing().then(({ forceForQa }) =>
-        this.#context.setValue((this.#forced = forceForQa(this))),
-      );
+    if (!this.#started && !this.#forcing && this.qa && location.search.includes('feature-qa=')) {
+      this.#forcing = true;
+      void loadQaForcing().then(({ forceForQa }) => forceForQa(this, this.#client));
     }
-    if (this.#forced) return;
+    if (this.#forcing) return;
     const restart = !this.#started || SDK_PROPERTIES.some((name) => changed.has(name));
     const sdk = this.#sdkSettings();
     if (sdk === null) return;

@@ -5,7 +5,7 @@ import { changedKeys } from '../changed-keys.js';
 import { featureClientContext, type ExposureDetail, type FeatureClient } from '../client-context.js';
 import { booleanProperty, textProperty, type PropertiesOf } from '../element-properties.js';
 import { emit, reportOnce } from '../events.js';
-import { ForcedClient, type SentByPage } from '../forced-client.js';
+import { ForcedClient, type SentByPage } from './forced-client.js';
 import { FORCED_VARIATION, forcedFlags, parseForcedValues, type ForcedValues } from '../forced-flags.js';
 
 /** `feature-test-hit` detail: a hit the page sent (a test provider records it instead of sending it). */

@@ -1,6 +1,6 @@
-// A provider's client with forced flags and no SDK: no instance, no visitor, no request. The flags inside it
+// The test provider's client: forced flags and no SDK (no instance, no visitor, no request). The flags inside it
 // render the forced variation exactly as a fetched one (templates, types, defaults, `feature-change`); what the
-// page would send (an exposure, a hit) goes to `sent`, which a test provider records and a QA provider drops.
+// page would send (an exposure, a hit) goes to `sent`, which the test provider records.
 import { atom } from 'nanostores';
 import {
   FetchFlagsRequiredStatusReason,
@@ -9,9 +9,9 @@ import {
   type FlagsSnapshot,
   type HitProtocol,
   type VisitorFlagState,
-} from '../core/index.js';
-import type { ExposureDetail, FeatureClient } from './client-context.js';
-import { loadHitBuilders } from './load-hit-builders.js';
+} from '../../core/index.js';
+import type { ExposureDetail, FeatureClient } from '../client-context.js';
+import { loadHitBuilders } from '../load-hit-builders.js';
 
 /** What a forced client would have sent: an exposure, or a hit. */
 export type SentByPage = { exposure: ExposureDetail } | { hit: HitProtocol };
