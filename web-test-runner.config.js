@@ -8,6 +8,7 @@ import { defaultReporter } from '@web/test-runner';
 import { CHROMIUM, CHROMIUM_ARGS } from './test/support/chromium-flags.ts';
 import { serverCommandsPlugin } from './test/support/wtr-commands.ts';
 import { serverAppCommandsPlugin } from './test/support/wtr-server-commands.ts';
+import { readmeExamplesPlugin } from './test/support/wtr-readme-examples.ts';
 
 const countsReporter = () => ({
   onTestRunFinished({ sessions }) {
@@ -36,6 +37,12 @@ const countsReporter = () => ({
 /** Debian's Chromium, headless, with the flags this machine needs (never a downloaded browser). */
 const chromium = () =>
   chromeLauncher({ launchOptions: { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS } });
+/** The package's own specifiers, as its users import them, resolved to their sources. */
+const SELF = {
+  'feature-ts': '/src/core/index.ts',
+  'feature-ts/testing': '/src/elements/testing/index.ts',
+  'feature-ts/elements/define': '/src/elements/define.ts',
+};
 const REAL_QUOTA = 'test/core/tracking/hit-quota.browser.test.ts';
 
 export default {
@@ -54,11 +61,14 @@ export default {
     esbuildPlugin({ ts: true, target: 'es2022', tsconfig: './tsconfig.json' }),
     // src/openfeature imports the SDK as `feature-ts` (its package's main entry): in Chromium tests that is the
     // browser entry's source, the module the tests start their instances from (tsconfig.json does the same for
-    // Node). Without this, node-resolve would pick a built bundle: a second copy of the SDK.
+    // Node). Without this, node-resolve would pick a built bundle: a second copy of the SDK. The README's
+    // "Testing your page" example imports `feature-ts/testing` and `feature-ts/elements/define`, as an installed
+    // package's user writes them: their sources too, so the example runs as written before any build.
     {
       name: 'feature-ts-self',
-      resolveImport: ({ source }) => (source === 'feature-ts' ? '/src/core/index.ts' : undefined),
+      resolveImport: ({ source }) => SELF[source],
     },
+    readmeExamplesPlugin(),
     serverCommandsPlugin(),
     serverAppCommandsPlugin(),
   ],

@@ -2,14 +2,26 @@
 // both (their prepack builds, skipped when dist/ is current), lints the tarballs (publint, arethetypeswrong),
 // installs each into an empty project with no workspace link, then: starts the server from its tarball
 // (`npx feature-server start` in an empty folder), runs the README's SDK quick start as written from the SDK
-// tarball, `require`s the SDK from CommonJS, and opens the README's plain HTML page in Chromium against that
+// tarball, `require`s the SDK from CommonJS, runs the README's "Testing your page" example with its
+// web-test-runner config against the SDK tarball, and opens the README's plain HTML page in Chromium against that
 // server. Prints the SDK's installed dependency count and size, and ends with "packages: N passed, N failed".
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { CHROMIUM, CHROMIUM_ARGS } from '../test/support/chromium-flags.js';
 import { launchChromium } from '../test/support/chromium.js';
+import { readmeExample } from '../test/support/wtr-readme-examples.js';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 // @lit/reactive-element: the elements' base class, imported from its own package because `lit`'s index has side
@@ -184,6 +196,45 @@ try {
       throw new Error(`require('feature-ts') failed:\n${out.stdout}${out.stderr}`);
     if (out.stderr !== '') throw new Error(`require('feature-ts') warned:\n${out.stderr}`);
   });
+
+  await check(
+    'the README\'s "Testing your page" example runs with its web-test-runner config against the SDK tarball',
+    () => {
+      // The test tools a user adds (`npm i -D @web/test-runner @open-wc/testing`), linked from this repository
+      // rather than downloaded; the SDK is the tarball's.
+      for (const tool of ['@web/test-runner', '@web/test-runner-chrome', '@open-wc/testing']) {
+        mkdirSync(join(sdkApp, 'node_modules', dirname(tool)), { recursive: true });
+        symlinkSync(join(ROOT, 'node_modules', tool), join(sdkApp, 'node_modules', tool));
+      }
+      mkdirSync(join(sdkApp, 'test'), { recursive: true });
+      const example = readmeExample('testing-your-page');
+      writeFileSync(join(sdkApp, 'test/checkout.test.js'), example);
+      writeFileSync(join(sdkApp, 'web-test-runner.config.mjs'), readmeExample('testing-your-page-config'));
+      // The README's config as written, plus only what this machine needs: Debian's Chromium, as root.
+      writeFileSync(
+        join(sdkApp, 'web-test-runner.ci.config.mjs'),
+        "import readme from './web-test-runner.config.mjs';\n" +
+          "import { chromeLauncher } from '@web/test-runner-chrome';\n" +
+          'export default { ...readme, browsers: [chromeLauncher({ launchOptions: ' +
+          `{ executablePath: ${JSON.stringify(CHROMIUM)}, headless: true, args: ${JSON.stringify(CHROMIUM_ARGS)} } })] };\n`,
+      );
+      const out = run(
+        process.execPath,
+        [
+          join(ROOT, 'node_modules/@web/test-runner/dist/bin.js'),
+          'test/checkout.test.js',
+          '--config',
+          'web-test-runner.ci.config.mjs',
+        ],
+        sdkApp,
+      );
+      const counts = [...out.matchAll(/(\d+) passed, (\d+) failed/g)].at(-1);
+      const tests = example.match(/^\s*it\(/gm)?.length ?? 0;
+      if (counts?.[1] !== String(tests) || counts[2] !== '0')
+        throw new Error(`expected ${tests} passed, 0 failed:\n${out}`);
+      console.log(`        ${counts[0]}`);
+    },
+  );
 
   await check(
     '`npx feature-server start` runs from the server tarball in an empty folder (installed with no npm warning)',

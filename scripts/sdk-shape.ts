@@ -24,6 +24,8 @@ const SEAMS = [
   // Live updates (issue 34): loaded only with `withLiveUpdates(true)`, so a start without them loads none of it.
   'core/live/load-live-updates.ts',
   'elements/load-hit-builders.ts',
+  // QA forcing (issue 35): loaded only on a page view a `<feature-provider qa>` is forced in by its URL.
+  'elements/load-qa-forcing.ts',
 ];
 
 /** What stays at src/core's root: the facade, the instance, its configuration, logging, statuses, entries. */

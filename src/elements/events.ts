@@ -20,8 +20,11 @@ export interface FeatureErrorDetail {
 /** `feature-ready` detail: the visitor whose flags are now settled. */
 export interface FeatureReadyDetail {
   visitorId: string;
-  /** Where the flags came from: `bootstrap`, `cache`, `fetch`, or `timeout` (defaults shown). */
-  source: 'bootstrap' | 'cache' | 'fetch' | 'timeout';
+  /**
+   * Where the flags came from: `bootstrap`, `cache`, `fetch`, `timeout` (defaults shown), or `forced` (a test
+   * provider's `flags`, or QA forcing: nothing is sent).
+   */
+  source: 'bootstrap' | 'cache' | 'fetch' | 'timeout' | 'forced';
 }
 
 /** `feature-status` detail. */

@@ -12,6 +12,7 @@ import {
 } from './element-properties.js';
 import { pageVisitorId } from './page-storage.js';
 import { ProviderClient } from './provider-client.js';
+import { loadQaForcing } from './load-qa-forcing.js';
 import { LEVELS, sdkOrigin, type SdkSettings, type VisitorSettings } from './provider-settings.js';
 
 /** Properties whose change restarts the SDK (the others update the visitor). */
@@ -56,6 +57,7 @@ const parseJson = (text: string): unknown => {
  * @attr {'none' | 'error' | 'warning' | 'info' | 'debug' | 'all'} log-level - SDK log level: `none`, `error`, `warning` (default), `info`, `debug` or `all`.
  * @attr {'on' | 'off'} live - `on` (default: a change made in the console reaches the page as it is made) or `off`.
  * @attr {'local-cache-first' | 'network-first' | 'disabled'} cache-mode - What a returning visitor sees first: `local-cache-first` (default), `network-first` or `disabled` (README: Cache modes).
+ * @attr {boolean} qa - Present to let a page URL with `?feature-qa=key:value,…` force flags for that page view: nothing is then sent (README: QA on a live site).
  * @slot - The page content that uses the flags.
  * @fires {CustomEvent<FeatureReadyDetail>} feature-ready - The visitor's flags are settled (from the bootstrap, a cache, a fetch, or the timeout).
  * @fires {CustomEvent<FeatureStatusDetail>} feature-status - The SDK status changed.
@@ -77,6 +79,7 @@ export class FeatureProvider extends ReactiveElement {
     logLevel: textProperty('log-level'),
     live: textProperty('live'),
     cacheMode: textProperty('cache-mode'),
+    qa: booleanProperty('qa'),
     // Not written back: an object set by a script stays a property, the attribute is the page's JSON.
     context: {
       attribute: 'context',
@@ -108,6 +111,8 @@ export class FeatureProvider extends ReactiveElement {
   declare live: string | null;
   /** `local-cache-first` (null: the default), `network-first` or `disabled` (`cache-mode`). */
   declare cacheMode: string | null;
+  /** Whether a page URL with `?feature-qa=…` may force flags (`qa`). */
+  declare qa: boolean;
 
   /**
    * The visitor context: an object (the `context` attribute holds it as JSON; null when that does not parse).
@@ -121,6 +126,8 @@ export class FeatureProvider extends ReactiveElement {
     failed: (message) => this.#problem('start-failed', message),
     changed: (keys) => emit(this, 'feature-flags-change', { keys }),
   });
+  /** QA forcing asked for this page view: the SDK never starts (qa-forcing.ts). */
+  #forcing = false;
   #started = false;
   #closing: ReturnType<typeof setTimeout> | undefined;
   #missing: ReturnType<typeof setTimeout> | undefined;
@@ -129,7 +136,7 @@ export class FeatureProvider extends ReactiveElement {
     super();
     this.envId = this.apiKey = this.apiUrl = this.mode = this.visitorId = this.logLevel = null;
     this.live = this.cacheMode = null;
-    this.consent = this.authenticated = false;
+    this.consent = this.authenticated = this.qa = false;
     this.context = {};
     // Provided from construction on, so flags inside that upgrade in the same task find it.
     new ContextProvider(this, { context: featureClientContext, initialValue: this.#client });
@@ -165,6 +172,12 @@ export class FeatureProvider extends ReactiveElement {
   protected override update(changed: PropertyValues<this>): void {
     super.update(changed);
     if (!this.isConnected) return;
+    // QA forcing (qa-forcing.ts): its code loads only now, and this page view never starts the SDK.
+    if (!this.#started && !this.#forcing && this.qa && location.search.includes('feature-qa=')) {
+      this.#forcing = true;
+      void loadQaForcing().then(({ forceForQa }) => forceForQa(this, this.#client));
+    }
+    if (this.#forcing) return;
     const restart = !this.#started || SDK_PROPERTIES.some((name) => changed.has(name));
     const sdk = this.#sdkSettings();
     if (sdk === null) return;
