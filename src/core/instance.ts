@@ -165,6 +165,7 @@ export class FeatureInstance {
       },
       shutdown: async () => {
         closed = true;
+        forgetExit?.();
         void live?.then((stream) => stream?.close());
         source.close();
         // A visitor cache lookup that never answers must not hold the close forever: at most the timeout.
@@ -201,6 +202,10 @@ export class FeatureInstance {
             })
         : null;
     this.#run = run;
+    // An application that ends without close(): the last attempt and the lost-hits report run at exit anyway.
+    const forgetExit = platform.onProcessExit?.(() => {
+      if (this.#run === run) void this.close();
+    });
     // Decision-API mode is ready once device information is gathered; the bucketing source reports its own
     // status through `events.status` (PROTOCOL.md §16.1).
     if (options.mode === Mode.DECISION_API) this.#setStatus(FSSdkStatus.SDK_INITIALIZED);

@@ -38,6 +38,12 @@ export const nodePlatform: Platform = {
         : `No server could be reached at ${serverUrl}, taken from FEATURE_API_URL: check that variable and that the server runs there.`,
     ),
   campaignFlags: internedCampaignFlags,
+  onProcessExit: (close) => {
+    // `beforeExit`, not `exit`: the close is asynchronous, and the loop it fills keeps the process alive until
+    // it is done; `once`, so the emit that follows that work ends the process.
+    process.once('beforeExit', close);
+    return () => process.off('beforeExit', close);
+  },
   deviceContext(): Promise<DeviceContext> {
     const first = !startedBefore;
     startedBefore = true;

@@ -57,6 +57,13 @@ export interface Platform {
    * many visitors); without it each visitor gets its own (browsers hold one or two).
    */
   readonly campaignFlags?: (campaign: DecisionCampaign) => readonly ResolvedFlag[];
+  /**
+   * Registers `close` to run when the process is about to exit with the SDK still started (Node: the event
+   * loop ran dry, `beforeExit`), so undelivered hits get their last attempt and the lost ones are reported
+   * even when the application never calls `close()`; returns an unregister function. Absent in browsers,
+   * where page hide does this.
+   */
+  readonly onProcessExit?: (close: () => void) => () => void;
   /** Registers a callback for page hide (browsers only); returns an unregister function. */
   readonly onPageHide?: (send: () => void) => () => void;
   /** The page's visibility (browsers only): a live-update stream stays open in Node. */
