@@ -280,7 +280,11 @@ void test('an operator runs an A/B test from the console, from sign-in to sign-o
     timeoutMs: 20_000,
     intervalMs: 250,
   });
-  assert.equal(await page.getByLabel('State of Buy button').inputValue(), 'active');
+  // The row shows it once the toggle's answer is in (the server may be quicker to serve it than the page to say so).
+  await until(async () => (await page.getByLabel('State of Buy button').inputValue()) === 'active', {
+    what: 'the row showing Active after Undo',
+    timeoutMs: 10_000,
+  });
   await page.getByLabel('State of Buy button').selectOption('paused');
   await paused();
   await checkScreen(page, 'campaigns');
