@@ -1,10 +1,10 @@
 // The campaign editor (#/campaigns/new, #/campaigns/{id}): the whole campaign in one form, sent to POST or PATCH
-// …/campaigns. The draft (campaign-draft.ts) keeps what is typed; inputs are named by the server's
-// field paths (form-kit.ts), so the server's `details` land next to their inputs, and what cannot be
-// placed goes into the summary at the top with its path. A save is live at once: the server publishes it.
-// A save that would leave flags to the page's defaults waits for "Save anyway" (missing-flags.ts). What a save
-// or a state change did is said in the page's flow (beside Save, under the state control, or under the title of
-// a campaign just created), never in the shell's floating notice, which would cover the form.
+// …/campaigns. The draft (campaign-draft.ts) keeps what is typed; inputs are named by the server's field paths
+// (form-kit.ts), so the server's `details` land next to their inputs, and what cannot be placed goes into the
+// summary at the top with its path. A save is live at once: the server publishes it. A save that would leave flags
+// to the page's defaults waits for "Save anyway" (missing-flags.ts). What a save did is said in the page's flow
+// (beside Save, or under the title of a campaign just created), as a state change is (state-control.ts), never
+// in the shell's floating notice, which would cover the form.
 import { LitElement, html, nothing, type PropertyValues } from 'lit';
 import type { CampaignReport, RemoteCampaign } from 'feature-ts/protocol';
 import { ConsoleApiError, seg } from '../api.js';
