@@ -189,6 +189,39 @@ describe('<campaign-editor>', () => {
     await expect(el).to.be.accessible();
   });
 
+  it('says under the state control why a state change was refused, and keeps the stored state', async () => {
+    const campaign = campaignOf();
+    const api = new StubApi({
+      'GET /environments/env-1/campaigns/camp-1': campaign,
+      [`GET ${LIST}`]: page([campaign]),
+      'PATCH /environments/env-1/campaigns/camp-1/toggle': () => {
+        throw new ConsoleApiError(403, 'forbidden', 'This session may not change campaign states.');
+      },
+    });
+    const { el, notices } = await mount<CampaignEditor>(
+      html`<campaign-editor .campaignId=${'camp-1'}></campaign-editor>`,
+      api,
+    );
+    const state = await until(() => el.shadowRoot?.querySelector<HTMLSelectElement>('#campaign-state'), {
+      what: 'the state control',
+    });
+    typeInto(state, 'paused');
+    const note = await until(
+      () => {
+        const found = el.shadowRoot?.querySelector('[data-testid=state-note]');
+        return found?.textContent.trim() === '' ? null : found;
+      },
+      { what: 'the refusal' },
+    );
+    assert.strictEqual(note.textContent.trim(), 'This session may not change campaign states.');
+    assert.isTrue(note.classList.contains('error'), 'seen, not only heard');
+    assert.isFalse(note.classList.contains('visually-hidden'));
+    assert.strictEqual(state.value, 'active', 'the select back to the stored state');
+    assert.isNull(el.shadowRoot?.querySelector('undo-notice') ?? null, 'nothing to undo');
+    assert.deepEqual(notices, []);
+    await expect(el).to.be.accessible();
+  });
+
   it('says beside the Delete button why a delete was refused, not in the floating notice', async () => {
     const campaign = campaignOf();
     const api = new StubApi({

@@ -1,12 +1,12 @@
 // The campaign editor (#/campaigns/new, #/campaigns/{id}): the whole campaign in one form, sent to POST or PATCH
-// …/campaigns. The draft (campaign-draft.ts) keeps what is typed; inputs are named by the server's
-// field paths (form-kit.ts), so the server's `details` land next to their inputs, and what cannot be
-// placed goes into the summary at the top with its path. A save is live at once: the server publishes it.
-// A save that would leave flags to the page's defaults waits for "Save anyway" (missing-flags.ts). What a save
-// or a state change did is said in the page's flow (beside Save, under the state control, or under the title of
-// a campaign just created), never in the shell's floating notice, which would cover the form.
+// …/campaigns. The draft (campaign-draft.ts) keeps what is typed; inputs are named by the server's field paths
+// (form-kit.ts), so the server's `details` land next to their inputs, and what cannot be placed goes into the
+// summary at the top with its path. A save is live at once: the server publishes it. A save that would leave flags
+// to the page's defaults waits for "Save anyway" (missing-flags.ts). What a save did is said in the page's flow
+// (beside Save, or under the title of a campaign just created), as a state change is (state-control.ts), never
+// in the shell's floating notice, which would cover the form.
 import { LitElement, html, nothing, type PropertyValues } from 'lit';
-import type { CampaignReport, CampaignState, RemoteCampaign } from 'feature-ts/protocol';
+import type { CampaignReport, RemoteCampaign } from 'feature-ts/protocol';
 import { ConsoleApiError, seg } from '../api.js';
 import { consumeConsoleContext, type ConsoleContext } from '../console-context.js';
 import { navigate, routeHash } from '../router.js';
@@ -16,11 +16,11 @@ import { goalsSeen, NO_GOALS, type GoalsSeen } from './analysis-fields.js';
 import { campaignForm } from './campaign-form.js';
 import { loadAllCampaigns } from './campaign-list.js';
 import { deleteCampaign } from './campaign-delete.js';
-import { changeState } from './campaign-state.js';
 import { errorSummary } from './editor-parts.js';
 import { editorStyles } from './editor-styles.js';
 import { fieldId, type FormKit } from './form-kit.js';
 import { missingFlags } from './missing-flags.js';
+import { StateControl } from './state-control.js';
 import { handOverCreated, refusalOf, savedMessage, takeCreated } from './save-outcome.js';
 
 /**
@@ -42,7 +42,6 @@ export class CampaignEditor extends LitElement {
     busy: { state: true },
     saved: { state: true },
     savedOnCreation: { state: true },
-    stateNote: { state: true },
     warned: { state: true },
     deleteError: { state: true },
     goals: { state: true },
@@ -70,8 +69,6 @@ export class CampaignEditor extends LitElement {
   declare saved: string;
   /** What the save that created this campaign did, under the title. */
   declare savedOnCreation: string;
-  /** What the last state change did. */
-  declare stateNote: { message: string; kind: 'info' | 'error' } | null;
   /** True once a save was held back by flags left to the defaults: the warning shows until the next save. */
   declare warned: boolean;
   /** Why the last delete was refused. */
@@ -97,10 +94,14 @@ export class CampaignEditor extends LitElement {
       this.requestUpdate();
     },
   };
-  /** The shared state with `notify` kept in the editor, for changeState. */
-  readonly #stateContext = (): ConsoleContext => ({
-    ...this.context,
-    notify: (message, kind = 'info') => (this.stateNote = { message, kind }),
+  /** The state select, with what its last change did and Undo, under it. */
+  readonly #stateControl = new StateControl(this, {
+    context: () => this.context,
+    campaign: () => this.campaign,
+    changed: (updated) => {
+      this.campaign = updated;
+      if (this.draft !== null) this.draft.state = updated.state;
+    },
   });
 
   constructor() {
@@ -117,7 +118,6 @@ export class CampaignEditor extends LitElement {
     this.busy = false;
     this.saved = '';
     this.savedOnCreation = '';
-    this.stateNote = null;
     this.warned = false;
     this.deleteError = '';
     this.goals = NO_GOALS;
@@ -140,11 +140,11 @@ export class CampaignEditor extends LitElement {
       submitted: false,
       saved: '',
       savedOnCreation: '',
-      stateNote: null,
       warned: false,
       deleteError: '',
       goals: NO_GOALS,
     });
+    this.#stateControl.reset();
     const envId = this.context.environment?.id;
     if (envId === undefined) return;
     if (this.campaignId === null) {
@@ -235,17 +235,6 @@ export class CampaignEditor extends LitElement {
     this.deleteError = await deleteCampaign(this.context, this.campaign);
   }
 
-  async #setState(select: HTMLSelectElement): Promise<void> {
-    if (this.campaign === null) return;
-    this.stateNote = null;
-    const updated = await changeState(this.#stateContext(), this.campaign, select.value as CampaignState);
-    if (updated === null) select.value = this.campaign.state;
-    else {
-      this.campaign = updated;
-      if (this.draft !== null) this.draft.state = updated.state;
-    }
-  }
-
   #goTo(path: string): void {
     const root = this.renderRoot;
     const target =
@@ -288,14 +277,13 @@ export class CampaignEditor extends LitElement {
       goals: this.goals,
       busy: this.busy,
       saved: this.saved,
-      stateNote: this.stateNote,
+      stateControl: this.campaign === null ? nothing : this.#stateControl.render(this.campaign),
       deleteError: this.deleteError,
       missing: this.warned ? missingFlags(this.draft) : [],
       save: (event) => void this.#save(event),
       saveAnyway: () => void this.#save(null, true),
       focus: (id) => this.renderRoot.querySelector<HTMLElement>(`#${CSS.escape(id)}`)?.focus(),
       remove: () => void this.#delete(),
-      setState: (select) => void this.#setState(select),
     });
     return html`<h1>${title}</h1>
       ${links}

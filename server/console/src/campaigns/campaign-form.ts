@@ -6,7 +6,7 @@ import type { RemoteCampaign } from 'feature-ts/protocol';
 import { analysisFields, type GoalsSeen } from './analysis-fields.js';
 import { blankGroup, type CampaignDraft } from './campaign-draft.js';
 import { campaignFields } from './campaign-fields.js';
-import { missingFlagsWarning, stateControl } from './editor-parts.js';
+import { missingFlagsWarning } from './editor-parts.js';
 import { errorSlot, fieldId, type FormKit } from './form-kit.js';
 import type { MissingFlag } from './missing-flags.js';
 import { keysDatalist } from './targeting-editor.js';
@@ -23,8 +23,8 @@ export interface CampaignFormState {
   busy: boolean;
   /** What the last save did, for the status line beside Save. */
   saved: string;
-  /** What the last state change did (or why it was refused), shown under the state control. */
-  stateNote: { message: string; kind: 'info' | 'error' } | null;
+  /** The state control of a stored campaign, with what its last change did (state-control.ts); nothing when new. */
+  stateControl: TemplateResult | typeof nothing;
   /** Why the last delete was refused ('' when none was). */
   deleteError: string;
   /** The flags a save would leave to the defaults, once a save was tried (empty: no warning). */
@@ -35,7 +35,6 @@ export interface CampaignFormState {
   /** Focuses the input with this id. */
   focus: (id: string) => void;
   remove: () => void;
-  setState: (select: HTMLSelectElement) => void;
 }
 
 /** The editor's form over `draft`. */
@@ -49,8 +48,7 @@ export const campaignForm = (
     ${keysDatalist()}
     <section class="card" aria-labelledby="campaign-title">
       <h2 id="campaign-title">Campaign</h2>
-      ${campaign === null ? nothing : stateControl(campaign, state.setState, state.stateNote)}
-      ${campaignFields(kit, draft, campaign === null, state.count)}
+      ${state.stateControl} ${campaignFields(kit, draft, campaign === null, state.count)}
     </section>
     <section aria-labelledby="groups-title">
       <h2 id="groups-title">Variation groups</h2>

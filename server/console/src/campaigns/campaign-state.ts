@@ -26,10 +26,14 @@ export const STATES: readonly CampaignState[] = ['active', 'paused', 'interrupte
 export const stateNotice = (state: CampaignState): string =>
   `${STATE_LABELS[state]} — ${STATE_HINTS[state]}.`;
 
+/** What a screen reader hears after a change: the campaign, its state and what that means; `again` after an Undo. */
+export const stateAnnouncement = (campaign: RemoteCampaign, again = false): string =>
+  `“${campaign.name}” is ${again ? 'back to ' : ''}${STATE_LABELS[campaign.state].toLowerCase()}: ${STATE_HINTS[campaign.state]}.`;
+
 /**
  * Moves `campaign` to `state` after asking when it is final; resolves the campaign as stored now, or null when
  * the user cancelled or the server refused (the reason is told through `context.notify`). `quiet`: the caller
- * tells the success itself (the list, beside the row, with Undo).
+ * tells the success itself (the list beside the row, the editor under its state control; both with Undo).
  */
 export const changeState = async (
   context: ConsoleContext,
@@ -53,10 +57,7 @@ export const changeState = async (
       `/environments/${seg(envId)}/campaigns/${seg(campaign.id)}/toggle`,
       { state },
     );
-    if (!quiet)
-      context.notify(
-        `“${updated.name}” is ${STATE_LABELS[updated.state].toLowerCase()}: ${STATE_HINTS[updated.state]}.`,
-      );
+    if (!quiet) context.notify(stateAnnouncement(updated));
     return updated;
   } catch (error) {
     context.notify(error instanceof ConsoleApiError ? error.message : String(error), 'error');

@@ -11,7 +11,7 @@ import { routeHash } from '../router.js';
 import { consoleStyles } from '../styles.js';
 import { loadAllCampaigns, matches } from './campaign-list.js';
 import { campaignRow } from './campaign-row.js';
-import { STATE_HINTS, STATE_LABELS, changeState, stateNotice } from './campaign-state.js';
+import { STATE_LABELS, changeState, stateAnnouncement, stateNotice } from './campaign-state.js';
 import '../widgets/listening-now.js';
 import '../widgets/undo-notice.js';
 import { stackedTableStyles } from '../widgets/stacked-table.js';
@@ -25,10 +25,6 @@ interface StateChange {
   message: string;
   undoTo: CampaignState | null;
 }
-
-/** What a screen reader hears after a change: the campaign, its state and what that means. */
-const announce = (campaign: RemoteCampaign, again = false): string =>
-  `“${campaign.name}” is ${again ? 'back to ' : ''}${STATE_LABELS[campaign.state].toLowerCase()}: ${STATE_HINTS[campaign.state]}.`;
 
 /**
  * The campaigns list.
@@ -157,7 +153,7 @@ export class CampaignsView extends LitElement {
       // Pausing and resuming can be taken back; interrupting was confirmed and is final.
       const undoTo = updated.state === 'interrupted' ? null : before;
       this.change = { campaignId: updated.id, message: stateNotice(updated.state), undoTo };
-      this.announcement = `${announce(updated)}${undoTo === null ? '' : ' Undo is beside it for a few seconds.'}`;
+      this.announcement = `${stateAnnouncement(updated)}${undoTo === null ? '' : ' Undo is beside it for a few seconds.'}`;
     }
     // Cancelled or refused: the select goes back to the stored state.
     else select.value = campaign.state;
@@ -178,7 +174,7 @@ export class CampaignsView extends LitElement {
     }
     this.#replace(updated);
     this.change = { campaignId: updated.id, message: `Undone. ${stateNotice(updated.state)}`, undoTo: null };
-    this.announcement = announce(updated, true);
+    this.announcement = stateAnnouncement(updated, true);
     // The Undo button is gone: the focus goes to the state it restored, not to the page's start.
     await this.updateComplete;
     this.renderRoot.querySelector<HTMLElement>(`select[data-campaign="${CSS.escape(updated.id)}"]`)?.focus();

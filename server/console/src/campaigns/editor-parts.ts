@@ -1,10 +1,7 @@
 // Parts of the campaign editor kept out of its element: the error summary of a refused save (every message with
-// its field path, a button to the field when it has an input), the warning about flags a save would leave to the
-// page's defaults (with "Save anyway"), and the state control of a stored campaign with what its last change did.
+// its field path, a button to the field when it has an input) and the warning about flags a save would leave to
+// the page's defaults (with "Save anyway").
 import { html, nothing, type TemplateResult } from 'lit';
-import { live } from 'lit/directives/live.js';
-import type { RemoteCampaign } from 'feature-ts/protocol';
-import { STATES, STATE_HINTS, STATE_LABELS } from './campaign-state.js';
 import type { MissingFlag } from './missing-flags.js';
 
 /**
@@ -65,36 +62,3 @@ export const missingFlagsWarning = (
     <button type="button" class="secondary" @click=${saveAnyway}>Save anyway</button>
   </div>`;
 };
-
-/**
- * The state select of a stored campaign (changed at once through the toggle route by `onChange`), and what its
- * last change did, in the flow under it.
- */
-export const stateControl = (
-  campaign: RemoteCampaign,
-  onChange: (select: HTMLSelectElement) => void,
-  note: { message: string; kind: 'info' | 'error' } | null = null,
-): TemplateResult =>
-  html`<div class="field">
-    <label for="campaign-state">Campaign state</label>
-    <select
-      id="campaign-state"
-      aria-describedby="campaign-state-hint"
-      ?disabled=${campaign.state === 'interrupted'}
-      .value=${live(campaign.state)}
-      @change=${(event: Event) => onChange(event.target as HTMLSelectElement)}
-    >
-      ${STATES.map((s) => html`<option value=${s} ?selected=${s === campaign.state}>${STATE_LABELS[s]}</option>`)}
-    </select>
-    <p id="campaign-state-hint" class="hint">
-      <span class="badge ${campaign.state}">${STATE_LABELS[campaign.state]}</span>
-      ${STATE_HINTS[campaign.state]}. Changes apply at once, without saving.
-    </p>
-    <p
-      class=${note?.kind === 'error' ? 'state-note error' : 'state-note'}
-      role="status"
-      data-testid="state-note"
-    >
-      ${note?.message ?? ''}
-    </p>
-  </div>`;

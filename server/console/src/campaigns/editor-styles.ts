@@ -210,6 +210,10 @@ export const editorStyles = css`
   .state-note.error {
     color: var(--danger);
   }
+  /* Under the state's hint, in the flow: it pushes what follows down rather than covering it. */
+  .state-notice {
+    margin-top: 0.35rem;
+  }
   .linklike {
     background: none;
     border: none;
