@@ -137,7 +137,7 @@ export const startWebhookDeliverer = (
           `webhook ${delivery.webhookId}: delivery ${delivery.id} to ${delivery.url} failed (${why}); next attempt in ${Math.round((retryAtMs - settledAt) / 1000)} s`,
         );
     }
-    await store.settleDelivery(delivery.id, { atMs: sentAt, status, answer, error, retryAtMs });
+    await store.settleDelivery(delivery, { atMs: sentAt, status, answer, error, retryAtMs });
   };
 
   const pass = async (): Promise<number> => {
