@@ -173,7 +173,13 @@ export class FeatureProvider extends ReactiveElement {
     super.update(changed);
     if (!this.isConnected) return;
     // QA forcing (qa-forcing.ts): its code loads only now, and this page view never starts the SDK.
-    if (!this.#started && !this.#forcing && this.qa && location.search.includes('feature-qa=')) {
+    // The parameter itself, not any whose name ends in it (`utm_feature-qa=`), which would stop the SDK.
+    if (
+      !this.#started &&
+      !this.#forcing &&
+      this.qa &&
+      new URLSearchParams(location.search).has('feature-qa')
+    ) {
       this.#forcing = true;
       void loadQaForcing().then(({ forceForQa }) => forceForQa(this, this.#client));
     }
