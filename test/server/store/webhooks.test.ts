@@ -40,6 +40,7 @@ describeStoreOnEveryKind('webhooks', (opened) => {
     await store.setPanic(envId, true);
     await store.setPanic(envId, true); // no change: no event
     await store.setAccountSettings(envId, { enabledXPC: true });
+    await store.setAccountSettings(envId, { enabledXPC: true }); // no change: no event
     await store.rotateApiKey(envId);
     await store.replaceCampaigns(envId, [premiumToggle('wh-')]);
     await store.deleteCampaign(envId, premiumToggle('wh-').id);
