@@ -172,8 +172,10 @@ export class FeatureProvider extends ReactiveElement {
   protected override update(changed: PropertyValues<this>): void {
     super.update(changed);
     if (!this.isConnected) return;
-    // QA forcing (qa-forcing.ts): its code loads only now, and this page view never starts the SDK.
-    if (!this.#started && !this.#forcing && this.qa && location.search.includes('feature-qa=')) {
+    // QA forcing (qa-forcing.ts; asked by ?feature-qa itself, not utm_feature-qa): its code loads only now,
+    // and this page view never starts the SDK.
+    const qa = this.qa && new URLSearchParams(location.search).has('feature-qa');
+    if (!this.#started && !this.#forcing && qa) {
       this.#forcing = true;
       void loadQaForcing().then(({ forceForQa }) => forceForQa(this, this.#client));
     }

@@ -116,6 +116,15 @@ describe('<feature-provider qa>: QA forcing', () => {
     await fixture(html`${live}`);
     assert.strictEqual((await liveReady).source, 'fetch');
 
+    // Another parameter whose name merely ends in feature-qa (a campaign tag, another tool's) forces nothing.
+    const other = await makeProvider({ env, visitorId: newVisitorId('qa-other'), content: FLAGS });
+    other.setAttribute('qa', '');
+    await withQuery({ 'utm_feature-qa': 'btnColor:red', 'myfeature-qa': 'x' }, async () => {
+      const otherReady = readyOf(other);
+      await fixture(html`${other}`);
+      assert.strictEqual((await otherReady).source, 'fetch', 'only ?feature-qa= itself forces');
+    });
+
     const provider: FeatureProvider = await makeProvider({
       env,
       visitorId: newVisitorId('qa-bad'),

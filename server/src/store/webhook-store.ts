@@ -43,6 +43,8 @@ export interface WebhookDelivery {
 export interface ClaimedDelivery extends WebhookDelivery {
   url: string;
   secret: string;
+  /** The lease this claim holds: its outcome is recorded only while no other claim has taken the delivery. */
+  leaseUntilMs: number;
 }
 
 /** The outcome of one attempt. */
@@ -76,6 +78,13 @@ export interface WebhookStore {
    * `leaseUntilMs`: a target's deliveries go one at a time, in the order their events were made.
    */
   claimDueDeliveries(nowMs: number, leaseUntilMs: number, limit: number): Promise<ClaimedDelivery[]>;
-  /** Records an attempt's outcome and lifts the lease. */
-  settleDelivery(deliveryId: string, attempt: DeliveryAttempt): Promise<void>;
+  /**
+   * Records the outcome of `claimed`'s attempt and lifts its lease. Nothing is recorded when the lease ran out
+   * and another claim took the delivery (that claim's outcome counts); a delivery sent again on demand after
+   * the attempt began stays pending, so it is sent once more.
+   */
+  settleDelivery(
+    claimed: Pick<ClaimedDelivery, 'id' | 'createdMs' | 'leaseUntilMs'>,
+    attempt: DeliveryAttempt,
+  ): Promise<void>;
 }

@@ -73,6 +73,18 @@ const answerStart = async (response: Response, max: number): Promise<string> => 
   return text.slice(0, max);
 };
 
+/**
+ * The target as a log line names it: its origin only, since many receivers (chat incoming-webhook URLs, for
+ * one) carry their credential in the path or query, and logs are read more widely than the operator routes.
+ */
+const logged = (url: string): string => {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return 'an unparsable URL';
+  }
+};
+
 /** Starts sending `store`'s webhook deliveries; the first pass runs at once. */
 export const startWebhookDeliverer = (
   store: WebhookStore,
@@ -130,14 +142,14 @@ export const startWebhookDeliverer = (
       const why = status === null ? error : `HTTP ${status}`;
       if (retryAtMs === null)
         options.log.warn(
-          `webhook ${delivery.webhookId}: delivery ${delivery.id} (${delivery.eventType}) to ${delivery.url} given up after ${delivery.attempts + 1} attempts in 24 h (last: ${why})`,
+          `webhook ${delivery.webhookId}: delivery ${delivery.id} (${delivery.eventType}) to ${logged(delivery.url)} given up after ${delivery.attempts + 1} attempts in 24 h (last: ${why})`,
         );
       else
         options.log.info(
-          `webhook ${delivery.webhookId}: delivery ${delivery.id} to ${delivery.url} failed (${why}); next attempt in ${Math.round((retryAtMs - settledAt) / 1000)} s`,
+          `webhook ${delivery.webhookId}: delivery ${delivery.id} to ${logged(delivery.url)} failed (${why}); next attempt in ${Math.round((retryAtMs - settledAt) / 1000)} s`,
         );
     }
-    await store.settleDelivery(delivery.id, { atMs: sentAt, status, answer, error, retryAtMs });
+    await store.settleDelivery(delivery, { atMs: sentAt, status, answer, error, retryAtMs });
   };
 
   const pass = async (): Promise<number> => {

@@ -1,7 +1,7 @@
 // The short lock of the file hit cache: a `{file}.lock` file created exclusively around each read-modify-write
 // of the cache file, so processes sharing one file (cluster workers, a restart overlapping its predecessor)
 // never lose each other's records. Node only.
-import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import { link, mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -14,24 +14,43 @@ const MAX_ATTEMPTS = 1_000;
 
 const errorCode = (error: unknown): unknown => (error as { code?: unknown } | null)?.code;
 
+/** The lock's content, the token of its holder; null when it is gone. */
+const tokenIn = async (lockPath: string): Promise<string | null> => {
+  try {
+    return await readFile(lockPath, 'utf8');
+  } catch (error) {
+    if (errorCode(error) === 'ENOENT') return null;
+    throw error;
+  }
+};
+
 /** Removes the lock at `lockPath` when it is stale; true when it was (or vanished meanwhile). */
 const clearStale = async (lockPath: string): Promise<boolean> => {
   let age: number;
+  let staleToken: string | null;
   try {
     age = Date.now() - (await stat(lockPath)).mtimeMs;
+    staleToken = await tokenIn(lockPath);
   } catch (error) {
     if (errorCode(error) === 'ENOENT') return true;
     throw error;
   }
-  if (age < STALE_MS) return false;
+  if (age < STALE_MS || staleToken === null) return age >= STALE_MS;
   // Renamed aside first, so of two processes that both found it stale only one removes it (the other's rename
-  // fails with ENOENT), and neither removes the fresh lock a third process may have taken since.
+  // fails with ENOENT).
   const aside = `${lockPath}.stale-${process.pid}-${globalThis.crypto.randomUUID().slice(0, 8)}`;
   try {
     await rename(lockPath, aside);
   } catch (error) {
     if (errorCode(error) === 'ENOENT') return true;
     throw error;
+  }
+  // Another process cleared the stale lock and took a fresh one between our look and our rename: that one
+  // is put back (link fails, leaving things be, if yet another was taken meanwhile).
+  if ((await tokenIn(aside)) !== staleToken) {
+    await link(aside, lockPath).catch(() => undefined);
+    await rm(aside, { force: true });
+    return false;
   }
   await rm(aside, { force: true });
   return true;
@@ -44,11 +63,18 @@ const clearStale = async (lockPath: string): Promise<boolean> => {
  */
 export const withFileLock = async <T>(path: string, work: () => Promise<T>): Promise<T> => {
   const lockPath = `${path}.lock`;
+  // This holder's mark in the lock: it releases the lock only while the mark is there, so a holder that was
+  // taken over as stale never removes the lock of the process that took over.
+  const token = `${process.pid}-${globalThis.crypto.randomUUID()}`;
   const deadline = Date.now() + WAIT_MS;
   for (let attempt = 0; ; attempt += 1) {
     try {
       const handle = await open(lockPath, 'wx');
-      await handle.close();
+      try {
+        await handle.writeFile(token);
+      } finally {
+        await handle.close();
+      }
       break;
     } catch (error) {
       if (errorCode(error) === 'ENOENT' && attempt === 0) {
@@ -68,6 +94,6 @@ export const withFileLock = async <T>(path: string, work: () => Promise<T>): Pro
   try {
     return await work();
   } finally {
-    await rm(lockPath, { force: true });
+    if ((await tokenIn(lockPath)) === token) await rm(lockPath, { force: true });
   }
 };

@@ -40,6 +40,7 @@ describeStoreOnEveryKind('webhooks', (opened) => {
     await store.setPanic(envId, true);
     await store.setPanic(envId, true); // no change: no event
     await store.setAccountSettings(envId, { enabledXPC: true });
+    await store.setAccountSettings(envId, { enabledXPC: true }); // no change: no event
     await store.rotateApiKey(envId);
     await store.replaceCampaigns(envId, [premiumToggle('wh-')]);
     await store.deleteCampaign(envId, premiumToggle('wh-').id);
@@ -118,7 +119,7 @@ describeStoreOnEveryKind('webhooks', (opened) => {
     );
 
     // A failure: rescheduled, and still the head (the next waits behind it).
-    await store.settleDelivery(head.id, {
+    await store.settleDelivery(head, {
       atMs: now,
       status: 503,
       answer: 'busy',
@@ -132,7 +133,7 @@ describeStoreOnEveryKind('webhooks', (opened) => {
     assert.equal(firstOf(again).lastStatus, 503);
     assert.equal(firstOf(again).lastAnswer, 'busy');
 
-    await store.settleDelivery(head.id, {
+    await store.settleDelivery(firstOf(again), {
       atMs: now + 5_000,
       status: 204,
       answer: '',
@@ -147,7 +148,7 @@ describeStoreOnEveryKind('webhooks', (opened) => {
     assert.equal(settled.settledMs, now + 5_000);
 
     // Given up: failed, and the target moves on.
-    await store.settleDelivery(firstOf(next).id, {
+    await store.settleDelivery(firstOf(next), {
       atMs: now + 6_000,
       status: null,
       answer: null,
@@ -162,7 +163,7 @@ describeStoreOnEveryKind('webhooks', (opened) => {
     assert.equal(third.length, 1);
 
     // Sent again on demand: pending and due at once, with the same id and body.
-    await store.settleDelivery(firstOf(third).id, {
+    await store.settleDelivery(firstOf(third), {
       atMs: now + 7_000,
       status: 200,
       answer: 'ok',
@@ -175,6 +176,79 @@ describeStoreOnEveryKind('webhooks', (opened) => {
     const claimedAgain = await claim(now + 8_000, now + 60_000);
     assert.equal(claimedAgain.at(0)?.id, failed.id);
     assert.equal(await store.redeliver(webhook.id, 'nope', now), null);
+  });
+
+  void it('a redeliver during an attempt is sent again, and never beside another delivery of its target', async () => {
+    const { store, envId } = opened();
+    await store.setPanic(envId, false);
+    const { webhook } = await store.createWebhook(envId, {
+      url: 'http://127.0.0.1:9/redeliver',
+      events: ['environment.panic_changed'],
+    });
+    for (const panic of [true, false]) await store.setPanic(envId, panic);
+    const now = Date.now() + 1;
+    const claim = async (at: number, until: number): Promise<ClaimedDelivery[]> =>
+      (await store.claimDueDeliveries(at, until, 16)).filter((d) => d.webhookId === webhook.id);
+    const [first] = await claim(now, now + 30_000);
+    assert.ok(first !== undefined);
+    await store.settleDelivery(first, { atMs: now, status: 200, answer: '', error: null, retryAtMs: null });
+    const [second] = await claim(now + 1, now + 30_000);
+    assert.ok(second !== undefined && second.id !== first.id);
+
+    // The first is sent again while the second is in flight: it waits, so the target never has two at once.
+    await store.redeliver(webhook.id, first.id, now + 2);
+    assert.deepEqual(await claim(now + 3, now + 30_000), [], 'one delivery of a target in flight at a time');
+
+    // The second is asked again while its attempt is under way: the attempt's outcome does not settle it.
+    await store.redeliver(webhook.id, second.id, now + 4);
+    await store.settleDelivery(second, {
+      atMs: now + 5,
+      status: 200,
+      answer: '',
+      error: null,
+      retryAtMs: null,
+    });
+    const afterSettle = (await store.listDeliveries(webhook.id, 50)).find((d) => d.id === second.id);
+    assert.equal(afterSettle?.state, 'pending', 'asked again after the attempt began: sent again');
+    assert.equal(afterSettle.attempts, 1, 'the attempt is still counted');
+
+    // The first (older) goes now, then the second once more; an attempt whose lease ran out and was claimed
+    // again by another instance does not lift that instance's lease.
+    const [redone] = await claim(now + 6, now + 30_000);
+    assert.equal(redone?.id, first.id);
+    await store.settleDelivery(redone, {
+      atMs: now + 7,
+      status: 200,
+      answer: '',
+      error: null,
+      retryAtMs: null,
+    });
+    const [slow] = await claim(now + 8, now + 10);
+    assert.equal(slow?.id, second.id);
+    const [other] = await claim(now + 11, now + 30_000);
+    assert.equal(other?.id, second.id, 'the lease ran out: claimed again');
+    await store.settleDelivery(slow, {
+      atMs: now + 12,
+      status: 500,
+      answer: '',
+      error: null,
+      retryAtMs: now + 13,
+    });
+    assert.deepEqual(
+      await claim(now + 14, now + 30_000),
+      [],
+      "the late outcome left the other instance's lease",
+    );
+    await store.settleDelivery(other, {
+      atMs: now + 15,
+      status: 204,
+      answer: '',
+      error: null,
+      retryAtMs: null,
+    });
+    const done = (await store.listDeliveries(webhook.id, 50)).find((d) => d.id === second.id);
+    assert.equal(done?.state, 'delivered');
+    assert.equal(done.attempts, 2, 'the late outcome is not counted');
   });
 
   void it('a deleted target is sent nothing more, and its unsent deliveries are given up', async () => {

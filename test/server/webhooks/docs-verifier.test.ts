@@ -1,5 +1,7 @@
 // The signature verifier docs/teams.md gives receivers (issue 36), run as written: it accepts what the server
-// signs, and refuses a replay (the same delivery again, or an old signature), a wrong secret and a changed body.
+// signs; tells a delivery already handled (the server's retry after a lost answer, or a replay at once) apart,
+// so the receiver answers it 2xx without handling it again; and refuses an old signature, a wrong secret and a
+// changed body.
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,13 +13,18 @@ import { signWebhook } from '../../../server/src/webhooks/webhook-signature.js';
 const docs = readFileSync(new URL('../../../docs/teams.md', import.meta.url), 'utf8');
 const code = /<!-- webhook-verifier -->\s*```js\n([\s\S]*?)```\s*<!-- \/webhook-verifier -->/.exec(docs)?.[1];
 
-type Verify = (secret: string, body: string, headers: Record<string, string>, now?: number) => boolean;
+type Verify = (
+  secret: string,
+  body: string,
+  headers: Record<string, string>,
+  now?: number,
+) => 'new' | 'seen' | 'refused';
 
 void describe("docs/teams.md's webhook verifier", () => {
   const dir = mkdtempSync(join(tmpdir(), 'feature-verifier-'));
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  void it('accepts a delivery once and refuses replays, old signatures, other secrets and changed bodies', async () => {
+  void it('handles a delivery once, tells its retries apart, and refuses old signatures, other secrets and changed bodies', async () => {
     assert.ok(code !== undefined, 'the snippet is in docs/teams.md between its markers');
     const file = join(dir, 'verifier.mjs');
     writeFileSync(file, code);
@@ -29,16 +36,25 @@ void describe("docs/teams.md's webhook verifier", () => {
       'feature-signature': signWebhook(key, signed, at),
       'feature-webhook-id': id,
     });
-    assert.equal(verifyWebhook(secret, body, headers('d1'), now), true, 'what the server signs');
-    assert.equal(verifyWebhook(secret, body, headers('d1'), now + 10), false, 'the same delivery replayed');
-    assert.equal(verifyWebhook(secret, body, headers('d2', now - 301), now), false, 'a signature 5 min old');
+    assert.equal(verifyWebhook(secret, body, headers('d1'), now), 'new', 'what the server signs');
+    assert.equal(verifyWebhook(secret, body, headers('d1'), now + 10), 'seen', 'the same delivery replayed');
+    assert.equal(
+      verifyWebhook(secret, body, headers('d1', now + 40), now + 40),
+      'seen',
+      "the server's retry (signed anew) of a delivery whose 2xx it did not get: answered 2xx, not handled again",
+    );
+    assert.equal(
+      verifyWebhook(secret, body, headers('d2', now - 301), now),
+      'refused',
+      'a signature 5 min old',
+    );
     assert.equal(
       verifyWebhook(secret, body, headers('d3', now, 'whsec_other'), now),
-      false,
+      'refused',
       'another secret',
     );
-    assert.equal(verifyWebhook(secret, `${body} `, headers('d4'), now), false, 'a changed body');
-    assert.equal(verifyWebhook(secret, body, { 'feature-webhook-id': 'd5' }, now), false, 'no signature');
-    assert.equal(verifyWebhook(secret, body, headers('d6'), now), true, 'the next delivery');
+    assert.equal(verifyWebhook(secret, `${body} `, headers('d4'), now), 'refused', 'a changed body');
+    assert.equal(verifyWebhook(secret, body, { 'feature-webhook-id': 'd5' }, now), 'refused', 'no signature');
+    assert.equal(verifyWebhook(secret, body, headers('d6'), now), 'new', 'the next delivery');
   });
 });

@@ -9,7 +9,10 @@ import { ConsoleApiError } from '../api.js';
 export const savedMessage = (stored: RemoteCampaign): string =>
   stored.state === 'active'
     ? `Saved “${stored.name}”. Live now: visitors get this at their next decision.`
-    : `Saved “${stored.name}”. It is ${stored.state}: visitors get it once it is active.`;
+    : stored.state === 'interrupted'
+      ? // Interrupted is final (PROTOCOL.md §13.5): it is never active again.
+        `Saved “${stored.name}”. It is interrupted: visitors never get it (create a new campaign to run it).`
+      : `Saved “${stored.name}”. It is ${stored.state}: visitors get it once it is active.`;
 
 /** A refused save: the messages by field path, and the summary's [path, message] pairs ('' for no path). */
 export const refusalOf = (

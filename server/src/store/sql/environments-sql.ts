@@ -148,6 +148,11 @@ export const environmentQueries = (db: Pick<Sql, 'query' | 'transaction'>, chann
   },
   async setAccountSettings(envId: string, settings: Partial<AccountSettings>): Promise<void> {
     await db.transaction(async (tx) => {
+      // The settings before, under the row's lock: a write that changes nothing is no event (as for panic).
+      const before = await tx.query(
+        'SELECT enabled_xpc, enabled_1v1t FROM environments WHERE id = $1 FOR UPDATE',
+        [envId],
+      );
       const rows = await tx.query(
         `UPDATE environments SET enabled_xpc = COALESCE($2, enabled_xpc), enabled_1v1t = COALESCE($3, enabled_1v1t)
          WHERE id = $1 RETURNING enabled_xpc, enabled_1v1t`,
@@ -155,11 +160,16 @@ export const environmentQueries = (db: Pick<Sql, 'query' | 'transaction'>, chann
       );
       if (rows[0] === undefined) throw unknownEnvironmentInput(envId);
       await publish(tx, channel, envId);
-      await queueWebhookEvent(tx, envId, {
-        type: 'environment.settings_changed',
-        enabledXPC: bool(rows[0], 'enabled_xpc'),
-        enabled1V1T: bool(rows[0], 'enabled_1v1t'),
-      });
+      const unchanged =
+        before[0] !== undefined &&
+        bool(before[0], 'enabled_xpc') === bool(rows[0], 'enabled_xpc') &&
+        bool(before[0], 'enabled_1v1t') === bool(rows[0], 'enabled_1v1t');
+      if (!unchanged)
+        await queueWebhookEvent(tx, envId, {
+          type: 'environment.settings_changed',
+          enabledXPC: bool(rows[0], 'enabled_xpc'),
+          enabled1V1T: bool(rows[0], 'enabled_1v1t'),
+        });
     });
   },
 });

@@ -144,7 +144,8 @@ export const webhookQueries = (db: Pick<Sql, 'query' | 'transaction'>): WebhookS
   },
   async redeliver(webhookId, deliveryId, nowMs) {
     // Back to pending, due now, with a fresh 24 h of retries counted from now; the lease is kept if one is in
-    // flight, so the attempt under way is not doubled.
+    // flight, so the attempt under way is not doubled, and its outcome leaves the delivery pending (the new
+    // created_ms tells settleDelivery), so it is sent once more after it.
     const rows = await db.query(
       `UPDATE webhook_deliveries SET state = 'pending', next_attempt_ms = $3, created_ms = $3, settled_ms = NULL
        WHERE webhook_id = $1 AND id = $2 AND EXISTS
@@ -155,12 +156,16 @@ export const webhookQueries = (db: Pick<Sql, 'query' | 'transaction'>): WebhookS
     return rows[0] === undefined ? null : toDelivery(rows[0]);
   },
   async claimDueDeliveries(nowMs, leaseUntilMs, limit) {
+    // A target with a delivery in flight is skipped whole: a redeliver can make an older delivery its head
+    // while a newer one is leased, and sending it then would put two of the target's deliveries in flight.
     const rows = await db.query(
       `WITH head AS (
-         SELECT DISTINCT ON (webhook_id) seq, next_attempt_ms, lease_until_ms FROM webhook_deliveries
+         SELECT DISTINCT ON (webhook_id) webhook_id, seq, next_attempt_ms FROM webhook_deliveries
          WHERE state = 'pending' ORDER BY webhook_id, seq),
+       busy AS (
+         SELECT DISTINCT webhook_id FROM webhook_deliveries WHERE state = 'pending' AND lease_until_ms > $1),
        due AS (
-         SELECT seq FROM head WHERE next_attempt_ms <= $1 AND (lease_until_ms IS NULL OR lease_until_ms <= $1)
+         SELECT seq FROM head WHERE next_attempt_ms <= $1 AND webhook_id NOT IN (SELECT webhook_id FROM busy)
          ORDER BY seq LIMIT $3)
        UPDATE webhook_deliveries d SET lease_until_ms = $2 FROM due, webhooks w
        WHERE d.seq = due.seq AND w.id = d.webhook_id AND w.deleted_ms IS NULL AND d.state = 'pending'
@@ -172,25 +177,32 @@ export const webhookQueries = (db: Pick<Sql, 'query' | 'transaction'>): WebhookS
       ...toDelivery(row),
       url: text(row, 'url'),
       secret: text(row, 'secret'),
+      leaseUntilMs,
     }));
   },
-  async settleDelivery(deliveryId, attempt: DeliveryAttempt) {
+  async settleDelivery(claimed, attempt: DeliveryAttempt) {
     const delivered = attempt.status !== null && attempt.status >= 200 && attempt.status < 300;
     const state: DeliveryState = delivered ? 'delivered' : attempt.retryAtMs === null ? 'failed' : 'pending';
+    // Only while this claim's lease stands (a later claim's outcome is the one that counts). A redeliver
+    // during the attempt moved created_ms: the delivery stays pending and due, as the redeliver asked.
     await db.query(
-      `UPDATE webhook_deliveries SET attempts = attempts + 1, state = $2::text, last_attempt_ms = $3::bigint,
+      `UPDATE webhook_deliveries SET attempts = attempts + 1, last_attempt_ms = $3::bigint,
          last_status = $4, last_answer = $5, last_error = $6, lease_until_ms = NULL,
-         next_attempt_ms = COALESCE($7::bigint, next_attempt_ms),
-         settled_ms = CASE WHEN $2::text = 'pending' THEN NULL ELSE $3::bigint END
-       WHERE id = $1`,
+         state = CASE WHEN created_ms = $9::bigint THEN $2::text ELSE 'pending' END,
+         next_attempt_ms = CASE WHEN created_ms = $9::bigint THEN COALESCE($7::bigint, next_attempt_ms)
+           ELSE next_attempt_ms END,
+         settled_ms = CASE WHEN created_ms = $9::bigint AND $2::text <> 'pending' THEN $3::bigint END
+       WHERE id = $1 AND lease_until_ms = $8::bigint`,
       [
-        deliveryId,
+        claimed.id,
         state,
         attempt.atMs,
         attempt.status,
         attempt.answer?.slice(0, ANSWER_KEPT_CHARS) ?? null,
         attempt.error,
         attempt.retryAtMs,
+        claimed.leaseUntilMs,
+        claimed.createdMs,
       ],
     );
   },
