@@ -227,7 +227,8 @@ describe('<feature-provider live> and <feature-provider cache-mode>', () => {
     await release(env.envId);
     const fresh = newVisitorId('disabled-fresh');
     const { provider } = await started({ env, visitorId: fresh, cacheMode: 'disabled', content: FLAG });
-    assert.strictEqual(shown(flagOf(provider)), 'green');
+    // The provider is ready before its flag has rendered what it published.
+    await until(() => shown(flagOf(provider)) === 'green', { what: 'the fetched variation shown' });
     assert.strictEqual(localStorage.getItem(keptKey(env, fresh)), null);
   });
 });

@@ -78,8 +78,10 @@ describe('hidden tab (PROTOCOL.md §17, Chromium)', () => {
       await until(async () => (await double.streams.open()) === 0, { what: 'the stream to close' });
       assert.equal(refreshes, 0);
       setHidden(false);
+      // A reconnect on a loaded machine (the whole suite in two cores) can take longer than until's default 5 s.
       await until(async () => (await double.streams.open()) === 1 && refreshes === 1, {
         what: 'the stream reopened, and the re-fetch',
+        timeoutMs: 20_000,
       });
       assert.equal(await double.streams.opened(), 2);
     } finally {

@@ -73,7 +73,12 @@ void describe('migrate: the lines of an upgrade', () => {
       );
       // Every activation and every hit (all of them goal hits) waits to be folded.
       assert.equal(num(marks[0] ?? {}, 'n'), rows);
-      for (const name of ['009-report-rollups', '010-time-partitions', '011-pending-received'])
+      for (const name of [
+        '009-report-rollups',
+        '010-time-partitions',
+        '011-pending-received',
+        '012-webhooks',
+      ])
         assert.ok(
           lines.includes(`Upgrading the database, migration ${name}…`),
           `${name} is said (${lines.join(' | ')})`,
@@ -89,10 +94,7 @@ void describe('migrate: the lines of an upgrade', () => {
         moves.some((line) => / rows done \(\d+ %\), about \d+ s left$/.test(line)),
         `a line before the end says what is left (${moves.join(' | ')})`,
       );
-      assert.match(
-        lines.at(-1) ?? '',
-        /^Upgrading the database, migration 011-pending-received: done in \d+ s$/,
-      );
+      assert.match(lines.at(-1) ?? '', /^Upgrading the database, migration 012-webhooks: done in \d+ s$/);
     } finally {
       await sql.close();
     }
