@@ -6,13 +6,16 @@ import { readFileSync } from 'node:fs';
 
 const README = new URL('../../README.md', import.meta.url);
 
-/** The `js` code block between the README's markers named `name`; throws when there is none. */
-export const readmeExample = (name: string): string => {
-  const readme = readFileSync(README, 'utf8');
-  const section = new RegExp(`<!-- ${name} -->([\\s\\S]*?)<!-- /${name} -->`).exec(readme)?.[1];
+/**
+ * The `js` code block between the markers named `name` in `file` (the README unless said, docs/teams.md for the
+ * webhook verifier); throws when there is none.
+ */
+export const readmeExample = (name: string, file: URL = README): string => {
+  const text = readFileSync(file, 'utf8');
+  const section = new RegExp(`<!-- ${name} -->([\\s\\S]*?)<!-- /${name} -->`).exec(text)?.[1];
   const code = section === undefined ? undefined : /```js\n([\s\S]*?)```/.exec(section)?.[1];
   if (code === undefined)
-    throw new Error(`README.md has no js block between <!-- ${name} --> and its end marker`);
+    throw new Error(`${file.pathname} has no js block between <!-- ${name} --> and its end marker`);
   return code;
 };
 

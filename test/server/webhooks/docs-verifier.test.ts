@@ -3,15 +3,15 @@
 // so the receiver answers it 2xx without handling it again; and refuses an old signature, a wrong secret and a
 // changed body.
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, describe, it } from 'node:test';
 import { signWebhook } from '../../../server/src/webhooks/webhook-signature.js';
+import { readmeExample } from '../../support/wtr-readme-examples.js';
 
-const docs = readFileSync(new URL('../../../docs/teams.md', import.meta.url), 'utf8');
-const code = /<!-- webhook-verifier -->\s*```js\n([\s\S]*?)```\s*<!-- \/webhook-verifier -->/.exec(docs)?.[1];
+const code = readmeExample('webhook-verifier', new URL('../../../docs/teams.md', import.meta.url));
 
 type Verify = (
   secret: string,
@@ -25,7 +25,6 @@ void describe("docs/teams.md's webhook verifier", () => {
   after(() => rmSync(dir, { recursive: true, force: true }));
 
   void it('handles a delivery once, tells its retries apart, and refuses old signatures, other secrets and changed bodies', async () => {
-    assert.ok(code !== undefined, 'the snippet is in docs/teams.md between its markers');
     const file = join(dir, 'verifier.mjs');
     writeFileSync(file, code);
     const { verifyWebhook } = (await import(pathToFileURL(file).href)) as { verifyWebhook: Verify };
