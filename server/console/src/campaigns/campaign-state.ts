@@ -26,6 +26,10 @@ export const STATES: readonly CampaignState[] = ['active', 'paused', 'interrupte
 export const stateNotice = (state: CampaignState): string =>
   `${STATE_LABELS[state]} — ${STATE_HINTS[state]}.`;
 
+/** The Undo button's name after a change from another state: what it gives the campaign back (empty: none). */
+export const undoLabel = (campaign: RemoteCampaign, undoTo: CampaignState | null): string =>
+  undoTo === null ? '' : `Undo: make ${campaign.name} ${STATE_LABELS[undoTo].toLowerCase()} again`;
+
 /** What a screen reader hears after a change: the campaign, its state and what that means; `again` after an Undo. */
 export const stateAnnouncement = (campaign: RemoteCampaign, again = false): string =>
   `“${campaign.name}” is ${again ? 'back to ' : ''}${STATE_LABELS[campaign.state].toLowerCase()}: ${STATE_HINTS[campaign.state]}.`;

@@ -11,7 +11,7 @@ import { routeHash } from '../router.js';
 import { consoleStyles } from '../styles.js';
 import { loadAllCampaigns, matches } from './campaign-list.js';
 import { campaignRow } from './campaign-row.js';
-import { STATE_LABELS, changeState, stateAnnouncement, stateNotice } from './campaign-state.js';
+import { changeState, stateAnnouncement, stateNotice, undoLabel } from './campaign-state.js';
 import '../widgets/listening-now.js';
 import '../widgets/undo-notice.js';
 import { stackedTableStyles } from '../widgets/stacked-table.js';
@@ -190,11 +190,7 @@ export class CampaignsView extends LitElement {
     if (change === null || change.campaignId !== campaign.id) return nothing;
     return html`<undo-notice
       .message=${change.message}
-      .undoLabel=${
-        change.undoTo === null
-          ? ''
-          : `Undo: make ${campaign.name} ${STATE_LABELS[change.undoTo].toLowerCase()} again`
-      }
+      .undoLabel=${undoLabel(campaign, change.undoTo)}
       @undo=${() => void this.#undo(change)}
       @notice-expired=${() => {
         if (this.change === change) this.change = null;

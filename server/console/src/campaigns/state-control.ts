@@ -14,6 +14,7 @@ import {
   changeState,
   stateAnnouncement,
   stateNotice,
+  undoLabel,
 } from './campaign-state.js';
 import '../widgets/undo-notice.js';
 
@@ -132,11 +133,7 @@ export class StateControl {
     return html`<undo-notice
       class="state-notice"
       .message=${change.message}
-      .undoLabel=${
-        change.undoTo === null
-          ? ''
-          : `Undo: make ${campaign.name} ${STATE_LABELS[change.undoTo].toLowerCase()} again`
-      }
+      .undoLabel=${undoLabel(campaign, change.undoTo)}
       @undo=${() => void this.#undo(change)}
       @notice-expired=${() => {
         if (this.#change === change) this.#show(null, this.#said);
