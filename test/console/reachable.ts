@@ -23,3 +23,35 @@ export const assertReachable = (root: ShadowRoot, elements: readonly Element[], 
   }
   assert.isAtMost(document.documentElement.scrollWidth, width, 'the page does not scroll sideways');
 };
+
+/** The ARIA role each part of a table must spell out: `display: block` makes Safari drop the native ones. */
+const TABLE_ROLES: Readonly<Record<string, string>> = {
+  table: 'table',
+  thead: 'rowgroup',
+  tbody: 'rowgroup',
+  tr: 'row',
+  td: 'cell',
+};
+
+/**
+ * Checks that every part of each table in `root` that stacks into cards (widgets/stacked-table.ts) names its
+ * role, so assistive technology still reads a table where the cards' CSS removed the native semantics.
+ */
+export const assertTableRoles = (root: ShadowRoot): void => {
+  const tables = [...root.querySelectorAll('.stacks table')];
+  assert.isAbove(tables.length, 0, 'a stacking table to check');
+  for (const table of tables)
+    for (const part of [table, ...table.querySelectorAll('thead, tbody, tr, th, td')]) {
+      const expected =
+        part.localName === 'th'
+          ? part.getAttribute('scope') === 'row'
+            ? 'rowheader'
+            : 'columnheader'
+          : TABLE_ROLES[part.localName];
+      assert.strictEqual(
+        part.getAttribute('role'),
+        expected,
+        `<${part.localName}> “${part.textContent.trim().slice(0, 30)}” names its role`,
+      );
+    }
+};

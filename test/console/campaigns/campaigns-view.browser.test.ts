@@ -17,7 +17,7 @@ import {
   typeInto,
   until,
 } from '../console-fixture.js';
-import { assertReachable } from '../reachable.js';
+import { assertReachable, assertTableRoles } from '../reachable.js';
 
 const listOf = (envId: string) => `/environments/${envId}/campaigns?_page=1&_max_per_page=100`;
 const page = (items: unknown[]) => ({
@@ -191,6 +191,7 @@ describe('<campaigns-view>', () => {
       const cells = [...root.querySelectorAll('tbody tr > th, tbody tr > td')];
       assert.lengthOf(cells, 2 * 8, 'eight fields per campaign');
       assertReachable(root, cells, 'cell');
+      assertTableRoles(root);
       assertReachable(root, [...root.querySelectorAll('tbody a, tbody select, tbody .badge')], 'control');
       // Each value keeps its column's name beside it.
       const state = must(cells.find((cell) => cell.getAttribute('data-label') === 'State'));

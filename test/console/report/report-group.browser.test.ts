@@ -8,7 +8,7 @@ import '../../../server/console/src/report/report-group.js';
 import type { ReportGroupView } from '../../../server/console/src/report/report-group.js';
 import { exampleReport } from '../../support/report-example.js';
 import { inShadow, must, until } from '../console-fixture.js';
-import { assertReachable } from '../reachable.js';
+import { assertReachable, assertTableRoles } from '../reachable.js';
 
 const groupOf = async (mismatch = false) => {
   const report = exampleReport('sequential', mismatch);
@@ -110,6 +110,7 @@ describe('<report-group>', () => {
         td.getAttribute('data-label'),
       );
       assert.deepEqual(labels.slice(-2), ['Verdict', 'Revenue']);
+      assertTableRoles(root);
       await expect(el).to.be.accessible();
     } finally {
       await setViewport({ width: 1280, height: 800 });

@@ -18,9 +18,9 @@ export const campaignRow = (
   notice: TemplateResult | typeof nothing = nothing,
 ): TemplateResult => {
   const warnings = campaign.compatibility ?? [];
-  return html`<tr>
-    <td class="num" data-label="Order">${order}</td>
-    <th scope="row">
+  return html`<tr role="row">
+    <td role="cell" class="num" data-label="Order">${order}</td>
+    <th role="rowheader" scope="row">
       <a href=${routeHash({ name: 'campaign', campaignId: campaign.id })}>${campaign.name}</a>
       ${campaign.slug === null ? nothing : html`<span class="slug mono">${campaign.slug}</span>`}
       ${
@@ -36,16 +36,18 @@ export const campaignRow = (
             </details>`
       }
     </th>
-    <td data-label="Type">${typeName(campaign.type)}</td>
-    <td data-label="State"><span class="badge ${campaign.state}">${STATE_LABELS[campaign.state]}</span></td>
-    <td class="num" data-label="Traffic">${trafficText(campaign)}</td>
-    <td class="num" data-label="Variations">${variationCount(campaign)}</td>
-    <td data-label="Last change">
+    <td role="cell" data-label="Type">${typeName(campaign.type)}</td>
+    <td role="cell" data-label="State">
+      <span class="badge ${campaign.state}">${STATE_LABELS[campaign.state]}</span>
+    </td>
+    <td role="cell" class="num" data-label="Traffic">${trafficText(campaign)}</td>
+    <td role="cell" class="num" data-label="Variations">${variationCount(campaign)}</td>
+    <td role="cell" data-label="Last change">
       <time datetime=${campaign.updated_at} title=${new Date(campaign.updated_at).toLocaleString()}
         >${relativeTime(campaign.updated_at)}</time
       >
     </td>
-    <td data-label="Actions">
+    <td role="cell" data-label="Actions">
       <div class="actions">
         <a href=${routeHash({ name: 'report', campaignId: campaign.id })}
           >Report<span class="visually-hidden"> of ${campaign.name}</span></a

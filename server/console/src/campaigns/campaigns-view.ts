@@ -220,23 +220,23 @@ export class CampaignsView extends LitElement {
               </button>
             </p>`
           : html`<div class="table-wrap stacks">
-                <table>
+                <table role="table">
                   <caption class="visually-hidden">
                     Campaigns of ${this.context.environment?.name ?? ''}
                   </caption>
-                  <thead>
-                    <tr>
-                      <th scope="col" class="num">Order</th>
-                      <th scope="col">Name</th>
-                      <th scope="col">Type</th>
-                      <th scope="col">State</th>
-                      <th scope="col" class="num">Traffic</th>
-                      <th scope="col" class="num">Variations</th>
-                      <th scope="col">Last change</th>
-                      <th scope="col">Actions</th>
+                  <thead role="rowgroup">
+                    <tr role="row">
+                      <th role="columnheader" scope="col" class="num">Order</th>
+                      <th role="columnheader" scope="col">Name</th>
+                      <th role="columnheader" scope="col">Type</th>
+                      <th role="columnheader" scope="col">State</th>
+                      <th role="columnheader" scope="col" class="num">Traffic</th>
+                      <th role="columnheader" scope="col" class="num">Variations</th>
+                      <th role="columnheader" scope="col">Last change</th>
+                      <th role="columnheader" scope="col">Actions</th>
                     </tr>
                   </thead>
-                  <tbody>
+                  <tbody role="rowgroup">
                     ${rows.map(({ c, order }) =>
                       campaignRow(c, order, (select) => void this.#setState(c, select), this.#notice(c)),
                     )}

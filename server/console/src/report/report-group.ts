@@ -200,16 +200,16 @@ export class ReportGroupView extends LitElement {
     const columns = reportColumns(sequential, revenue);
     return scrollRegion(
       `Results for ${this.groupLabel}, scrollable`,
-      html`<table>
+      html`<table role="table">
         <caption class="visually-hidden">
           Results for ${this.groupLabel}
         </caption>
-        <thead>
-          <tr>
-            ${columns.map((column, index) => html`<th scope="col" class=${index === 0 || column === 'Verdict' ? '' : 'num'}>${column}</th>`)}
+        <thead role="rowgroup">
+          <tr role="row">
+            ${columns.map((column, index) => html`<th role="columnheader" scope="col" class=${index === 0 || column === 'Verdict' ? '' : 'num'}>${column}</th>`)}
           </tr>
         </thead>
-        <tbody>
+        <tbody role="rowgroup">
           ${this.group.variations.map((variation) => this.#row(variation, columns, revenue, sequential))}
         </tbody>
       </table>`,
@@ -225,14 +225,17 @@ export class ReportGroupView extends LitElement {
       html`<span aria-hidden="true">–</span><span class="visually-hidden">${reason}</span>`;
     // Each cell carries its column's name: a narrow report shows it beside the value (stacked-table.ts).
     const cell = (index: number, content: unknown, num = true) =>
-      html`<td class=${num ? 'num' : ''} data-label=${columns[index] ?? ''}>${content}</td>`;
+      html`<td role="cell" class=${num ? 'num' : ''} data-label=${columns[index] ?? ''}>${content}</td>`;
     const compared = (index: number, text: string | null) =>
       cell(
         index,
         variation.reference ? dash('not compared: this is the reference') : (text ?? dash('not available')),
       );
-    return html`<tr>
-      <th scope="row">${variationLabel(variation)}${variation.reference ? ' (reference)' : ''}</th>
+    // The header's text starts at its first character (no template whitespace): a screen reader and the tests
+    // read it as the variation's name.
+    const name = `${variationLabel(variation)}${variation.reference ? ' (reference)' : ''}`;
+    return html`<tr role="row">
+      <th role="rowheader" scope="row">${name}</th>
       ${cell(1, variation.visits)} ${cell(2, variation.visitors)} ${cell(3, figures?.conversions ?? 0)}
       ${cell(4, figures?.visitors ?? 0)} ${cell(5, percent(figures?.rate ?? 0, 2))}
       ${compared(6, figures?.uplift == null ? null : signedPercent(figures.uplift, 1))}

@@ -2,12 +2,14 @@
 // table in a sideways-scrolling box hid its right-hand columns (State, Traffic, Actions) at 390 px, where few
 // think to scroll. It is a container query on the table's own box, not a media query on the window, since the
 // menu beside the screen changes the room a table gets at the same window width. In a card each cell is a line,
-// its column's name (the cell's `data-label`) beside its value; the row's `<th>` heads the card.
+// its column's name (the cell's `data-label`) beside its value; the row's `<th>` heads the card. `display:
+// block` makes Safari (and so VoiceOver) drop a table's semantics, so such tables spell out their ARIA roles
+// (table, rowgroup, row, columnheader, rowheader, cell), which keep them a table to assistive technology.
 import { css, unsafeCSS, type CSSResult } from 'lit';
 
 /**
- * Styles of `.stacks` tables: put `class="stacks"` on the table's wrapping box and a `data-label` (the column's
- * name) on every cell; below `width` the rows become cards. The header row stays in the page for screen readers,
+ * Styles of `.stacks` tables: put `class="stacks"` on the table's wrapping box, a `data-label` (the column's
+ * name) on every cell, and the explicit roles above on its parts; below `width` the rows become cards. The header row stays in the page for screen readers,
  * out of sight.
  */
 export const stackedTableStyles = (width: string): CSSResult => css`
