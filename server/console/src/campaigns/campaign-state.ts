@@ -36,14 +36,14 @@ export const stateAnnouncement = (campaign: RemoteCampaign, again = false): stri
 
 /**
  * Moves `campaign` to `state` after asking when it is final; resolves the campaign as stored now, or null when
- * the user cancelled or the server refused (the reason is told through `context.notify`). `quiet`: the caller
- * tells the success itself (the list beside the row, the editor under its state control; both with Undo).
+ * the user cancelled or the server refused (the reason is told through `context.notify`). The caller tells the
+ * success itself, beside what changed (the list beside the row, the editor under its state control; both with
+ * Undo).
  */
 export const changeState = async (
   context: ConsoleContext,
   campaign: RemoteCampaign,
   state: CampaignState,
-  { quiet = false }: { quiet?: boolean } = {},
 ): Promise<RemoteCampaign | null> => {
   const envId = context.environment?.id;
   if (envId === undefined || state === campaign.state) return null;
@@ -61,7 +61,6 @@ export const changeState = async (
       `/environments/${seg(envId)}/campaigns/${seg(campaign.id)}/toggle`,
       { state },
     );
-    if (!quiet) context.notify(stateAnnouncement(updated));
     return updated;
   } catch (error) {
     context.notify(error instanceof ConsoleApiError ? error.message : String(error), 'error');

@@ -147,7 +147,7 @@ export class CampaignsView extends LitElement {
 
   async #setState(campaign: RemoteCampaign, select: HTMLSelectElement): Promise<void> {
     const before = campaign.state;
-    const updated = await changeState(this.context, campaign, select.value as CampaignState, { quiet: true });
+    const updated = await changeState(this.context, campaign, select.value as CampaignState);
     if (updated !== null && this.campaigns !== null) {
       this.#replace(updated);
       // Pausing and resuming can be taken back; interrupting was confirmed and is final.
@@ -166,7 +166,7 @@ export class CampaignsView extends LitElement {
     if (campaign === undefined || change.undoTo === null) return;
     // The button goes at once, so a second click cannot send a second request.
     this.change = { ...change, message: 'Undoing…', undoTo: null };
-    const updated = await changeState(this.context, campaign, change.undoTo, { quiet: true });
+    const updated = await changeState(this.context, campaign, change.undoTo);
     if (updated === null) {
       // Refused (told through notify): the row shows the state the server keeps.
       this.change = null;

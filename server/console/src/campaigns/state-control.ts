@@ -82,9 +82,7 @@ export class StateControl {
     if (campaign === null) return;
     const generation = this.#generation;
     this.#show(null, null);
-    const updated = await changeState(this.#context(), campaign, select.value as CampaignState, {
-      quiet: true,
-    });
+    const updated = await changeState(this.#context(), campaign, select.value as CampaignState);
     if (generation !== this.#generation) return;
     // Cancelled or refused: the select goes back to the stored state.
     if (updated === null) {
@@ -110,7 +108,7 @@ export class StateControl {
     const generation = this.#generation;
     // The button goes at once, so a second click cannot send a second request.
     this.#show({ message: 'Undoing…', undoTo: null }, this.#said);
-    const updated = await changeState(this.#context(), campaign, change.undoTo, { quiet: true });
+    const updated = await changeState(this.#context(), campaign, change.undoTo);
     if (generation !== this.#generation) return;
     if (updated === null) {
       // Refused (said under the control by notify): the select keeps the state the server has.
