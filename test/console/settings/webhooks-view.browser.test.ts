@@ -130,7 +130,7 @@ describe('<webhooks-view>', () => {
     buttonIn(secret, /Done/).click();
     await settle(form);
     assert.isNull(form.shadowRoot?.querySelector('secret-once'));
-    assert.notInclude(form.shadowRoot?.innerHTML ?? '', 'whsec_abc123');
+    assert.notInclude(must(form.shadowRoot).innerHTML, 'whsec_abc123');
   });
 
   it('sends no kinds when none is checked, and the list says "Every event"', async () => {
