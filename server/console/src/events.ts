@@ -19,8 +19,6 @@ export interface ConsoleEventDetails {
   'access-changed': Access;
   /** <webhook-create-form>: the server made a webhook (without its secret). */
   'webhook-created': Webhook;
-  /** <webhook-list>: a webhook was deleted. */
-  'webhook-deleted': Webhook;
   /** <environment-card>: the server accepted a change; the environment now. */
   'environment-changed': Environment;
   /** <environment-card>: a new API key was made; the owner shows it once. */

@@ -7,17 +7,8 @@ import { consumeConsoleContext, type ConsoleContext } from '../console-context.j
 import { emit } from '../events.js';
 import { consoleStyles } from '../styles.js';
 import type { Webhook } from '../types.js';
-import { WEBHOOK_EVENT_LABELS } from './webhook-labels.js';
+import { WEBHOOK_EVENT_KINDS } from './webhook-labels.js';
 import './secret-once.js';
-
-/** The secret on screen once, with the URL it signs for. */
-interface Created {
-  url: string;
-  secret: string;
-}
-
-/** The server's field path of the URL: `/url` from the route's own check, `url` or `body.url` from the schema's. */
-const URL_FIELD = /^(?:\/|body[./])?url$/;
 
 /**
  * Makes a webhook of the chosen environment and shows its signing secret once.
@@ -46,9 +37,6 @@ export class WebhookCreateForm extends LitElement {
         grid-template-columns: repeat(auto-fit, minmax(16rem, 1fr));
         gap: 0 1rem;
       }
-      code.kind {
-        overflow-wrap: anywhere;
-      }
     `,
   ];
   static override properties = {
@@ -56,7 +44,7 @@ export class WebhookCreateForm extends LitElement {
     urlError: { state: true },
     formError: { state: true },
     busy: { state: true },
-    created: { state: true },
+    secret: { state: true },
   };
 
   /** The shared state, provided by <console-app>. */
@@ -65,7 +53,8 @@ export class WebhookCreateForm extends LitElement {
   declare urlError: string;
   declare formError: string;
   declare busy: boolean;
-  declare created: Created | null;
+  /** The new webhook's signing secret, on screen until Done. */
+  declare secret: string | null;
 
   constructor() {
     super();
@@ -73,7 +62,7 @@ export class WebhookCreateForm extends LitElement {
     this.urlError = '';
     this.formError = '';
     this.busy = false;
-    this.created = null;
+    this.secret = null;
   }
 
   async #create(event: SubmitEvent): Promise<void> {
@@ -84,8 +73,7 @@ export class WebhookCreateForm extends LitElement {
     const url = (form.elements.namedItem('webhook-url') as HTMLInputElement).value.trim();
     const events = new FormData(form).getAll('event').filter((v) => typeof v === 'string');
     this.formError = '';
-    this.urlError =
-      url === '' ? 'Enter the URL to send the events to, e.g. https://hooks.example.com/feature.' : '';
+    this.urlError = url === '' ? 'Enter the URL to send the events to.' : '';
     if (this.urlError !== '') return this.#focusUrl();
     this.busy = true;
     try {
@@ -95,12 +83,13 @@ export class WebhookCreateForm extends LitElement {
       );
       const { secret, ...webhook } = answer;
       form.reset();
-      this.created = { url: webhook.url, secret };
+      this.secret = secret;
       emit(this, 'webhook-created', webhook);
     } catch (error) {
       const urlMessage =
         error instanceof ConsoleApiError
-          ? [...error.fields].find(([path]) => URL_FIELD.test(path))?.[1]
+          ? // `/url` from the route's own check, `url` or `body.url` from the schema's.
+            [...error.fields].find(([path]) => path.endsWith('url'))?.[1]
           : undefined;
       if (urlMessage === undefined) this.formError = error instanceof Error ? error.message : String(error);
       else {
@@ -119,7 +108,7 @@ export class WebhookCreateForm extends LitElement {
   }
 
   async #done(): Promise<void> {
-    this.created = null;
+    this.secret = null;
     await this.#focusUrl();
   }
 
@@ -127,25 +116,20 @@ export class WebhookCreateForm extends LitElement {
     return html`<section class="card" aria-labelledby="create-webhook-title">
       <h2 id="create-webhook-title">Create a webhook</h2>
       ${
-        this.created === null
+        this.secret === null
           ? nothing
           : html`<secret-once
-              heading="Signing secret of ${this.created.url}"
+              heading="Signing secret"
               .items=${[
                 {
                   label: 'Signing secret',
                   copyLabel: 'signing secret',
                   testId: 'webhook-secret',
-                  value: this.created.secret,
+                  value: this.secret,
                 },
               ]}
               @secret-dismissed=${() => void this.#done()}
-            >
-              <p class="hint">
-                Check the <code>Feature-Signature</code> header of each request with it: docs/teams.md,
-                “Checking the signature”.
-              </p>
-            </secret-once>`
+            ></secret-once>`
       }
       <form novalidate @submit=${(event: SubmitEvent) => void this.#create(event)}>
         <div class="field">
@@ -154,34 +138,28 @@ export class WebhookCreateForm extends LitElement {
             id="webhook-url"
             name="webhook-url"
             type="url"
-            inputmode="url"
-            maxlength="2048"
             autocomplete="off"
-            spellcheck="false"
             aria-invalid=${this.urlError === '' ? 'false' : 'true'}
             aria-describedby=${this.urlError === '' ? 'webhook-url-hint' : 'webhook-url-hint webhook-url-error'}
           />
-          <p id="webhook-url-hint" class="hint">
-            Where each event is POSTed, e.g. https://hooks.example.com/feature.
-          </p>
+          <p id="webhook-url-hint" class="hint">e.g. https://hooks.example.com/feature</p>
           ${this.urlError === '' ? nothing : html`<p id="webhook-url-error" class="error">${this.urlError}</p>`}
         </div>
         <fieldset aria-describedby="webhook-events-hint">
           <legend>Event kinds</legend>
-          <p id="webhook-events-hint" class="hint">None checked: every kind, including kinds added later.</p>
+          <p id="webhook-events-hint" class="hint">None checked: every kind, later ones included.</p>
           <div class="choices">
-            ${WEBHOOK_EVENT_LABELS.map(
-              ({ kind, label }) =>
+            ${WEBHOOK_EVENT_KINDS.map(
+              (kind) =>
                 html`<label class="check"
-                  ><input type="checkbox" name="event" value=${kind} />
-                  <span>${label} <code class="kind hint">${kind}</code></span></label
+                  ><input type="checkbox" name="event" value=${kind} /><code>${kind}</code></label
                 >`,
             )}
           </div>
         </fieldset>
         ${this.formError === '' ? nothing : html`<p class="notice danger" role="alert">${this.formError}</p>`}
         <button type="submit" ?disabled=${this.busy}>Create the webhook</button>
-        <span role="status" class="hint">${this.busy ? 'Creating the webhook…' : ''}</span>
+        <span role="status" class="hint">${this.busy ? 'Creating…' : ''}</span>
       </form>
     </section>`;
   }

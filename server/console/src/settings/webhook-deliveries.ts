@@ -1,72 +1,26 @@
 // The delivery log of one webhook (docs/teams.md "Webhooks", "Delivery"): its latest 50 deliveries, newest
 // first, with what the target last answered, so an operator sees why a delivery failed and sends it again once
 // the target is fixed. The log is read when shown and on Refresh; it does not poll.
-import { LitElement, css, html, nothing, type PropertyValues } from 'lit';
+import { LitElement, html, nothing, type PropertyValues } from 'lit';
 import { seg } from '../api.js';
 import { consumeConsoleContext, type ConsoleContext } from '../console-context.js';
 import { consoleStyles } from '../styles.js';
 import type { Items, Webhook, WebhookDelivery } from '../types.js';
 import { stackedTableStyles } from '../widgets/stacked-table.js';
 import { shortDateTime } from './action-labels.js';
-import { DELIVERY_STATE_LABELS } from './webhook-labels.js';
+import { DELIVERY_BADGES } from './webhook-labels.js';
 
 /**
  * A webhook's latest deliveries with Send again per delivery and Refresh.
  * @summary Webhook delivery log.
  */
 export class WebhookDeliveries extends LitElement {
-  static override styles = [
-    consoleStyles,
-    stackedTableStyles('40rem'),
-    css`
-      :host {
-        display: block;
-      }
-      .bar {
-        display: flex;
-        flex-wrap: wrap;
-        gap: 0.5rem 1rem;
-        align-items: center;
-        margin: 0 0 0.5rem;
-      }
-      h3 {
-        margin: 0;
-        font-size: 1rem;
-      }
-      pre.answer {
-        margin: 0.25rem 0 0;
-        max-height: 6rem;
-        overflow: auto;
-        white-space: pre-wrap;
-        overflow-wrap: anywhere;
-        font-size: 0.8125rem;
-      }
-      code.kind {
-        overflow-wrap: anywhere;
-      }
-      @container (max-width: 40rem) {
-        /* The button's cell has no column name: it takes the card's whole width. */
-        .stacks tbody td.whole {
-          display: block;
-        }
-      }
-      .badge.delivered {
-        color: var(--ok);
-      }
-      .badge.pending {
-        color: var(--warn);
-      }
-      .badge.failed {
-        color: var(--danger);
-      }
-    `,
-  ];
+  static override styles = [consoleStyles, stackedTableStyles('40rem')];
   static override properties = {
     context: { state: true },
     webhook: { attribute: false },
     deliveries: { state: true },
     loading: { state: true },
-    loadError: { state: true },
     status: { state: true },
   };
 
@@ -76,7 +30,6 @@ export class WebhookDeliveries extends LitElement {
   declare webhook: Webhook | null;
   declare deliveries: readonly WebhookDelivery[] | null;
   declare loading: boolean;
-  declare loadError: string;
   declare status: string;
   /** The webhook whose log is loaded (a late answer for another is dropped). */
   #loadedFor: string | null = null;
@@ -87,7 +40,6 @@ export class WebhookDeliveries extends LitElement {
     this.webhook = null;
     this.deliveries = null;
     this.loading = false;
-    this.loadError = '';
     this.status = '';
   }
 
@@ -108,14 +60,14 @@ export class WebhookDeliveries extends LitElement {
     const webhook = this.webhook;
     if (webhook === null) return;
     this.loading = true;
-    this.loadError = '';
+    this.status = '';
     try {
       const answer = await this.context.api.get<Items<WebhookDelivery>>(this.#path(webhook));
       if (webhook.id !== this.#loadedFor) return;
       this.deliveries = answer.items;
     } catch (error) {
       if (webhook.id === this.#loadedFor)
-        this.loadError = error instanceof Error ? error.message : String(error);
+        this.status = `Not loaded: ${error instanceof Error ? error.message : String(error)}`;
     } finally {
       if (webhook.id === this.#loadedFor) this.loading = false;
     }
@@ -130,41 +82,37 @@ export class WebhookDeliveries extends LitElement {
       );
       if (webhook.id !== this.#loadedFor) return;
       this.deliveries = (this.deliveries ?? []).map((d) => (d.id === queued.id ? queued : d));
-      this.status = `The ${delivery.event_type} delivery is queued to be sent again.`;
+      this.status = `${delivery.event_type} is sent again.`;
     } catch (error) {
-      this.status = `The delivery was not queued again: ${error instanceof Error ? error.message : String(error)}`;
+      this.status = `Not sent again: ${error instanceof Error ? error.message : String(error)}`;
     }
   }
 
   #lastAnswer(delivery: WebhookDelivery) {
     if (delivery.last_error !== null) return html`<span class="error">${delivery.last_error}</span>`;
-    if (delivery.last_status === null) return 'Not sent yet';
+    if (delivery.last_status === null) return '—';
     return html`HTTP
     ${delivery.last_status}${
       delivery.last_answer === null || delivery.last_answer === ''
         ? nothing
-        : html`<pre class="answer mono">${delivery.last_answer}</pre>`
+        : html`<br /><code>${delivery.last_answer}</code>`
     }`;
   }
 
   #row(delivery: WebhookDelivery) {
     return html`<tr>
-      <th scope="row" data-label="Event kind"><code class="kind">${delivery.event_type}</code></th>
+      <th scope="row" data-label="Event kind"><code>${delivery.event_type}</code></th>
       <td data-label="State">
-        <span class="badge ${delivery.state}"
-          >${DELIVERY_STATE_LABELS[delivery.state] ?? delivery.state}</span
-        >
+        <span class="badge ${DELIVERY_BADGES[delivery.state] ?? ''}">${delivery.state}</span>
       </td>
       <td data-label="Time">${shortDateTime(delivery.created_at)}</td>
       <td data-label="Attempts">${delivery.attempts}</td>
       <td data-label="Last answer">${this.#lastAnswer(delivery)}</td>
-      <td data-label="Next attempt">
-        ${delivery.next_attempt_at === null ? 'None' : shortDateTime(delivery.next_attempt_at)}
-      </td>
+      <td data-label="Next attempt">${shortDateTime(delivery.next_attempt_at)}</td>
       <td class="whole">
         <button type="button" class="secondary" @click=${() => void this.#sendAgain(delivery)}>
           Send again<span class="visually-hidden">
-            the ${delivery.event_type} delivery of ${shortDateTime(delivery.created_at)}</span
+            ${delivery.event_type} of ${shortDateTime(delivery.created_at)}</span
           >
         </button>
       </td>
@@ -172,18 +120,10 @@ export class WebhookDeliveries extends LitElement {
   }
 
   #log() {
-    if (this.loadError !== '')
-      return html`<p class="notice danger" role="alert">
-        The deliveries could not be loaded: ${this.loadError}
-      </p>`;
     if (this.deliveries === null) return nothing;
-    if (this.deliveries.length === 0)
-      return html`<p>No delivery yet: one is made for each event this webhook is sent.</p>`;
+    if (this.deliveries.length === 0) return html`<p>No delivery yet.</p>`;
     return html`<div class="stacks">
-      <table>
-        <caption class="visually-hidden">
-          Latest deliveries to ${this.webhook?.url ?? ''}, newest first
-        </caption>
+      <table aria-labelledby="log-title">
         <thead>
           <tr>
             <th scope="col">Event kind</th>
@@ -203,12 +143,12 @@ export class WebhookDeliveries extends LitElement {
   }
 
   override render() {
-    return html`<div class="bar">
-        <h3>Latest deliveries</h3>
+    return html`<div class="row">
+        <h3 id="log-title">Latest deliveries</h3>
         <button type="button" class="secondary" ?disabled=${this.loading} @click=${() => void this.#load()}>
-          Refresh<span class="visually-hidden"> the deliveries</span>
+          Refresh
         </button>
-        <span role="status" class="hint">${this.loading ? 'Loading the deliveries…' : this.status}</span>
+        <span role="status" class="hint">${this.loading ? 'Loading…' : this.status}</span>
       </div>
       ${this.#log()}`;
   }

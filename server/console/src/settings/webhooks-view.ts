@@ -1,14 +1,17 @@
 // Settings > Integrations > Webhooks (docs/teams.md "Webhooks"): the creation panel, then the chosen
-// environment's webhooks with their delivery logs. The list is loaded per environment; a creation or a deletion
-// updates it from the server's answer, so no reload is needed.
-import { LitElement, css, html, type PropertyValues } from 'lit';
+// environment's webhooks, each with its URL, its event kinds, its delivery log on demand (read from the server
+// only when opened) and Delete, which asks first since what the webhook has not yet sent is given up with it.
+// The list is loaded per environment; a creation or a deletion updates it from the server's answer.
+import { LitElement, css, html, nothing, type PropertyValues } from 'lit';
 import { seg } from '../api.js';
 import { consumeConsoleContext, type ConsoleContext } from '../console-context.js';
 import { routeHash } from '../router.js';
 import { consoleStyles } from '../styles.js';
 import type { Items, Webhook } from '../types.js';
+import { confirmAction } from '../widgets/confirm.js';
+import { stackedTableStyles } from '../widgets/stacked-table.js';
 import './webhook-create-form.js';
-import './webhook-list.js';
+import './webhook-deliveries.js';
 
 /**
  * An environment's webhooks: create, read the delivery log, send again, delete.
@@ -17,6 +20,7 @@ import './webhook-list.js';
 export class WebhooksView extends LitElement {
   static override styles = [
     consoleStyles,
+    stackedTableStyles('40rem'),
     css`
       .breadcrumb {
         margin: 0 0 0.25rem;
@@ -29,13 +33,19 @@ export class WebhooksView extends LitElement {
     webhooks: { state: true },
     loading: { state: true },
     loadError: { state: true },
+    open: { state: true },
+    status: { state: true },
   };
 
   /** The shared state, provided by <console-app>. */
   declare context: ConsoleContext;
+  /** The webhooks shown, oldest first (as the server lists them). */
   declare webhooks: readonly Webhook[];
   declare loading: boolean;
   declare loadError: string;
+  /** The ids of the webhooks whose delivery log is open. */
+  declare open: ReadonlySet<string>;
+  declare status: string;
   /** The environment whose webhooks are loaded (a late answer for another environment is dropped). */
   #loadedFor: string | null = null;
 
@@ -45,6 +55,8 @@ export class WebhooksView extends LitElement {
     this.webhooks = [];
     this.loading = false;
     this.loadError = '';
+    this.open = new Set();
+    this.status = '';
   }
 
   override willUpdate(changed: PropertyValues<this>): void {
@@ -53,6 +65,8 @@ export class WebhooksView extends LitElement {
     if (envId === this.#loadedFor) return;
     this.#loadedFor = envId;
     this.webhooks = [];
+    this.open = new Set();
+    this.status = '';
     if (envId !== null) void this.#load(envId);
   }
 
@@ -69,6 +83,66 @@ export class WebhooksView extends LitElement {
     }
   }
 
+  #toggle(webhook: Webhook): void {
+    const next = new Set(this.open);
+    if (!next.delete(webhook.id)) next.add(webhook.id);
+    this.open = next;
+  }
+
+  async #delete(webhook: Webhook): Promise<void> {
+    const sure = await confirmAction(
+      `Delete the webhook to ${webhook.url}?`,
+      'What it has not yet sent is given up. This cannot be undone.',
+      'Delete',
+    );
+    if (!sure) return;
+    try {
+      await this.context.api.delete(`/environments/${seg(webhook.env_id)}/webhooks/${seg(webhook.id)}`);
+      this.webhooks = this.webhooks.filter((w) => w.id !== webhook.id);
+      this.status = `${webhook.url} is deleted.`;
+    } catch (error) {
+      this.status = `Not deleted: ${error instanceof Error ? error.message : String(error)}`;
+    }
+  }
+
+  #row(webhook: Webhook, index: number) {
+    const open = this.open.has(webhook.id);
+    const logId = `log-${index}`;
+    return html`<tr>
+        <th scope="row" data-label="URL"><code>${webhook.url}</code></th>
+        <td data-label="Event kinds">
+          ${webhook.events.length === 0 ? 'Every event' : html`<code>${webhook.events.join(', ')}</code>`}
+        </td>
+        <td class="whole">
+          <div class="row">
+            <button
+              type="button"
+              class="secondary"
+              aria-expanded=${open ? 'true' : 'false'}
+              aria-controls=${logId}
+              @click=${() => this.#toggle(webhook)}
+            >
+              Deliveries<span class="visually-hidden"> to ${webhook.url}</span>
+            </button>
+            <button type="button" class="secondary danger" @click=${() => void this.#delete(webhook)}>
+              Delete<span class="visually-hidden"> ${webhook.url}</span>
+            </button>
+          </div>
+        </td>
+      </tr>
+      <tr class="log" id=${logId} ?hidden=${!open}>
+        <td colspan="3" class="whole">
+          ${
+            open
+              ? html`<div role="region" aria-label="Deliveries to ${webhook.url}">
+                  <webhook-deliveries .webhook=${webhook}></webhook-deliveries>
+                </div>`
+              : nothing
+          }
+        </td>
+      </tr>`;
+  }
+
   #list() {
     if (this.loading) return html`<p role="status">Loading the webhooks…</p>`;
     if (this.loadError !== '')
@@ -82,12 +156,21 @@ export class WebhooksView extends LitElement {
           Try again
         </button>
       </p>`;
-    return html`<webhook-list
-      .webhooks=${this.webhooks}
-      @webhook-deleted=${(event: HTMLElementEventMap['webhook-deleted']) => {
-        this.webhooks = this.webhooks.filter((w) => w.id !== event.detail.id);
-      }}
-    ></webhook-list>`;
+    if (this.webhooks.length === 0) return html`<p>No webhook yet.</p>`;
+    return html`<div class="stacks">
+      <table aria-labelledby="webhooks-title">
+        <thead>
+          <tr>
+            <th scope="col">URL</th>
+            <th scope="col">Event kinds</th>
+            <th scope="col"><span class="visually-hidden">Actions</span></th>
+          </tr>
+        </thead>
+        <tbody>
+          ${this.webhooks.map((webhook, index) => this.#row(webhook, index))}
+        </tbody>
+      </table>
+    </div>`;
   }
 
   override render() {
@@ -97,21 +180,20 @@ export class WebhooksView extends LitElement {
       ${
         environment === null
           ? html`<p class="notice warning">
-              There is no environment yet.
-              <a href=${routeHash({ name: 'environments' })}>Create one</a> first: a webhook is sent the
-              changes of one environment.
+              There is no environment yet:
+              <a href=${routeHash({ name: 'environments' })}>create one</a> first.
             </p>`
-          : html`<p>
-                A webhook POSTs each change of <strong>${environment.name}</strong> (campaigns, panic,
-                settings, API key) to a URL of yours, signed, and retries for 24 hours until it answers 2xx.
-              </p>
-              <webhook-create-form
+          : html`<webhook-create-form
                 @webhook-created=${(event: HTMLElementEventMap['webhook-created']) => {
                   this.webhooks = [...this.webhooks.filter((w) => w.id !== event.detail.id), event.detail];
                 }}
               ></webhook-create-form>
-              ${this.#list()}`
-      } `;
+              <section class="card" aria-labelledby="webhooks-title">
+                <h2 id="webhooks-title">Webhooks</h2>
+                <p class="hint" role="status">${this.status}</p>
+                ${this.#list()}
+              </section>`
+      }`;
   }
 }
 
