@@ -1,12 +1,15 @@
 // The console as an operator meets it, in Debian's Chromium under the server's own CSP: sign in, make an
 // environment and copy its key, build an A/B test with a targeting rule and two variations, see a plain page
 // with the three tags render it, click there, watch the open report count the visit and the conversion, pause
-// the campaign and see the page fall back, give a job an access and revoke it from the panel, watch the live
+// the campaign and see the page fall back, give a job an access and revoke it from the panel, send the panic
+// switches to a webhook and send one of them again from its delivery log, watch the live
 // traffic, sign out and see every console route refuse the old session. axe checks every screen, at desktop and
 // at phone width. With CONSOLE_SCREENSHOTS=folder, each screen is saved there as a PNG.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -15,6 +18,7 @@ import { promisify } from 'node:util';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { openFreshPgliteStore } from '../server/template-data-dir.js';
 import type { Store } from '../../server/src/store/store.js';
+import { startWebhookDeliverer } from '../../server/src/webhooks/webhook-deliverer.js';
 import { startApp, type Running } from '../server/support.js';
 import { axeViolations } from '../support/axe.js';
 import { launchChromium } from '../support/chromium.js';
@@ -331,6 +335,67 @@ void test('an operator runs an A/B test from the console, from sign-in to sign-o
   assert.equal(refused.status, 401, "the revoked access's token is refused");
   await checkScreen(page, 'remote-control');
   screens.push(['#/settings/remote-control', /^Remote Control API/]);
+
+  // A webhook to a receiver on this machine: its secret is shown once, the panic switches reach it, the log shows
+  // the receiver's answer, and Send again posts the newest delivery once more, with the same delivery id.
+  const received: string[] = [];
+  const receiver = createServer((request, response) => {
+    request.resume();
+    request.on('end', () => {
+      received.push(String(request.headers['feature-webhook-id']));
+      response.end('got it');
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+  const deliverer = startWebhookDeliverer(store, {
+    log: { info: () => undefined, warn: () => undefined },
+    pollMs: 100,
+  });
+  try {
+    await open(page, '#/settings/webhooks', /^Webhooks/);
+    await page.getByLabel('URL', { exact: true }).fill(receiverUrl);
+    await page.getByLabel('environment.panic_changed').check();
+    await page.getByRole('button', { name: 'Create the webhook' }).click();
+    assert.match(((await page.getByTestId('webhook-secret').textContent()) ?? '').trim(), /^whsec_/);
+    await checkScreen(page, 'webhooks-secret');
+    await page.getByRole('button', { name: 'Done', exact: true }).click();
+    assert.equal(await page.getByTestId('webhook-secret').count(), 0, 'the secret is gone once dismissed');
+    for (const panic of [true, false]) {
+      const changed = await fetch(`${server.url}/admin/v1/environments/${envId}`, {
+        method: 'PATCH',
+        headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ panic }),
+      });
+      assert.equal(changed.status, 200);
+    }
+    await until(() => received.length >= 2, {
+      what: 'the two panic events',
+      timeoutMs: 10_000,
+      intervalMs: 100,
+    });
+    await page.getByRole('button', { name: `Deliveries to ${receiverUrl}` }).click();
+    await page.getByText('got it').first().waitFor();
+    assert.equal(
+      await page.getByRole('button', { name: /^Send again environment\.panic_changed/ }).count(),
+      2,
+    );
+    await page
+      .getByRole('button', { name: /^Send again/ })
+      .first()
+      .click();
+    await until(() => received.length >= 3, {
+      what: 'the delivery sent again',
+      timeoutMs: 10_000,
+      intervalMs: 100,
+    });
+    assert.equal(received[2], received[1], 'the newest delivery, sent again under its own id');
+    await checkScreen(page, 'webhooks');
+    screens.push(['#/settings/webhooks', /^Webhooks/]);
+  } finally {
+    await deliverer.stop();
+    await new Promise((resolve) => receiver.close(resolve));
+  }
 
   // Live traffic: the page's exposure and click, filtered to the visitor.
   await open(page, '#/live', /^Live traffic/);

@@ -11,7 +11,8 @@ export type Route =
   | { name: 'live' }
   | { name: 'account' }
   | { name: 'environments' }
-  | { name: 'remote-control' };
+  | { name: 'remote-control' }
+  | { name: 'webhooks' };
 
 /** The route of a location hash; unknown hashes open the campaigns. */
 export const parseRoute = (hash: string): Route => {
@@ -29,6 +30,7 @@ export const parseRoute = (hash: string): Route => {
   if (first === 'settings' && second === 'account') return { name: 'account' };
   if (first === 'settings' && second === 'api-key') return { name: 'environments' };
   if (first === 'settings' && second === 'remote-control') return { name: 'remote-control' };
+  if (first === 'settings' && second === 'webhooks') return { name: 'webhooks' };
   return { name: 'campaigns' };
 };
 
@@ -51,6 +53,8 @@ export const routeHash = (route: Route): string => {
       return '#/settings/api-key';
     case 'remote-control':
       return '#/settings/remote-control';
+    case 'webhooks':
+      return '#/settings/webhooks';
   }
 };
 

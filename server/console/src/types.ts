@@ -33,3 +33,31 @@ export interface Access {
 export interface Items<T> {
   items: T[];
 }
+
+/** A webhook of an environment (never with its secret, except in the answer that makes it). */
+export interface Webhook {
+  id: string;
+  env_id: string;
+  url: string;
+  /** The event kinds it is sent; empty: every kind, later ones included. */
+  events: string[];
+  created_at: string;
+}
+
+/** One event's delivery to one webhook, as the delivery log shows it. */
+export interface WebhookDelivery {
+  id: string;
+  event_id: string;
+  event_type: string;
+  state: 'pending' | 'delivered' | 'failed';
+  attempts: number;
+  created_at: string;
+  next_attempt_at: string | null;
+  last_attempt_at: string | null;
+  last_status: number | null;
+  /** The start of the target's last answer (1 KB). */
+  last_answer: string | null;
+  last_error: string | null;
+  settled_at: string | null;
+  body: string;
+}

@@ -9,6 +9,7 @@ const MENU: ReadonlyArray<{ route: Route; label: string; group?: string }> = [
   { route: { name: 'account' }, label: 'Account', group: 'Settings' },
   { route: { name: 'environments' }, label: 'API Key & Settings', group: 'Settings' },
   { route: { name: 'remote-control' }, label: 'Integrations › Remote Control API', group: 'Settings' },
+  { route: { name: 'webhooks' }, label: 'Integrations › Webhooks', group: 'Settings' },
 ];
 
 /** Which menu entry a route belongs to (a campaign's editor and report sit under Campaigns). */

@@ -9,6 +9,7 @@ import '../live/live-view.js';
 import '../settings/account-view.js';
 import '../settings/environments-view.js';
 import '../settings/remote-control-view.js';
+import '../settings/webhooks-view.js';
 
 /** The view element of `route`. */
 export const routeView = (route: Route): TemplateResult => {
@@ -29,5 +30,7 @@ export const routeView = (route: Route): TemplateResult => {
       return html`<environments-view></environments-view>`;
     case 'remote-control':
       return html`<remote-control-view></remote-control-view>`;
+    case 'webhooks':
+      return html`<webhooks-view></webhooks-view>`;
   }
 };

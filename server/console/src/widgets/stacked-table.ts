@@ -9,7 +9,8 @@ import { css, unsafeCSS, type CSSResult } from 'lit';
 
 /**
  * Styles of `.stacks` tables: put `class="stacks"` on the table's wrapping box, a `data-label` (the column's
- * name) on every cell, and the explicit roles above on its parts; below `width` the rows become cards. The header row stays in the page for screen readers,
+ * name) on every cell, or `class="whole"` on one that spans the card, and the explicit roles above on its
+ * parts; below `width` the rows become cards. The header row stays in the page for screen readers,
  * out of sight.
  */
 export const stackedTableStyles = (width: string): CSSResult => css`
@@ -64,6 +65,10 @@ export const stackedTableStyles = (width: string): CSSResult => css`
     }
     .stacks tbody th[scope='row']::before {
       content: none;
+    }
+    /* A cell with no column name (a row's buttons, a row that spans the table) takes the card's whole width. */
+    .stacks tbody td.whole {
+      display: block;
     }
   }
 `;
