@@ -12,7 +12,7 @@ import { WEBHOOK_EVENT_KINDS } from '../../../server/console/src/settings/webhoo
 import type { Webhook, WebhookDelivery } from '../../../server/console/src/types.js';
 import { WEBHOOK_EVENT_TYPES } from '../../../server/src/webhooks/webhook-events.js';
 import { ENV, StubApi, answerConfirm, inShadow, mount, must, typeInto, until } from '../console-fixture.js';
-import { assertReachable } from '../reachable.js';
+import { assertReachable, assertTableRoles } from '../reachable.js';
 
 const LIST = `/environments/${ENV.id}/webhooks`;
 const HOOK: Webhook = {
@@ -267,6 +267,8 @@ describe('<webhooks-view>', () => {
       );
       const state = must(logRoot.querySelector('td[data-label="State"]'));
       assert.strictEqual(getComputedStyle(state, '::before').content, '"State"', 'a card names its fields');
+      assertTableRoles(listRoot);
+      assertTableRoles(logRoot);
       await expect(el).to.be.accessible();
     } finally {
       await setViewport({ width: 1280, height: 800 });

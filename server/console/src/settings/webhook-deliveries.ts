@@ -100,16 +100,16 @@ export class WebhookDeliveries extends LitElement {
   }
 
   #row(delivery: WebhookDelivery) {
-    return html`<tr>
-      <th scope="row" data-label="Event kind"><code>${delivery.event_type}</code></th>
-      <td data-label="State">
+    return html`<tr role="row">
+      <th role="rowheader" scope="row" data-label="Event kind"><code>${delivery.event_type}</code></th>
+      <td role="cell" data-label="State">
         <span class="badge ${DELIVERY_BADGES[delivery.state] ?? ''}">${delivery.state}</span>
       </td>
-      <td data-label="Time">${shortDateTime(delivery.created_at)}</td>
-      <td data-label="Attempts">${delivery.attempts}</td>
-      <td data-label="Last answer">${this.#lastAnswer(delivery)}</td>
-      <td data-label="Next attempt">${shortDateTime(delivery.next_attempt_at)}</td>
-      <td class="whole">
+      <td role="cell" data-label="Time">${shortDateTime(delivery.created_at)}</td>
+      <td role="cell" data-label="Attempts">${delivery.attempts}</td>
+      <td role="cell" data-label="Last answer">${this.#lastAnswer(delivery)}</td>
+      <td role="cell" data-label="Next attempt">${shortDateTime(delivery.next_attempt_at)}</td>
+      <td role="cell" class="whole">
         <button type="button" class="secondary" @click=${() => void this.#sendAgain(delivery)}>
           Send again<span class="visually-hidden">
             ${delivery.event_type} of ${shortDateTime(delivery.created_at)}</span
@@ -123,19 +123,19 @@ export class WebhookDeliveries extends LitElement {
     if (this.deliveries === null) return nothing;
     if (this.deliveries.length === 0) return html`<p>No delivery yet.</p>`;
     return html`<div class="stacks">
-      <table aria-labelledby="log-title">
-        <thead>
-          <tr>
-            <th scope="col">Event kind</th>
-            <th scope="col">State</th>
-            <th scope="col">Time</th>
-            <th scope="col">Attempts</th>
-            <th scope="col">Last answer</th>
-            <th scope="col">Next attempt</th>
-            <th scope="col"><span class="visually-hidden">Send again</span></th>
+      <table role="table" aria-labelledby="log-title">
+        <thead role="rowgroup">
+          <tr role="row">
+            <th role="columnheader" scope="col">Event kind</th>
+            <th role="columnheader" scope="col">State</th>
+            <th role="columnheader" scope="col">Time</th>
+            <th role="columnheader" scope="col">Attempts</th>
+            <th role="columnheader" scope="col">Last answer</th>
+            <th role="columnheader" scope="col">Next attempt</th>
+            <th role="columnheader" scope="col"><span class="visually-hidden">Send again</span></th>
           </tr>
         </thead>
-        <tbody>
+        <tbody role="rowgroup">
           ${this.deliveries.map((delivery) => this.#row(delivery))}
         </tbody>
       </table>

@@ -108,12 +108,12 @@ export class WebhooksView extends LitElement {
   #row(webhook: Webhook, index: number) {
     const open = this.open.has(webhook.id);
     const logId = `log-${index}`;
-    return html`<tr>
-        <th scope="row" data-label="URL"><code>${webhook.url}</code></th>
-        <td data-label="Event kinds">
+    return html`<tr role="row">
+        <th role="rowheader" scope="row" data-label="URL"><code>${webhook.url}</code></th>
+        <td role="cell" data-label="Event kinds">
           ${webhook.events.length === 0 ? 'Every event' : html`<code>${webhook.events.join(', ')}</code>`}
         </td>
-        <td class="whole">
+        <td role="cell" class="whole">
           <div class="row">
             <button
               type="button"
@@ -130,8 +130,8 @@ export class WebhooksView extends LitElement {
           </div>
         </td>
       </tr>
-      <tr class="log" id=${logId} ?hidden=${!open}>
-        <td colspan="3" class="whole">
+      <tr role="row" class="log" id=${logId} ?hidden=${!open}>
+        <td role="cell" colspan="3" class="whole">
           ${
             open
               ? html`<div role="region" aria-label="Deliveries to ${webhook.url}">
@@ -158,15 +158,15 @@ export class WebhooksView extends LitElement {
       </p>`;
     if (this.webhooks.length === 0) return html`<p>No webhook yet.</p>`;
     return html`<div class="stacks">
-      <table aria-labelledby="webhooks-title">
-        <thead>
-          <tr>
-            <th scope="col">URL</th>
-            <th scope="col">Event kinds</th>
-            <th scope="col"><span class="visually-hidden">Actions</span></th>
+      <table role="table" aria-labelledby="webhooks-title">
+        <thead role="rowgroup">
+          <tr role="row">
+            <th role="columnheader" scope="col">URL</th>
+            <th role="columnheader" scope="col">Event kinds</th>
+            <th role="columnheader" scope="col"><span class="visually-hidden">Actions</span></th>
           </tr>
         </thead>
-        <tbody>
+        <tbody role="rowgroup">
           ${this.webhooks.map((webhook, index) => this.#row(webhook, index))}
         </tbody>
       </table>
