@@ -6,6 +6,8 @@
 // photographs each screen, and the campaigns and the report at phone width (390 px). Writes PNGs into the
 // folder (default docs/images).
 import { createHash } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +16,7 @@ import { consoleDir, sdkBundleDir } from '../server/src/assets.js';
 import { seedDemo } from '../server/src/demo-seed.js';
 import { createLogger } from '../server/src/logger.js';
 import { openPgliteStore } from '../server/src/store/pglite/pglite.js';
+import { startWebhookDeliverer } from '../server/src/webhooks/webhook-deliverer.js';
 import { launchChromium } from '../test/support/chromium.js';
 
 const out = process.argv[2] ?? 'docs/images';
@@ -163,6 +166,37 @@ try {
       await call('POST', `/admin/v1/accesses/${String(access.id)}/revoke`, undefined, operator);
   }
 
+  // A webhook whose receiver took the first event and refused the second: its delivery log shows both.
+  let received = 0;
+  const receiver = createServer((request, response) => {
+    request.resume();
+    request.on('end', () => {
+      received++;
+      if (received === 1) response.writeHead(200).end('ok');
+      else response.writeHead(503).end('busy, try again later');
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  await call(
+    'POST',
+    `/admin/v1/environments/${demo.envId}/webhooks`,
+    {
+      url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/feature-hooks`,
+      events: ['campaign.state_changed', 'environment.panic_changed'],
+    },
+    operator,
+  );
+  for (const panic of [true, false])
+    await call('PATCH', `/admin/v1/environments/${demo.envId}`, { panic }, operator);
+  const deliverer = startWebhookDeliverer(store, {
+    log: { info: () => undefined, warn: () => undefined },
+    retryDelayMs: () => 3_600_000,
+  });
+  // Bounded: two passes send both events (one each, in order), a few more leave room for a slow first one.
+  for (let pass = 0; pass < 10 && received < 2; pass++) await deliverer.run();
+  await deliverer.stop();
+  receiver.close();
+
   const browser = await launchChromium();
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
@@ -213,6 +247,13 @@ try {
     await shoot('#/settings/remote-control', 'remote-control', () =>
       page.getByText('old-dashboard').first().waitFor(),
     );
+    await shoot('#/settings/webhooks', 'webhooks', async () => {
+      await page
+        .getByRole('button', { name: /^Deliveries/ })
+        .first()
+        .click();
+      await page.getByText('busy, try again later').waitFor();
+    });
     await page.evaluate(() => (location.hash = '#/settings/api-key'));
     await page.getByLabel('Environment name').fill('staging');
     await page.getByRole('button', { name: 'Create environment' }).click();

@@ -103,6 +103,7 @@ export const consoleStyles = css`
   input[type='number'],
   input[type='password'],
   input[type='search'],
+  input[type='url'],
   input:not([type]),
   select,
   textarea {
