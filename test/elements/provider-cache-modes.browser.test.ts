@@ -226,7 +226,15 @@ describe('<feature-provider live> and <feature-provider cache-mode>', () => {
 
     await release(env.envId);
     const fresh = newVisitorId('disabled-fresh');
-    const { provider } = await started({ env, visitorId: fresh, cacheMode: 'disabled', content: FLAG });
+    // A generous timeout: this part is about what is kept, not about timing, and the whole suite's load can
+    // hold a decision past the default 2 s (the flag then shows its default: the request is given up).
+    const { provider } = await started({
+      env,
+      visitorId: fresh,
+      cacheMode: 'disabled',
+      content: FLAG,
+      timeout: 15_000,
+    });
     // The provider is ready before its flag has rendered what it published.
     await until(() => shown(flagOf(provider)) === 'green', { what: 'the fetched variation shown' });
     assert.strictEqual(localStorage.getItem(keptKey(env, fresh)), null);
