@@ -92,6 +92,7 @@ export const webhookRoutes = {
           type: 'string',
           minLength: 1,
           maxLength: 2048,
+          'x-storable': true,
           description: 'An absolute http or https URL.',
           'x-rule': 'must be an absolute http:// or https:// URL of at most 2048 characters',
         },
@@ -121,7 +122,7 @@ export const webhookRoutes = {
       ),
       400: errorResponse(
         'A field is wrong, named by its path.',
-        errorAnswer(errors.invalidBody('/url', 'must be an absolute http:// or https:// URL')),
+        errorAnswer(errors.invalidBody('url', 'must be an absolute http:// or https:// URL')),
       ),
       404: notFound('environment', 'POST'),
     },

@@ -52,7 +52,7 @@ export const webhookRoutesPlugin: FastifyPluginCallback<{
     const body = request.body as { url: string; events?: WebhookEventType[] };
     const url = body.url.trim();
     const problem = urlProblem(url);
-    if (problem !== null) throw errors.invalidBody('/url', problem);
+    if (problem !== null) throw errors.invalidBody('url', problem);
     const { webhook: created, secret } = await ctx.store.createWebhook(found.id, {
       url,
       events: body.events ?? [],

@@ -153,8 +153,8 @@ describe('<webhooks-view>', () => {
         throw new ConsoleApiError(
           400,
           'invalid_body',
-          '/url: must be an http:// or https:// URL, not ftp://',
-          new Map([['/url', 'must be an http:// or https:// URL, not ftp://']]),
+          'url: must be an http:// or https:// URL, not ftp://',
+          new Map([['url', 'must be an http:// or https:// URL, not ftp://']]),
         );
       },
     });
