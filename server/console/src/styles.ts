@@ -264,3 +264,28 @@ export const consoleStyles = css`
     }
   }
 `;
+
+/**
+ * A set of checkboxes (`.choices`, each a `label.check` around its input) laid out in columns that fit: the
+ * access form's actions and the webhook form's event kinds.
+ */
+export const checkboxChoicesStyles = css`
+  .check {
+    display: flex;
+    gap: 0.5rem;
+    align-items: flex-start;
+    font-weight: 400;
+    margin: 0 0 0.4rem;
+  }
+  .check input {
+    width: 1.1rem;
+    height: 1.1rem;
+    margin: 0.2rem 0 0;
+    flex: none;
+  }
+  .choices {
+    display: grid;
+    grid-template-columns: repeat(auto-fit, minmax(16rem, 1fr));
+    gap: 0 1rem;
+  }
+`;

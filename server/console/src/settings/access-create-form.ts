@@ -1,12 +1,12 @@
 // The creation panel of Settings > Integrations > Remote Control API (SPEC.md "Remote control access"): an
 // access name, environments (none: all of them, later ones included), at least one action, then Generate. The
 // client secret lives in this element's state from the answer until "Done", and nowhere else.
-import { LitElement, css, html, nothing } from 'lit';
+import { LitElement, html, nothing } from 'lit';
 import { ACTIONS } from 'feature-ts/protocol';
 import { ConsoleApiError, seg } from '../api.js';
 import { consumeConsoleContext, type ConsoleContext } from '../console-context.js';
 import { emit } from '../events.js';
-import { consoleStyles } from '../styles.js';
+import { checkboxChoicesStyles, consoleStyles } from '../styles.js';
 import type { Access } from '../types.js';
 import { ACTION_LABELS, actionCode } from './action-labels.js';
 import './secret-once.js';
@@ -26,29 +26,7 @@ interface Generated {
  * @fires {CustomEvent<Access>} access-created - The server made an access (detail: without its secret).
  */
 export class AccessCreateForm extends LitElement {
-  static override styles = [
-    consoleStyles,
-    css`
-      .check {
-        display: flex;
-        gap: 0.5rem;
-        align-items: flex-start;
-        font-weight: 400;
-        margin: 0 0 0.4rem;
-      }
-      .check input {
-        width: 1.1rem;
-        height: 1.1rem;
-        margin: 0.2rem 0 0;
-        flex: none;
-      }
-      .choices {
-        display: grid;
-        grid-template-columns: repeat(auto-fit, minmax(16rem, 1fr));
-        gap: 0 1rem;
-      }
-    `,
-  ];
+  static override styles = [consoleStyles, checkboxChoicesStyles];
   static override properties = {
     context: { state: true },
     errors: { state: true },

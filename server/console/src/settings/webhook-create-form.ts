@@ -1,11 +1,11 @@
 // The creation panel of Settings > Integrations > Webhooks (docs/teams.md "Webhooks"): a URL and the event kinds
 // to send (none checked: every kind, later ones included), then Create. The signing secret lives in this
 // element's state from the answer until "Done", and nowhere else.
-import { LitElement, css, html, nothing } from 'lit';
+import { LitElement, html, nothing } from 'lit';
 import { ConsoleApiError, seg } from '../api.js';
 import { consumeConsoleContext, type ConsoleContext } from '../console-context.js';
 import { emit } from '../events.js';
-import { consoleStyles } from '../styles.js';
+import { checkboxChoicesStyles, consoleStyles } from '../styles.js';
 import type { Webhook } from '../types.js';
 import { WEBHOOK_EVENT_KINDS } from './webhook-labels.js';
 import './secret-once.js';
@@ -16,29 +16,7 @@ import './secret-once.js';
  * @fires {CustomEvent<Webhook>} webhook-created - The server made a webhook (detail: without its secret).
  */
 export class WebhookCreateForm extends LitElement {
-  static override styles = [
-    consoleStyles,
-    css`
-      .check {
-        display: flex;
-        gap: 0.5rem;
-        align-items: flex-start;
-        font-weight: 400;
-        margin: 0 0 0.4rem;
-      }
-      .check input {
-        width: 1.1rem;
-        height: 1.1rem;
-        margin: 0.2rem 0 0;
-        flex: none;
-      }
-      .choices {
-        display: grid;
-        grid-template-columns: repeat(auto-fit, minmax(16rem, 1fr));
-        gap: 0 1rem;
-      }
-    `,
-  ];
+  static override styles = [consoleStyles, checkboxChoicesStyles];
   static override properties = {
     context: { state: true },
     urlError: { state: true },
