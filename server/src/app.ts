@@ -22,6 +22,7 @@ import { rewritePlatformUrl } from './http/platform-paths.js';
 import { errors } from './errors.js';
 import { STORABLE_TEXT_RULE, isStorableText } from './validation/storable-text.js';
 import { createLogger, redactUrl } from './logger.js';
+import { carryRequestActors } from './audit/actor.js';
 import { activationRoutes } from './plugins/activation.js';
 import { bucketingRoutes } from './plugins/bucketing.js';
 import { campaignRoutes } from './plugins/campaigns.js';
@@ -155,6 +156,7 @@ export const createApp = async (deps: AppDeps): Promise<FastifyInstance> => {
   registerJsonBodyParser(app);
   registerErrorHandlers(app);
   registerCors(app);
+  carryRequestActors(app);
   // Path parameters reach the store (ids are looked up): refuse text it cannot hold before it gets there.
   app.addHook('onRequest', (request, _reply, done) => {
     for (const [name, value] of Object.entries((request.params ?? {}) as Record<string, unknown>)) {

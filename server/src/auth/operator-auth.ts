@@ -8,7 +8,9 @@
 // one address, at the console's sign-in or in a Bearer header, count together and lock the address out for a
 // while, during which even the right key is refused (429), and each wrong key is answered no sooner than the
 // failure floor. A session id is 256 random bits: a wrong cookie is not counted.
+import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
+import { setRequestActor } from '../audit/actor.js';
 import { errors } from '../errors.js';
 import { CREDENTIAL_FAILURE_FLOOR_MS, noSoonerThan } from '../http/failure-floor.js';
 import { ConsoleSessions, type ConsoleSession } from './console-sessions.js';
@@ -90,6 +92,26 @@ export const consoleSessionOf = async (
   return { id, session };
 };
 
+/**
+ * The short name of an operator key in the audit log: 8 hex digits of a digest of its (scrypt) digest, so
+ * two keys read apart and the entry reveals nothing that helps guess the key.
+ */
+export const operatorKeyFingerprint = async (key: OperatorKey): Promise<string> =>
+  createHash('sha256')
+    .update(await key.digest())
+    .digest('hex')
+    .slice(0, 8);
+
+const nameOperator = async (request: FastifyRequest, key: OperatorKey): Promise<void> => {
+  const fingerprint = await operatorKeyFingerprint(key);
+  setRequestActor(request, {
+    kind: 'operator_key',
+    id: fingerprint,
+    label: `operator key ${fingerprint}`,
+    address: request.ip,
+  });
+};
+
 /** The check of the operator routes: the operator key, else a console session. */
 export const operatorCheck = ({ keys, sessions, lockout }: OperatorCheckOptions): OperatorCheck => {
   return async (request) => {
@@ -104,11 +126,14 @@ export const operatorCheck = ({ keys, sessions, lockout }: OperatorCheckOptions)
         throw errors.invalidToken();
       }
       lockout.succeeded(request);
+      await nameOperator(request, key);
       return { key, sessionId: null };
     }
     const found = await consoleSessionOf(request, sessions);
     if (found === null) throw errors.consoleSignInRequired();
     const { keyDigest } = found.session;
-    return { key: { digest: () => Promise.resolve(keyDigest) }, sessionId: found.id };
+    const key: OperatorKey = { digest: () => Promise.resolve(keyDigest) };
+    await nameOperator(request, key);
+    return { key, sessionId: found.id };
   };
 };

@@ -4,6 +4,7 @@
 // or a missing action → 403 insufficient_scope naming what was needed.
 import type { FastifyRequest } from 'fastify';
 import type { Action } from 'feature-ts/protocol';
+import { setRequestActor } from '../audit/actor.js';
 import type { TokenService } from '../auth/token-service.js';
 import { errors } from '../errors.js';
 import type { AccessRecord } from '../store/access-store.js';
@@ -48,5 +49,7 @@ export const authorizeCall = async (
   const environment = await store.getEnvironment(envId);
   if (environment === null || environment.accountId !== accountId) throw errors.unknownEnvironment(envId);
   accesses.set(request, outcome.access);
+  const { clientId } = outcome.access;
+  setRequestActor(request, { kind: 'access', id: clientId, label: clientId, address: request.ip });
   rememberEnvironment(request, environment);
 };
