@@ -21,35 +21,46 @@ export interface ChangeFields {
   lastModified: string;
 }
 
-/** The text of a `change` event, exactly as §17 shows it. */
-export const changeEventText = (fields: ChangeFields): string =>
-  `id: ${fields.revision}\nevent: change\ndata: ${JSON.stringify({
+/**
+ * How a stream names its events: `change` (§17, what our SDKs listen to) or none, which EventSource delivers
+ * as `message`: the only event OFREP's providers listen to (§18 names the stream with `?event=message`).
+ */
+export type StreamEventName = 'change' | 'message';
+
+/** The text of a change event, exactly as §17 shows it (with `event: change`, or with no event name). */
+export const changeEventText = (fields: ChangeFields, name: StreamEventName = 'change'): string =>
+  `id: ${fields.revision}\n${name === 'change' ? 'event: change\n' : ''}data: ${JSON.stringify({
     type: 'refetchEvaluation',
     etag: fields.etag,
     lastModified: fields.lastModified,
   })}\n\n`;
 
-/** A `change` event as sent: its revision and its text, written once for every stream it goes to. */
+/** A change event as sent: its revision and its text in each naming, written once for every stream it goes to. */
 export interface ChangeEvent {
   revision: number;
-  text: string;
+  text: Readonly<Record<StreamEventName, string>>;
 }
 
 /** The event of `fields`. */
 export const changeEvent = (fields: ChangeFields): ChangeEvent => ({
   revision: fields.revision,
-  text: changeEventText(fields),
+  text: { change: changeEventText(fields, 'change'), message: changeEventText(fields, 'message') },
 });
 
 /** One open stream: its response and the revision it last told its client of. */
 export class LiveStream {
   readonly #response: ServerResponse;
+  readonly #eventName: StreamEventName;
   #revision: number;
 
-  /** `revision`: what the client is known to have (an event is sent only for a newer one). */
-  constructor(response: ServerResponse, revision: number) {
+  /**
+   * `revision`: what the client is known to have (an event is sent only for a newer one); `eventName`: how
+   * its events are named.
+   */
+  constructor(response: ServerResponse, revision: number, eventName: StreamEventName = 'change') {
     this.#response = response;
     this.#revision = revision;
+    this.#eventName = eventName;
   }
 
   /** The revision the client was last told of (or had when it connected). */
@@ -61,7 +72,7 @@ export class LiveStream {
   offer(event: ChangeEvent): boolean {
     if (event.revision <= this.#revision) return false;
     this.#revision = event.revision;
-    this.write(event.text);
+    this.write(event.text[this.#eventName]);
     return true;
   }
 

@@ -179,7 +179,7 @@ const bulkExample = {
   eventStreams: [
     {
       type: 'sse',
-      url: `http://127.0.0.1:8080/v1/${EXAMPLE.envId}/stream`,
+      url: `http://127.0.0.1:8080/v1/${EXAMPLE.envId}/stream?event=message`,
       inactivityDelaySec: STREAM_INACTIVITY_DELAY_SEC,
     },
   ],

@@ -31,7 +31,7 @@ const streamUrlOf = (request: FastifyRequest, envId: string): string => {
     typeof sent === 'string' && sent !== ''
       ? sent
       : `${address.includes(':') ? `[${address}]` : address}:${request.socket.localPort ?? 80}`;
-  return `${request.protocol}://${host}/v1/${encodeURIComponent(envId)}/stream`;
+  return `${request.protocol}://${host}/v1/${encodeURIComponent(envId)}/stream?event=message`;
 };
 
 /** Registers the OFREP routes, with OFREP's error bodies for everything they refuse. */

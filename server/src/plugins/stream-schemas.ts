@@ -29,6 +29,19 @@ export const streamRouteSchema: RouteSchema = {
   tags: ['sdk'],
   security: security.none,
   params: pathParameters('envId'),
+  querystring: {
+    type: 'object',
+    properties: {
+      event: {
+        type: 'string',
+        enum: ['change', 'message'],
+        default: 'change',
+        description:
+          '`change` (the default): events named `event: change`, as the SDKs read them. `message`: the same events with no event name, which EventSource delivers as `message`, the only event OFREP providers listen to; the OFREP bulk answer names the stream this way (§18 `eventStreams`).',
+        examples: ['message'],
+      },
+    },
+  },
   headers: {
     type: 'object',
     properties: {
@@ -53,7 +66,7 @@ export const streamRouteSchema: RouteSchema = {
           schema: {
             type: 'string',
             description:
-              'Events as the EventSource format writes them: `id: <revision>`, `event: change`, `data: {"type":"refetchEvaluation","etag":…,"lastModified":…}`, and a blank line.',
+              'Events as the EventSource format writes them: `id: <revision>`, `event: change` (left out with `?event=message`), `data: {"type":"refetchEvaluation","etag":…,"lastModified":…}`, and a blank line.',
             examples: [exampleEvent],
           },
           examples: { change: { summary: 'A change event', value: exampleEvent } },

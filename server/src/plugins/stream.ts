@@ -9,7 +9,13 @@ import type { LiveChanges } from '../configuration/live-changes.js';
 import { errors } from '../errors.js';
 import { lastModifiedOf } from '../http/conditional.js';
 import { environmentOf, requireEnvironment } from '../http/environment-auth.js';
-import { LiveStream, changeEvent, type ChangeEvent, type OpenStreams } from '../http/event-streams.js';
+import {
+  LiveStream,
+  changeEvent,
+  type ChangeEvent,
+  type OpenStreams,
+  type StreamEventName,
+} from '../http/event-streams.js';
 import { STREAM_RETRY_AFTER_SECONDS, streamRouteSchema } from './stream-schemas.js';
 import { withSchema } from './shared-schemas.js';
 
@@ -84,7 +90,8 @@ export const streamRoutes: FastifyPluginCallback<StreamOptions> = (
     // EventSource reports the stream open only once the headers arrive; they would otherwise wait for the
     // first event or ping.
     response.flushHeaders();
-    const stream = new LiveStream(response, known);
+    const { event: eventName } = request.query as { event: StreamEventName };
+    const stream = new LiveStream(response, known, eventName);
     streams.add(stream);
     const unsubscribe = changes.subscribe(envId, (next) => stream.offer(eventOf(next)));
     response.once('close', () => {

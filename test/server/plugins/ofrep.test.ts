@@ -225,10 +225,14 @@ describeOnEveryStore('OFREP', [checkoutCampaign(), premiumToggle()], (fixture) =
       flags: [expectedEvaluation(checkout, 'btnColor'), expectedEvaluation(toggle, 'banner')],
       metadata: {},
       eventStreams: [
-        { type: 'sse', url: `${fixture.server.url}/v1/${fixture.env.envId}/stream`, inactivityDelaySec: 120 },
+        {
+          type: 'sse',
+          url: `${fixture.server.url}/v1/${fixture.env.envId}/stream?event=message`,
+          inactivityDelaySec: 120,
+        },
       ],
     } satisfies BulkAnswer);
-    // The stream it names is the environment's live-update stream (§17).
+    // The stream it names is the environment's live-update stream (§17), its events unnamed as OFREP reads them.
     const streaming = new AbortController();
     const stream = await fetch(res.body.eventStreams[0]?.url ?? '', {
       signal: streaming.signal,
@@ -295,7 +299,7 @@ describeOnEveryStore('OFREP', [checkoutCampaign(), premiumToggle()], (fixture) =
           resolve((JSON.parse(answer) as BulkAnswer).eventStreams[0]?.url);
         });
       });
-    const stream = `/v1/${fixture.env.envId}/stream`;
+    const stream = `/v1/${fixture.env.envId}/stream?event=message`;
     assert.equal(
       await streamUrl('1.1', 'flags.example.test:8443'),
       `http://flags.example.test:8443${stream}`,

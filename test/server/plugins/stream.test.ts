@@ -155,6 +155,24 @@ void describe('live-update stream (GET /v1/{envId}/stream)', () => {
     assert.equal(dataOf(stream.changes().at(-1)).etag, now.headers.get('etag'));
   });
 
+  void it('with ?event=message, sends the same events with no event name (as OFREP providers hear them)', async () => {
+    const { envId } = await newEnvironment();
+    const named = await open(streamUrl(envId));
+    const unnamed = await open(`${streamUrl(envId)}?event=message`);
+    await toggle(server, envId, 'paused');
+    const change = await nthChange(named, 1, 'the named change event');
+    const message = await until(() => unnamed.blocks.find((block) => block.data !== undefined), {
+      what: 'the unnamed event',
+      timeoutMs: 5000,
+    });
+    assert.equal(message.event, undefined);
+    assert.equal(message.id, change.id);
+    assert.equal(message.data, change.data);
+    const refused = await fetch(`${streamUrl(envId)}?event=update`);
+    assert.equal(refused.status, 400);
+    assert.match(((await refused.json()) as { message: string }).message, /event/);
+  });
+
   void it('sends the current revision at once to a Last-Event-ID older than it, and nothing to others', async () => {
     const { envId } = await newEnvironment();
     const current = await revisionIn(store, envId);
