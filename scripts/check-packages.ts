@@ -24,10 +24,11 @@ import { launchChromium } from '../test/support/chromium.js';
 import { readmeExample } from '../test/support/wtr-readme-examples.js';
 
 const ROOT = new URL('..', import.meta.url).pathname;
-// @lit/reactive-element: the elements' base class, imported from its own package because `lit`'s index has side
-// effects that pull lit-html into the first render; it installs no extra package (lit depends on it).
+// @lit/reactive-element: the elements' base class (lit's own), imported from its own package because `lit`'s
+// index has side effects that pull lit-html into the first render. The SDK imports nothing else of lit, so `lit`
+// itself (with lit-html and lit-element) is no dependency: only the console, built here, uses it.
 /** What an app that installs the SDK gets, and nothing more (DESIGN.md: only what browsers need). */
-const SDK_DEPENDENCIES = ['@lit/context', '@lit/reactive-element', 'idb', 'lit', 'nanostores'];
+const SDK_DEPENDENCIES = ['@lit/context', '@lit/reactive-element', 'idb', 'nanostores'];
 /** Server packages that must never reach an app through the SDK. */
 const SERVER_ONLY = ['fastify', '@electric-sql/pglite', 'pg', 'pino'];
 
