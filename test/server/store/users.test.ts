@@ -61,8 +61,8 @@ describeStoreOnEveryKind('users', (opened) => {
       sessionExpiresMs: NOW + 8 * HOUR,
     });
     assert.equal(used.kind, 'opened');
-    assert.equal(used.kind === 'opened' && used.before.passwordHash, null);
-    assert.equal(used.kind === 'opened' && used.after.name, 'Ada Lovelace');
+    assert.equal(used.before.passwordHash, null);
+    assert.equal(used.after.name, 'Ada Lovelace');
     assert.deepEqual(await store.findConsoleSession(session, NOW + 2), {
       expiresMs: NOW + 8 * HOUR,
       keyDigest: null,
