@@ -414,7 +414,7 @@ void describe('every operation, called with its documented examples', () => {
       body: requestExample('post', '/admin/v1/accounts/{accountId}/users'),
     });
     assert.equal(invited.status, 201);
-    ids.userId = String((invited.body.user as { id: string }).id);
+    ids.userId = (invited.body.user as { id: string }).id;
     const token = (path: unknown): string => String(path).replace(/^\/admin\/#(invite|reset)=/, '');
     const accept = requestExample('post', '/admin/session/invitation') as Record<string, unknown>;
     const accepted = await call('post', '/admin/session/invitation', {
