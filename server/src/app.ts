@@ -40,6 +40,7 @@ import { REMOTE_BASE, remoteRouteSchemas } from './plugins/remote-schemas.js';
 import { staticRoutes, type StaticOptions } from './plugins/static.js';
 import { streamRoutes } from './plugins/stream.js';
 import { operatorListeningRoute } from './plugins/operator-listening.js';
+import { userRoutes } from './plugins/users.js';
 import { webhookRoutesPlugin } from './plugins/webhooks.js';
 import { authorizeCall } from './http/bearer-auth.js';
 import { guardOperatorScope, operatorEnvironment } from './http/operator-scope.js';
@@ -47,8 +48,10 @@ import { rememberEnvironment } from './http/request-environment.js';
 import { TokenRateLimits, type TokenLimits } from './auth/rate-limits.js';
 import { TokenService } from './auth/token-service.js';
 import { ConsoleSessions } from './auth/console-sessions.js';
+import { People } from './auth/people.js';
 import { OperatorKeyLockout } from './auth/operator-auth.js';
 import { OperatorKeys } from './auth/operator-keys.js';
+import { ACTION_ROLES } from './auth/route-roles.js';
 import type { Store } from './store/store.js';
 
 /** The live-update streams (§17) an app holds open, and the listeners of their changes. */
@@ -220,6 +223,11 @@ export const createApp = async (deps: AppDeps): Promise<FastifyInstance> => {
   const operatorKeys = deps.operatorKeys ?? [];
   const consoleSessions =
     deps.consoleSessions ?? new ConsoleSessions(deps.store, { operatorKeys, now: ctx.now });
+  // Wrong passwords are counted apart from wrong operator keys, with the same thresholds (password-lockout.ts).
+  const people = new People(deps.store, consoleSessions, {
+    now: ctx.now,
+    ...(deps.tokenLimits === undefined ? {} : { limits: deps.tokenLimits }),
+  });
   // One count of wrong operator keys per address, whether sent to the console's sign-in or as a Bearer key, with
   // the token routes' thresholds (kept apart from theirs: a job's wrong client secrets lock no operator out).
   const lockout = new OperatorKeyLockout(new TokenRateLimits(deps.tokenLimits, ctx.now));
@@ -227,12 +235,17 @@ export const createApp = async (deps: AppDeps): Promise<FastifyInstance> => {
   // session, holding their route groups and the campaign routes under /admin/v1/environments/{envId}.
   if (operatorKeys.length > 0) {
     void app.register((scope, _options, registered) => {
-      guardOperatorScope(scope, { keys: new OperatorKeys(operatorKeys), sessions: consoleSessions, lockout });
+      guardOperatorScope(
+        scope,
+        { keys: new OperatorKeys(operatorKeys), sessions: consoleSessions, lockout, users: deps.store },
+        deps.store,
+      );
       void scope.register(operatorAccountRoutes, { ctx });
       void scope.register(operatorInsightRoutes, { ctx });
       void scope.register(operatorListeningRoute, { ctx, changes });
       void scope.register(operatorRollupRoutes, { ctx });
       void scope.register(webhookRoutesPlugin, { ctx });
+      void scope.register(userRoutes, { ctx, people });
       void scope.register(campaignRoutes, {
         ctx,
         base: OPERATOR_CAMPAIGNS_BASE,
@@ -241,12 +254,15 @@ export const createApp = async (deps: AppDeps): Promise<FastifyInstance> => {
           rememberEnvironment(request, await operatorEnvironment(ctx.store, request));
         },
         schemas: operatorCampaignRoutes,
+        roles: ACTION_ROLES,
       });
       registered();
     });
   }
   void app.register(consoleRoutes, {
     sessions: consoleSessions,
+    users: deps.store,
+    people,
     operatorKeys,
     lockout,
     ...(deps.static?.consoleDir === undefined ? {} : { consoleDir: deps.static.consoleDir }),
@@ -260,6 +276,7 @@ export const createApp = async (deps: AppDeps): Promise<FastifyInstance> => {
       // Expired tokens answer {"active":false} whether their row exists or not: drop the rows.
       await deps.store.purgeExpiredTokens(ctx.now());
       await deps.store.purgeConsoleSessions(ctx.now());
+      await deps.store.purgeUserLinks(ctx.now());
       const purged = await deps.store.purgeAssignments(ctx.now() - retentionMs);
       if (purged > 0) {
         ctx.assignments.clear();

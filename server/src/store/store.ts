@@ -11,6 +11,7 @@ import type { ConfigurationStore } from './configuration-store.js';
 import type { ConsoleSessionStore } from './console-session-store.js';
 import type { ReportStore } from './report-store.js';
 import type { UpkeepStore } from './upkeep-store.js';
+import type { UserStore } from './user-store.js';
 import type { WebhookStore } from './webhook-store.js';
 
 /** The store's operations. Every write that changes what decisions see publishes a change (§2.5). */
@@ -25,7 +26,8 @@ export interface Store
     CollectStore,
     ReportStore,
     UpkeepStore,
-    WebhookStore {
+    WebhookStore,
+    UserStore {
   /** "pglite" or "postgres", for logs and tests. */
   readonly kind: 'pglite' | 'postgres';
   /** Lets pending rollup folds finish, then closes the connection(s). */

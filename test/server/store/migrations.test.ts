@@ -57,6 +57,7 @@ void describe('migrations in the compiled server', () => {
         { version: 10, name: '010-time-partitions' },
         { version: 11, name: '011-pending-received' },
         { version: 12, name: '012-webhooks' },
+        { version: 13, name: '013-people' },
       ]);
       const tables = await sql.query(
         // The month partitions of activations and hits (migration 10) depend on the date: listed apart.
@@ -68,6 +69,7 @@ void describe('migrations in the compiled server', () => {
         tables.map((t) => t.table_name),
         [
           'accesses',
+          'account_members',
           'accounts',
           'activations',
           'assignment_ids',
@@ -90,6 +92,8 @@ void describe('migrations in the compiled server', () => {
           'schema_migrations',
           'tokens',
           'usage_counts',
+          'user_links',
+          'users',
           'variation_groups',
           'variations',
           'webhook_deliveries',
