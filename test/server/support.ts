@@ -10,6 +10,7 @@ import { after, before, describe } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { createApp, type AppDeps } from '../../server/src/app.js';
+import { actingAs, insideActorContext, type Actor } from '../../server/src/audit/actor.js';
 import { createLogger } from '../../server/src/logger.js';
 import { openPgliteThread } from '../../server/src/store/pglite/pglite-thread.js';
 import { openPgliteStore } from '../../server/src/store/pglite/pglite.js';
@@ -18,6 +19,34 @@ import type { Sql } from '../../server/src/store/sql/sql.js';
 import type { Store } from '../../server/src/store/store.js';
 import type { AccountSettings, BucketingCampaign } from '../../src/protocol/index.js';
 import { freshDataDir } from './template-data-dir.js';
+
+/** Who the audit log names for a change a test makes on the store directly (not through a route). */
+export const TEST_ACTOR: Actor = { kind: 'cli', id: null, label: 'test', address: null };
+
+/** The property of an `auditedByTests` store that holds the store itself, whose changes need an actor. */
+export const UNAUDITED = Symbol('the store without the test actor');
+
+/** The store under an `auditedByTests` one (itself when it is not one). */
+export const unaudited = <S extends object>(store: S): S =>
+  ((store as Record<symbol, unknown>)[UNAUDITED] as S | undefined) ?? store;
+
+/**
+ * The store with each direct call made as TEST_ACTOR when no request or actingAs decided who acts: a test
+ * seeding the store needs no actor of its own, while a route's call (inside a request, named or not) still
+ * records its own caller, or throws when no check named one, as in production.
+ */
+export const auditedByTests = <S extends object>(store: S): S =>
+  new Proxy(store, {
+    get(target, property, receiver) {
+      if (property === UNAUDITED) return target;
+      const value: unknown = Reflect.get(target, property, receiver);
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]): unknown =>
+        insideActorContext()
+          ? Reflect.apply(value, target, args)
+          : actingAs(TEST_ACTOR, () => Reflect.apply(value, target, args));
+    },
+  });
 
 /** One store backend for a test file. */
 export interface StoreKind {
@@ -43,7 +72,7 @@ export const storeKinds = (): StoreKind[] => {
       open: async () => {
         const dir = await freshDataDir('feature-store-');
         dirs.push(dir);
-        return openPgliteStore(dir);
+        return auditedByTests(await openPgliteStore(dir));
       },
       cleanup: () => {
         for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
@@ -57,8 +86,8 @@ export const storeKinds = (): StoreKind[] => {
     kinds.push({
       name: 'postgres',
       postgres: { url, schema },
-      open: () => openPostgresStore({ connectionString: url, schema }),
-      openSibling: () => openPostgresStore({ connectionString: url, schema }),
+      open: async () => auditedByTests(await openPostgresStore({ connectionString: url, schema })),
+      openSibling: async () => auditedByTests(await openPostgresStore({ connectionString: url, schema })),
       cleanup: async () => {
         const client = new pg.Client({ connectionString: url });
         await client.connect();
@@ -113,7 +142,7 @@ export const rawDatabase = async (kind: StoreKind, prefix: string): Promise<RawD
       query: (text) => withThread((open) => open.query(text)),
       openStore: async () => {
         await closeThread();
-        return openPgliteStore(dir);
+        return auditedByTests(await openPgliteStore(dir));
       },
       remove: async () => {
         await closeThread();
@@ -132,7 +161,7 @@ export const rawDatabase = async (kind: StoreKind, prefix: string): Promise<RawD
     async query(text) {
       return (await client.query<Record<string, unknown>>(text)).rows;
     },
-    openStore: () => openPostgresStore({ connectionString: url, schema }),
+    openStore: async () => auditedByTests(await openPostgresStore({ connectionString: url, schema })),
     async remove() {
       await client.end();
       await kind.cleanup();

@@ -1,5 +1,6 @@
 // The one Store implementation over the shared SQL surface; PGlite and PostgreSQL differ only in `Sql`.
 import { accessQueries } from './accesses-sql.js';
+import { auditQueries } from './audit-sql.js';
 import { campaignEditQueries } from './campaign-edits-sql.js';
 import { campaignQueries } from './campaigns-sql.js';
 import { collectQueries } from './collect-sql.js';
@@ -71,6 +72,7 @@ export const createSqlStore = (sql: Sql, kind: Store['kind'], options: SqlStoreO
     ...accessQueries(sql),
     ...consoleSessionQueries(sql),
     ...webhookQueries(sql),
+    ...auditQueries(sql),
     ...collect,
     insertActivations: thenFold(groupCommit(storeActivations, undefined, inFlight)),
     insertHits: thenFold(groupCommit(storeHits, undefined, inFlight)),
