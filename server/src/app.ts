@@ -23,6 +23,7 @@ import { errors } from './errors.js';
 import { STORABLE_TEXT_RULE, isStorableText } from './validation/storable-text.js';
 import { createLogger, redactUrl } from './logger.js';
 import { carryRequestActors } from './audit/actor.js';
+import { auditRoutesPlugin } from './plugins/audit.js';
 import { activationRoutes } from './plugins/activation.js';
 import { bucketingRoutes } from './plugins/bucketing.js';
 import { campaignRoutes } from './plugins/campaigns.js';
@@ -209,6 +210,7 @@ export const createApp = async (deps: AppDeps): Promise<FastifyInstance> => {
     tokens,
     limits: new TokenRateLimits(deps.tokenLimits, ctx.now),
     maxLifetimeSeconds: deps.maxTokenLifetimeSeconds ?? null,
+    audit: deps.store,
   });
   // The remote control API: the campaign routes, each call with a bearer token for exactly its action (§13.6).
   void app.register(campaignRoutes, {
@@ -233,6 +235,7 @@ export const createApp = async (deps: AppDeps): Promise<FastifyInstance> => {
       void scope.register(operatorListeningRoute, { ctx, changes });
       void scope.register(operatorRollupRoutes, { ctx });
       void scope.register(webhookRoutesPlugin, { ctx });
+      void scope.register(auditRoutesPlugin, { ctx });
       void scope.register(campaignRoutes, {
         ctx,
         base: OPERATOR_CAMPAIGNS_BASE,
@@ -251,6 +254,7 @@ export const createApp = async (deps: AppDeps): Promise<FastifyInstance> => {
     lockout,
     ...(deps.static?.consoleDir === undefined ? {} : { consoleDir: deps.static.consoleDir }),
     now: ctx.now,
+    audit: deps.store,
   });
   if (deps.static !== undefined) void app.register(staticRoutes, deps.static);
 

@@ -10,7 +10,7 @@ import { after, before, describe } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { createApp, type AppDeps } from '../../server/src/app.js';
-import { actingAs, insideActorContext, type Actor } from '../../server/src/audit/actor.js';
+import { auditedByTests } from './test-actor.js';
 import { createLogger } from '../../server/src/logger.js';
 import { openPgliteThread } from '../../server/src/store/pglite/pglite-thread.js';
 import { openPgliteStore } from '../../server/src/store/pglite/pglite.js';
@@ -20,33 +20,7 @@ import type { Store } from '../../server/src/store/store.js';
 import type { AccountSettings, BucketingCampaign } from '../../src/protocol/index.js';
 import { freshDataDir } from './template-data-dir.js';
 
-/** Who the audit log names for a change a test makes on the store directly (not through a route). */
-export const TEST_ACTOR: Actor = { kind: 'cli', id: null, label: 'test', address: null };
-
-/** The property of an `auditedByTests` store that holds the store itself, whose changes need an actor. */
-export const UNAUDITED = Symbol('the store without the test actor');
-
-/** The store under an `auditedByTests` one (itself when it is not one). */
-export const unaudited = <S extends object>(store: S): S =>
-  ((store as Record<symbol, unknown>)[UNAUDITED] as S | undefined) ?? store;
-
-/**
- * The store with each direct call made as TEST_ACTOR when no request or actingAs decided who acts: a test
- * seeding the store needs no actor of its own, while a route's call (inside a request, named or not) still
- * records its own caller, or throws when no check named one, as in production.
- */
-export const auditedByTests = <S extends object>(store: S): S =>
-  new Proxy(store, {
-    get(target, property, receiver) {
-      if (property === UNAUDITED) return target;
-      const value: unknown = Reflect.get(target, property, receiver);
-      if (typeof value !== 'function') return value;
-      return (...args: unknown[]): unknown =>
-        insideActorContext()
-          ? Reflect.apply(value, target, args)
-          : actingAs(TEST_ACTOR, () => Reflect.apply(value, target, args));
-    },
-  });
+export { TEST_ACTOR, UNAUDITED, auditedByTests, unaudited } from './test-actor.js';
 
 /** One store backend for a test file. */
 export interface StoreKind {

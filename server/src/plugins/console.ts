@@ -16,7 +16,9 @@ import {
 } from '../auth/operator-auth.js';
 import { OperatorKeys } from '../auth/operator-keys.js';
 import { clearedSessionCookie, sessionCookie, sessionIdOf } from '../auth/session-cookie.js';
+import { recordRefusedSignIn } from '../audit/refused-sign-in.js';
 import { errors, type ApiError } from '../errors.js';
+import type { AuditStore } from '../store/audit-store.js';
 import { sendStaticFile } from '../http/static-file.js';
 import { consoleRouteSchemas as doc } from './console-schemas.js';
 
@@ -30,6 +32,8 @@ export interface ConsoleOptions {
   /** The built console (index.html and assets/); absent: only the session routes are served. */
   consoleDir?: string;
   now: () => number;
+  /** Where refused sign-ins are logged. */
+  audit: Pick<AuditStore, 'recordAuditEvent'>;
 }
 
 /** The console page's policy: its own scripts, styles, images and API, nothing inline, never framed. */
@@ -145,6 +149,13 @@ export const consoleRoutes: FastifyPluginCallback<ConsoleOptions> = (app, option
         if (keyDigest !== undefined) opened = await sessions.open(keyDigest);
       }
       if (opened === null) {
+        await recordRefusedSignIn(options.audit, request, {
+          action: 'console.sign_in_failed',
+          accountId: null,
+          subjectKind: 'session',
+          subjectId: null,
+          details: { method: key === undefined ? 'sign_in_link' : 'operator_key' },
+        });
         await lockout.failed(request, started);
         throw key === undefined ? errors.spentSignInLink() : errors.invalidOperatorKey();
       }

@@ -4,6 +4,7 @@
 // purge, which logs itself.
 import type { ActorKind } from '../audit/actor.js';
 import type { JsonValue } from '../audit/audit-diff.js';
+import type { CampaignRecord } from './campaign-store.js';
 
 /** What an entry is about. */
 export type AuditSubjectKind =
@@ -74,6 +75,11 @@ export interface AuditFilter {
   fromMs?: number;
   /** Before this time (exclusive), in ms. */
   toMs?: number;
+  /**
+   * One campaign's history: its own entries, and the imports that changed it (an import's entry keeps the
+   * environment's campaigns by id).
+   */
+  campaignId?: string;
 }
 
 /** The store's audit log. */
@@ -91,4 +97,10 @@ export interface AuditStore {
    * in the same transaction, by the current actor; returns how many went.
    */
   purgeAudit(beforeMs: number): Promise<number>;
+  /**
+   * Puts a campaign back as entry `seq` of its history left it (a `campaign.restored` entry with
+   * `restoredFrom`); null when the entry is not in that campaign's history. IdConflictError when the entry
+   * deleted the campaign, the campaign is deleted now, it is interrupted (final), or its ids or slug are taken.
+   */
+  restoreCampaign(envId: string, campaignId: string, seq: number): Promise<CampaignRecord | null>;
 }

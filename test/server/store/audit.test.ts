@@ -115,7 +115,7 @@ describeStoreOnEveryKind('audit log', (opened) => {
         accountId: made.id,
         name: 'deploy bot',
         environments: [environment.id],
-        actions: ['campaigns:read'],
+        actions: ['campaign.read'],
         clientId: 'client-au',
         secretDigest: new Uint8Array(32),
       });

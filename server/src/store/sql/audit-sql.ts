@@ -77,7 +77,8 @@ const jsonColumn = (row: Row, column: string): JsonValue => {
   return (typeof value === 'string' ? JSON.parse(value) : value) as JsonValue;
 };
 
-const toEntry = (row: Row): AuditEntry => {
+/** Maps an audit_entries row. */
+export const toEntry = (row: Row): AuditEntry => {
   const details = jsonColumn(row, 'details');
   return {
     seq: num(row, 'seq'),
@@ -116,11 +117,21 @@ const whereOf = (filter: AuditFilter): { clause: string; params: unknown[] } => 
   if (filter.envId !== undefined) add('environment_id', '=', filter.envId);
   if (filter.fromMs !== undefined) add('at_ms', '>=', filter.fromMs);
   if (filter.toMs !== undefined) add('at_ms', '<', filter.toMs);
+  if (filter.campaignId !== undefined) {
+    params.push(filter.campaignId);
+    const id = `$${params.length}::text`;
+    // An import's entry counts when it changed this campaign (jsonb compares by value, not by text).
+    terms.push(
+      `((subject_kind = 'campaign' AND subject_id = ${id}) OR (subject_kind = 'campaigns' AND before -> ${id} IS DISTINCT FROM after -> ${id}))`,
+    );
+  }
   return { clause: terms.length === 0 ? 'TRUE' : terms.join(' AND '), params };
 };
 
 /** Audit log operations of the store. */
-export const auditQueries = (db: Pick<Sql, 'query' | 'transaction'>): AuditStore => ({
+export const auditQueries = (
+  db: Pick<Sql, 'query' | 'transaction'>,
+): Omit<AuditStore, 'restoreCampaign'> => ({
   async recordAuditEvent(change) {
     await db.transaction((tx) => recordAudit(tx, change));
   },
