@@ -48,7 +48,7 @@ const walk = (
 ): void => {
   if (sameValue(before, after)) return;
   if (isObject(before) && isObject(after)) {
-    // Keys in the order the state before had them, then the new ones: a diff reads like the subject.
+    // Keys in the order the state before has them (as read back: jsonb's order), then the new ones.
     const keys = [...Object.keys(before), ...Object.keys(after).filter((key) => !(key in before))];
     for (const key of keys) walk(keyPath(path, key), before[key], after[key], out);
     return;
@@ -62,7 +62,7 @@ const walk = (
 };
 
 /**
- * The changes from `before` to `after`, leaf by leaf, in the subject's own order. A subject that did not
+ * The changes from `before` to `after`, leaf by leaf, in the order of the keys of `before`. A subject that did not
  * exist on one side (null: created, deleted) is one line for the whole subject; so is a value whose type
  * changed. Equal states give no lines.
  */

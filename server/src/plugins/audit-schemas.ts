@@ -243,7 +243,16 @@ export const auditRoutes = {
     params: {
       ...historyParams,
       required: [...historyParams.required, 'seq'],
-      properties: { ...historyParams.properties, seq: { ...SEQ, description: 'The entry to restore from.' } },
+      properties: {
+        ...historyParams.properties,
+        seq: {
+          type: 'string',
+          pattern: '^[1-9][0-9]{0,14}$',
+          description: 'The seq of the entry to restore from.',
+          examples: ['1042'],
+          'x-rule': 'must be an entry seq (a whole number from 1)',
+        },
+      },
     },
     response: {
       200: answer(

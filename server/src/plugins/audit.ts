@@ -8,8 +8,10 @@ import type { AppContext } from '../app-context.js';
 import { errors, storeErrors } from '../errors.js';
 import { operatorEnvironment } from '../http/operator-scope.js';
 import { toRemoteCampaign } from '../remote/campaign-format.js';
+import { campaignCompatibility } from '../remote/compatibility.js';
 import { auditAnswer, campaignEntry } from '../services/audit-answers.js';
 import type { AccountStore } from '../store/account-store.js';
+import type { CampaignStore } from '../store/campaign-store.js';
 import type { AuditFilter, AuditStore, AuditSubjectKind } from '../store/audit-store.js';
 import { auditRoutes as doc } from './audit-schemas.js';
 
@@ -59,7 +61,7 @@ const filterOf = (query: AuditQuery, accountId: string): AuditFilter => {
 
 /** The audit routes, registered by app.ts in the operator scope. */
 export const auditRoutesPlugin: FastifyPluginCallback<{
-  ctx: AppContext<AccountStore & AuditStore>;
+  ctx: AppContext<AccountStore & AuditStore & CampaignStore>;
 }> = (scope, { ctx }, registered) => {
   const account = async (request: FastifyRequest): Promise<string> => {
     const { accountId } = request.params as { accountId: string };
@@ -117,11 +119,21 @@ export const auditRoutesPlugin: FastifyPluginCallback<{
 
   scope.post(`${historyPath}/:seq/restore`, doc.restoreCampaign, async (request, reply) => {
     const environment = await operatorEnvironment(ctx.store, request);
-    const { campaignId, seq } = request.params as { campaignId: string; seq: number };
+    const params = request.params as { campaignId: string; seq: string };
+    const { campaignId } = params;
+    // At most 15 digits (its schema): a safe integer.
+    const seq = Number(params.seq);
     const restored = await storeErrors(() => ctx.store.restoreCampaign(environment.id, campaignId, seq));
     if (restored === null)
       throw errors.notFound(request.method, `history entry ${seq} of campaign ${campaignId.slice(0, 64)}`);
-    return reply.header('cache-control', 'no-store').send(toRemoteCampaign(restored));
+    // As the campaign routes answer it: with what the platform's SDKs would evaluate differently in it.
+    const campaigns = (await ctx.store.listCampaigns(environment.id)).map((c) => c.body);
+    const compatibility = campaignCompatibility(restored.body, {
+      campaigns,
+      paths: 'remote',
+      accountSettings: environment.accountSettings,
+    }).map(({ code, modes, path, message }) => ({ code, modes: [...modes], path, message }));
+    return reply.header('cache-control', 'no-store').send({ ...toRemoteCampaign(restored), compatibility });
   });
   registered();
 };

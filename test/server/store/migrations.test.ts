@@ -57,6 +57,7 @@ void describe('migrations in the compiled server', () => {
         { version: 10, name: '010-time-partitions' },
         { version: 11, name: '011-pending-received' },
         { version: 12, name: '012-webhooks' },
+        { version: 14, name: '014-audit-log' },
       ]);
       const tables = await sql.query(
         // The month partitions of activations and hits (migration 10) depend on the date: listed apart.

@@ -28,13 +28,15 @@ const isObject = (value: JsonValue | undefined): value is { [key: string]: JsonV
 
 /** The campaign's state after the entry: undefined when the entry is not about it, null when it deleted it. */
 const stateAfter = (
-  entry: { subjectKind: string; subjectId: string | null; after: JsonValue },
+  entry: { subjectKind: string; subjectId: string | null; before: JsonValue; after: JsonValue },
   campaignId: string,
 ): KeptCampaign | null | undefined => {
   let kept: JsonValue | undefined;
+  const holds = (state: JsonValue): boolean => isObject(state) && Object.hasOwn(state, campaignId);
   if (entry.subjectKind === 'campaign' && entry.subjectId === campaignId) kept = entry.after;
   else if (entry.subjectKind === 'campaigns' && isObject(entry.after))
-    kept = Object.hasOwn(entry.after, campaignId) ? entry.after[campaignId] : null;
+    // An import that left it out deleted it (null); one that never had it is not in its history.
+    kept = holds(entry.after) ? entry.after[campaignId] : holds(entry.before) ? null : undefined;
   if (kept === undefined || kept === null) return kept;
   // Written by campaignState from a stored campaign.
   return kept as unknown as KeptCampaign;
