@@ -22,7 +22,7 @@ import { rewritePlatformUrl } from './http/platform-paths.js';
 import { errors } from './errors.js';
 import { STORABLE_TEXT_RULE, isStorableText } from './validation/storable-text.js';
 import { createLogger, redactUrl } from './logger.js';
-import { carryRequestActors } from './audit/actor.js';
+import { actingAs, carryRequestActors, SERVER_ACTOR } from './audit/actor.js';
 import { auditRoutesPlugin } from './plugins/audit.js';
 import { activationRoutes } from './plugins/activation.js';
 import { bucketingRoutes } from './plugins/bucketing.js';
@@ -78,6 +78,8 @@ export interface AppDeps {
   logger?: Logger;
   /** Days an unused assignment is kept (ASSIGNMENT_RETENTION_DAYS, default 90). */
   assignmentRetentionDays?: number;
+  /** Days an audit entry is kept (FEATURE_AUDIT_RETENTION_DAYS); absent or null: forever. */
+  auditRetentionDays?: number | null;
   /** The demo page and SDK bundles; without it `/` and `/sdk/` are not served. */
   static?: StaticOptions;
   /** The clock, for tests. */
@@ -271,6 +273,18 @@ export const createApp = async (deps: AppDeps): Promise<FastifyInstance> => {
       }
     } catch (error) {
       log.error({ err: error }, 'the assignment purge failed');
+    }
+    const auditDays = deps.auditRetentionDays ?? null;
+    if (auditDays !== null) {
+      try {
+        // No one asked for it: the server purges, and the purge's own entry says so.
+        const purged = await actingAs(SERVER_ACTOR, () =>
+          deps.store.purgeAudit(ctx.now() - auditDays * DAY_MS),
+        );
+        if (purged > 0) log.info({ purged }, 'old audit entries purged');
+      } catch (error) {
+        log.error({ err: error }, 'the audit log purge failed');
+      }
     }
   };
   const purgeTimer = setInterval(() => void purge(), HOUR_MS).unref();
