@@ -81,6 +81,15 @@ export interface Operations {
   deleteCampaign(envId: string, campaignId: string): Promise<void>;
   /** True when `apiKey` is the environment's current key. */
   apiKeyMatches(envId: string, apiKey: string): Promise<boolean>;
+  /**
+   * Writes the account's audit entries recorded since `sinceMs` (all: null) as JSON lines, oldest first, one
+   * `write` per chunk, as the export route answers them; how many lines.
+   */
+  exportAudit(
+    accountId: string,
+    sinceMs: number | null,
+    write: (text: string) => Promise<void>,
+  ): Promise<number>;
   /** Ends every console session (unused sign-in links too), on every server of the store; how many ended. */
   endConsoleSessions(): Promise<number>;
   close(): Promise<void>;

@@ -144,6 +144,15 @@ export const USAGE_SECTIONS: readonly UsageSection[] = [
       { usage: 'access revoke ID', help: 'revoke an access (its tokens stop at their next use)' },
     ],
   },
+  {
+    title: 'Audit log',
+    entries: [
+      {
+        usage: 'audit export --account A [--since TIME] [--output FILE]',
+        help: "an account's audit log as JSON lines, oldest first (no --output: on stdout); --since: an ISO time",
+      },
+    ],
+  },
 ];
 
 /** The help's width, and the column where every entry's help starts. */
