@@ -22,7 +22,8 @@ import { rewritePlatformUrl } from './http/platform-paths.js';
 import { errors } from './errors.js';
 import { STORABLE_TEXT_RULE, isStorableText } from './validation/storable-text.js';
 import { createLogger, redactUrl } from './logger.js';
-import { actingAs, carryRequestActors, SERVER_ACTOR } from './audit/actor.js';
+import { carryRequestActors } from './audit/actor.js';
+import { purgeOldAuditEntries } from './audit/audit-retention.js';
 import { auditRoutesPlugin } from './plugins/audit.js';
 import { activationRoutes } from './plugins/activation.js';
 import { bucketingRoutes } from './plugins/bucketing.js';
@@ -274,18 +275,7 @@ export const createApp = async (deps: AppDeps): Promise<FastifyInstance> => {
     } catch (error) {
       log.error({ err: error }, 'the assignment purge failed');
     }
-    const auditDays = deps.auditRetentionDays ?? null;
-    if (auditDays !== null) {
-      try {
-        // No one asked for it: the server purges, and the purge's own entry says so.
-        const purged = await actingAs(SERVER_ACTOR, () =>
-          deps.store.purgeAudit(ctx.now() - auditDays * DAY_MS),
-        );
-        if (purged > 0) log.info({ purged }, 'old audit entries purged');
-      } catch (error) {
-        log.error({ err: error }, 'the audit log purge failed');
-      }
-    }
+    await purgeOldAuditEntries(deps.store, ctx.now(), deps.auditRetentionDays ?? null, log);
   };
   const purgeTimer = setInterval(() => void purge(), HOUR_MS).unref();
   app.addHook('onReady', (done) => {

@@ -25,7 +25,7 @@ export const auditedByTests = <S extends object>(store: S): S =>
       if (typeof value !== 'function') return value;
       return (...args: unknown[]): unknown =>
         insideActorContext()
-          ? Reflect.apply(value, target, args)
-          : actingAs(TEST_ACTOR, () => Reflect.apply(value, target, args));
+          ? (Reflect.apply(value, target, args) as unknown)
+          : actingAs(TEST_ACTOR, (): unknown => Reflect.apply(value, target, args));
     },
   });

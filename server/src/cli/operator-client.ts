@@ -10,6 +10,7 @@ import {
   type RemotePage,
 } from 'feature-ts/protocol';
 import type { LocalOperator } from '../local-operator.js';
+import { exportThroughServer } from './audit-export-client.js';
 import { CliError, unknownAccess, unknownAccount, unknownCampaign, unknownEnvironment } from './cli-error.js';
 import type { AccessView, AccountView, EnvironmentView, Operations, StoreUsed } from './operations.js';
 
@@ -275,45 +276,7 @@ export const operatorClient = (operator: LocalOperator, used: StoreUsed): Operat
       if (response.status === 404) throw unknownEnvironment(envId);
       return response.status !== 401 && response.status !== 403;
     },
-    exportAudit: async (accountId, sinceMs, write) => {
-      const since = sinceMs === null ? '' : `?from=${enc(new Date(sinceMs).toISOString())}`;
-      const path = `/admin/v1/accounts/${enc(accountId)}/audit/export${since}`;
-      let response: Response;
-      try {
-        response = await fetch(`${operator.url}${path}`, {
-          headers: { authorization: `Bearer ${operator.key}` },
-          signal: AbortSignal.timeout(TIMEOUT_MS),
-        });
-      } catch (error) {
-        const why = error instanceof Error ? error.message : String(error);
-        throw new CliError(
-          'server_unreachable',
-          `The running server at ${operator.url} did not answer (${why}): check that it still runs, then run the command again.`,
-        );
-      }
-      if (response.status === 404) {
-        await response.body?.cancel();
-        throw unknownAccount(accountId);
-      }
-      if (!response.ok || response.body === null) {
-        await response.body?.cancel();
-        throw new CliError(
-          'server_error',
-          `The running server at ${operator.url} answered ${response.status} to GET ${path}.`,
-        );
-      }
-      // Streamed as it comes: a long log never sits whole in this process either.
-      const decoder = new TextDecoder();
-      let lines = 0;
-      for await (const chunk of response.body) {
-        const text = decoder.decode(chunk as Uint8Array, { stream: true });
-        lines += text.split('\n').length - 1;
-        await write(text);
-      }
-      const rest = decoder.decode();
-      if (rest !== '') await write(rest);
-      return lines;
-    },
+    exportAudit: (accountId, sinceMs, write) => exportThroughServer(operator, accountId, sinceMs, write),
     endConsoleSessions: async () =>
       Number((await call({ method: 'DELETE', path: '/console/sessions' })).ended),
     close: () => Promise.resolve(),

@@ -24,7 +24,7 @@ describeStoreOnEveryKind('audit retention', (opened) => {
         { what: 'the purge of old entries' },
       );
       assert.deepEqual(purge?.actor, { kind: 'system', id: null, label: 'server', address: null });
-      assert.deepEqual(purge?.details, {
+      assert.deepEqual(purge.details, {
         purged: kept.length,
         before: new Date(now - 30 * DAY_MS).toISOString(),
       });

@@ -31,7 +31,7 @@ void describe('feature-server audit export', () => {
     await copyTemplateDataDir(dataDir);
     const env = { FEATURE_DATA_DIR: dataDir };
     const account = await cliJson(['account', 'create', '--name', 'Audited by the CLI'], env);
-    const accountId = String(account.accountId ?? (account.account as { id?: string } | undefined)?.id);
+    const accountId = account.accountId as string;
     await cliJson(['env', 'create', '--account', accountId, '--name', 'prod'], env);
 
     const onStore = await runCliInProcess(['audit', 'export', '--account', accountId], env);
@@ -79,10 +79,10 @@ void describe('feature-server audit export', () => {
       assert.equal(all.length, 3);
       assert.equal(all[2]?.action, 'environment.created');
       // Through the server, the change is the server's local operator key's.
-      assert.equal(all[2]?.actor.kind, 'operator_key');
-      assert.equal(all[2]?.actor.address, '127.0.0.1');
+      assert.equal(all[2].actor.kind, 'operator_key');
+      assert.equal(all[2].actor.address, '127.0.0.1');
       const since = await runCliInProcess(
-        ['audit', 'export', '--account', accountId, '--since', all[2]?.at ?? ''],
+        ['audit', 'export', '--account', accountId, '--since', all[2].at],
         env,
       );
       assert.deepEqual(linesOf(since.stdout), [all[2]]);

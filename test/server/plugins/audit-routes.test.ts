@@ -163,9 +163,9 @@ describeOnEveryStoreWith<Fixture>(
 
       const [latest] = ((await history(id)).body as Page).items;
       assert.equal(latest?.action, 'campaign.restored');
-      assert.deepEqual(latest?.details, { restoredFrom: afterRename.seq });
-      assert.equal(latest?.actor.kind, 'operator_key');
-      assert.deepEqual(latest?.diff.map((line) => line.path).sort(), ['body.name', 'description', 'state']);
+      assert.deepEqual(latest.details, { restoredFrom: afterRename.seq });
+      assert.equal(latest.actor.kind, 'operator_key');
+      assert.deepEqual(latest.diff.map((line) => line.path).sort(), ['body.name', 'description', 'state']);
     });
 
     void it('narrows an import to the campaign, and refuses to restore what cannot be', async () => {
@@ -176,15 +176,13 @@ describeOnEveryStoreWith<Fixture>(
       assert.equal(imported.status, 200, imported.text);
       const [entry] = ((await history('c1')).body as Page).items;
       assert.equal(entry?.action, 'campaigns.imported');
-      assert.deepEqual(entry?.subject, { kind: 'campaign', id: 'c1' });
-      assert.ok(
-        entry?.diff.some((line) => line.path === 'body.name' && line.after === 'Checkout (imported)'),
-      );
+      assert.deepEqual(entry.subject, { kind: 'campaign', id: 'c1' });
+      assert.ok(entry.diff.some((line) => line.path === 'body.name' && line.after === 'Checkout (imported)'));
 
       const base = `/admin/v1/environments/${env.envId}/campaigns`;
       const unknownSeq = await call('POST', `${base}/c1/history/999999999999999/restore`);
       assert.equal(unknownSeq.status, 404, unknownSeq.text);
-      const otherCampaign = await call('POST', `${base}/other/history/${entry?.seq}/restore`);
+      const otherCampaign = await call('POST', `${base}/other/history/${entry.seq}/restore`);
       assert.equal(otherCampaign.status, 404, otherCampaign.text);
       assert.equal((await call('POST', `${base}/c1/history/0/restore`)).status, 400);
       assert.equal((await call('POST', `${base}/c1/history/1e400/restore`)).status, 400);
@@ -195,10 +193,10 @@ describeOnEveryStoreWith<Fixture>(
       assert.equal(deleted.status, 204);
       const [deletion] = ((await history('c1')).body as Page).items;
       assert.equal(deletion?.action, 'campaign.deleted');
-      const refused = await call('POST', `${base}/c1/history/${deletion?.seq}/restore`);
+      const refused = await call('POST', `${base}/c1/history/${deletion.seq}/restore`);
       assert.equal(refused.status, 409);
       assert.match((refused.body as { message: string }).message, /restore from an entry before it/);
-      const again = await call('POST', `${base}/c1/history/${entry?.seq}/restore`);
+      const again = await call('POST', `${base}/c1/history/${entry.seq}/restore`);
       assert.equal(again.status, 409);
       assert.match((again.body as { message: string }).message, /is deleted/);
     });

@@ -71,22 +71,22 @@ describeStoreOnEveryKind('audit log', (opened) => {
     }
     const [created, updated, paused, panic, , rotated, deleted, imported] = entries;
     assert.equal(created?.before, null);
-    assert.deepEqual(created?.after, {
+    assert.deepEqual(created.after, {
       id: 'au-c1',
       position: 0,
       state: 'active',
       description: 'first',
       body: campaign,
     });
-    assert.deepEqual(updated?.before, created?.after);
-    assert.deepEqual(updated?.after, {
+    assert.deepEqual(updated?.before, created.after);
+    assert.deepEqual(updated.after, {
       id: 'au-c1',
       position: 0,
       state: 'active',
       description: 'second',
       body: { ...campaign, name: 'Renamed' },
     });
-    assert.deepEqual(paused?.after, { ...(updated?.after as object), state: 'paused' });
+    assert.deepEqual(paused?.after, { ...(updated.after as object), state: 'paused' });
     assert.deepEqual(panic?.before, {
       id: envId,
       name: 'test',
@@ -94,15 +94,15 @@ describeStoreOnEveryKind('audit log', (opened) => {
       accountSettings: { enabledXPC: false, enabled1V1T: false },
       apiKey: '(set)',
     });
-    assert.equal((panic?.after as { panic: boolean }).panic, true);
+    assert.equal((panic.after as { panic: boolean }).panic, true);
     // The key itself never enters the log: a marker says it changed.
     assert.equal((rotated?.before as { apiKey: string }).apiKey, '(set)');
     assert.equal((rotated?.after as { apiKey: string }).apiKey, '(rotated)');
-    assert.deepEqual(deleted?.before, paused?.after);
-    assert.equal(deleted?.after, null);
+    assert.deepEqual(deleted?.before, paused.after);
+    assert.equal(deleted.after, null);
     assert.deepEqual(imported?.before, {});
-    assert.deepEqual(Object.keys(imported?.after as object), ['au-c2']);
-    assert.deepEqual(imported?.details, { campaigns: 1 });
+    assert.deepEqual(Object.keys(imported.after as object), ['au-c2']);
+    assert.deepEqual(imported.details, { campaigns: 1 });
   });
 
   void it('records accounts, environments, accesses, webhooks and ended sessions, with secrets as markers', async () => {
@@ -236,7 +236,7 @@ describeStoreOnEveryKind('audit log', (opened) => {
     );
     const [entry] = await store.listAudit({ accountId, action: 'oauth.token_failed' }, { limit: 1 });
     assert.equal(entry?.actor.id, 'bad\uFFFDid\uFFFD');
-    assert.deepEqual(entry?.details, { clientId: 'bad\uFFFDid\uFFFD' });
+    assert.deepEqual(entry.details, { clientId: 'bad\uFFFDid\uFFFD' });
   });
 
   void it('purges entries older than the horizon and logs the purge by its actor', async () => {
