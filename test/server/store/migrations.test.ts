@@ -73,6 +73,7 @@ void describe('migrations in the compiled server', () => {
           'activations',
           'assignment_ids',
           'assignments',
+          'audit_entries',
           'campaign_rollup_revisions',
           'campaign_rollups',
           'campaigns',
