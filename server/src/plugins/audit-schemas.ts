@@ -218,6 +218,7 @@ export const auditRoutes = {
         content: {
           'application/x-ndjson': {
             schema: { type: 'string', examples: [`${JSON.stringify(entryExample)}\n`] },
+            examples: { entry: { summary: 'One entry', value: `${JSON.stringify(entryExample)}\n` } },
           },
         },
       },
