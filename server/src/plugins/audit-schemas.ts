@@ -202,6 +202,16 @@ export const auditRoutes = {
       404: errorResponse('No account has this id.', errorAnswer(errors.notFound('GET', 'account nope'))),
     },
   }),
+  serverAudit: operatorRoute({
+    summary: "Read the server's whole audit log",
+    description:
+      "Every entry of every account, and the entries of no account: refused console sign-ins and the end of every console session. Newest first, paged and filtered as an account's log.",
+    querystring: { type: 'object', properties: { ...filters, ...pageParameters } },
+    response: {
+      200: answer('The entries, newest first.', pageSchema, { items: [entryExample], next_before_seq: 1042 }),
+      400: badQuery,
+    },
+  }),
   exportAudit: operatorRoute({
     summary: "Export an account's audit log",
     description:

@@ -42,12 +42,12 @@ const timeParameter = (name: 'from' | 'to', value: string | undefined): number |
   return ms;
 };
 
-/** The store filter of a query (the account comes from the path). */
-const filterOf = (query: AuditQuery, accountId: string): AuditFilter => {
+/** The store filter of a query (the account comes from the path; none: every entry). */
+const filterOf = (query: AuditQuery, accountId: string | null): AuditFilter => {
   const fromMs = timeParameter('from', query.from);
   const toMs = timeParameter('to', query.to);
   return {
-    accountId,
+    ...(accountId === null ? {} : { accountId }),
     ...(query.actor_kind === undefined ? {} : { actorKind: query.actor_kind }),
     ...(query.actor_id === undefined ? {} : { actorId: query.actor_id }),
     ...(query.subject_kind === undefined ? {} : { subjectKind: query.subject_kind }),
@@ -86,6 +86,11 @@ export const auditRoutesPlugin: FastifyPluginCallback<{
     const query = request.query as AuditQuery;
     const filter = filterOf(query, await account(request));
     return reply.header('cache-control', 'no-store').send(await page(filter, query));
+  });
+
+  scope.get('/admin/v1/audit', doc.serverAudit, async (request, reply) => {
+    const query = request.query as AuditQuery;
+    return reply.header('cache-control', 'no-store').send(await page(filterOf(query, null), query));
   });
 
   scope.get('/admin/v1/accounts/:accountId/audit/export', doc.exportAudit, async (request, reply) => {

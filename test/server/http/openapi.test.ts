@@ -425,6 +425,10 @@ void describe('every operation, called with its documented examples', () => {
       query: '?limit=5',
     });
     assert.equal(log.status, 200);
+    assert.equal(
+      (await call('get', '/admin/v1/audit', { headers: operator, query: '?limit=5' })).status,
+      200,
+    );
     const exported = await call('get', '/admin/v1/accounts/{accountId}/audit/export', { headers: operator });
     assert.equal(exported.status, 200);
     const campaigns = await call('get', '/admin/v1/environments/{envId}/campaigns', { headers: operator });

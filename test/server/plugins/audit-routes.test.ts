@@ -243,6 +243,18 @@ describeOnEveryStoreWith<Fixture>(
         .split('\n')
         .map((line) => JSON.parse(line) as AuditAnswer);
       assert.deepEqual(lines, [...all].reverse());
+      // The server's whole log holds the account's entries, and those of no account.
+      await fetch(`${fixture().server.url}/admin/session`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: fixture().server.url },
+        body: JSON.stringify({ operator_key: 'not-the-operator-key-0123456789' }),
+      });
+      const whole = (await call('GET', '/admin/v1/audit?limit=200')).body as Page;
+      const [newest] = whole.items;
+      assert.ok(newest !== undefined);
+      assert.deepEqual([newest.action, newest.account_id], ['console.sign_in_failed', null]);
+      const ofAccount = new Set(all.map((entry) => entry.seq));
+      assert.equal(whole.items.filter((entry) => ofAccount.has(entry.seq)).length, all.length);
       const onlyCreated = await call('GET', `${path}/export?action=account.created`);
       assert.equal(onlyCreated.text.trimEnd().split('\n').length, 1);
     });
@@ -268,6 +280,7 @@ describeOnEveryStoreWith<Fixture>(
       // Bad percent-encoding is read as what it decodes to: no match, never a 500.
       assert.equal((await call('GET', `${path}?env_id=%E0%A4%A`)).status, 200);
       assert.equal((await call('GET', '/admin/v1/accounts/nope/audit')).status, 404);
+      assert.equal((await call('GET', '/admin/v1/audit?from=nope')).status, 400);
       assert.equal((await call('GET', '/admin/v1/accounts/nope/audit/export')).status, 404);
       assert.equal((await call('GET', path, undefined, 'wrong-key-0123456789')).status, 401);
     });
