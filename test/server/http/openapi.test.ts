@@ -329,7 +329,7 @@ void describe('every operation, called with its documented examples', () => {
       // The audit export: each line is an entry as the audit log route answers it.
       const log = doc.paths['/admin/v1/accounts/{accountId}/audit']?.get?.responses['200']?.content?.[
         'application/json'
-      ]?.schema as { properties: { items: { items: unknown } } } | undefined;
+      ]?.schema as { properties: { items: { items: Schema } } } | undefined;
       for (const line of text.trimEnd().split('\n'))
         validate(log?.properties.items.items, JSON.parse(line), where);
       covered.add(`${method} ${template}`);
