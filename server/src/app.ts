@@ -23,6 +23,8 @@ import { errors } from './errors.js';
 import { STORABLE_TEXT_RULE, isStorableText } from './validation/storable-text.js';
 import { createLogger, redactUrl } from './logger.js';
 import { carryRequestActors } from './audit/actor.js';
+import { purgeOldAuditEntries } from './audit/audit-retention.js';
+import { auditRoutesPlugin } from './plugins/audit.js';
 import { activationRoutes } from './plugins/activation.js';
 import { bucketingRoutes } from './plugins/bucketing.js';
 import { campaignRoutes } from './plugins/campaigns.js';
@@ -80,6 +82,8 @@ export interface AppDeps {
   logger?: Logger;
   /** Days an unused assignment is kept (ASSIGNMENT_RETENTION_DAYS, default 90). */
   assignmentRetentionDays?: number;
+  /** Days an audit entry is kept (FEATURE_AUDIT_RETENTION_DAYS); absent or null: forever. */
+  auditRetentionDays?: number | null;
   /** The demo page and SDK bundles; without it `/` and `/sdk/` are not served. */
   static?: StaticOptions;
   /** The clock, for tests. */
@@ -212,6 +216,7 @@ export const createApp = async (deps: AppDeps): Promise<FastifyInstance> => {
     tokens,
     limits: new TokenRateLimits(deps.tokenLimits, ctx.now),
     maxLifetimeSeconds: deps.maxTokenLifetimeSeconds ?? null,
+    audit: deps.store,
   });
   // The remote control API: the campaign routes, each call with a bearer token for exactly its action (§13.6).
   void app.register(campaignRoutes, {
@@ -246,6 +251,7 @@ export const createApp = async (deps: AppDeps): Promise<FastifyInstance> => {
       void scope.register(operatorRollupRoutes, { ctx });
       void scope.register(webhookRoutesPlugin, { ctx });
       void scope.register(userRoutes, { ctx, people });
+      void scope.register(auditRoutesPlugin, { ctx });
       void scope.register(campaignRoutes, {
         ctx,
         base: OPERATOR_CAMPAIGNS_BASE,
@@ -267,6 +273,7 @@ export const createApp = async (deps: AppDeps): Promise<FastifyInstance> => {
     lockout,
     ...(deps.static?.consoleDir === undefined ? {} : { consoleDir: deps.static.consoleDir }),
     now: ctx.now,
+    audit: deps.store,
   });
   if (deps.static !== undefined) void app.register(staticRoutes, deps.static);
 
@@ -285,6 +292,7 @@ export const createApp = async (deps: AppDeps): Promise<FastifyInstance> => {
     } catch (error) {
       log.error({ err: error }, 'the assignment purge failed');
     }
+    await purgeOldAuditEntries(deps.store, ctx.now(), deps.auditRetentionDays ?? null, log);
   };
   const purgeTimer = setInterval(() => void purge(), HOUR_MS).unref();
   app.addHook('onReady', (done) => {

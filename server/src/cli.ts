@@ -3,6 +3,8 @@
 // naming the fields of a refused campaign file); errors also go to stderr with a message that says what to
 // change, and a non-zero exit code. Every command says which store it used (stderr, or `store` in the JSON
 // object). The commands live in cli/commands-*.ts.
+import { userInfo } from 'node:os';
+import { actingAs, type Actor } from './audit/actor.js';
 import { parseArgs } from './cli/args.js';
 import { describeFailure } from './cli/cli-error.js';
 import { checkCommandLine } from './cli/command-line.js';
@@ -11,6 +13,18 @@ import { USAGE } from './cli/usage.js';
 import { readServerConfig } from './config.js';
 
 type Command = (context: CommandContext) => Promise<void>;
+
+/** Who the audit log names for what a command changes on the store directly (through a server: its key). */
+export const cliActor = (env: NodeJS.ProcessEnv = process.env): Actor => {
+  let user: string;
+  try {
+    user = userInfo().username;
+  } catch {
+    // A user id with no passwd entry (some containers): the shell's name for it, if any.
+    user = env.USER ?? env.LOGNAME ?? 'unknown user';
+  }
+  return { kind: 'cli', id: null, label: `CLI (${user})`, address: null };
+};
 
 /**
  * Each command's module, loaded when the command runs: the server's modules (fastify, the store, the report
@@ -28,6 +42,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   report: async () => (await import('./cli/commands-campaigns.js')).reportCommand,
   access: async () => (await import('./cli/commands-accesses.js')).accessCommand,
   user: async () => (await import('./cli/commands-users.js')).userCommand,
+  audit: async () => (await import('./cli/commands-audit.js')).auditCommand,
   // `console end-sessions` works on the store like the other commands; `console` alone asks a server for a link.
   console: async () => {
     const [{ endSessionsCommand }, { consoleCommand }] = await Promise.all([
@@ -59,9 +74,9 @@ export const runCli = async (argv: readonly string[], io: CliIo = processIo()): 
     const load = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
     if (load === undefined) throw new Error(`The help lists "${command}" but no module runs it.`);
     context = createContext(args, readServerConfig(io.env), io);
-    await (
-      await load()
-    )(context);
+    const run = await load();
+    const ready = context;
+    await actingAs(cliActor(io.env), () => run(ready));
     return 0;
   } catch (error) {
     const failure = describeFailure(error);

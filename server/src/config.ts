@@ -21,6 +21,8 @@ export interface ServerConfig {
    * months (the report rollups keep their counts); null: kept forever.
    */
   retentionDays: number | null;
+  /** FEATURE_AUDIT_RETENTION_DAYS: audit entries older than this many days are purged hourly; null: kept forever. */
+  auditRetentionDays: number | null;
   /** FEATURE_OPERATOR_KEY: turns the operator routes on (§13.8); null: only the local credential, if any. */
   operatorKey: string | null;
   /** TRUST_PROXY: proxies whose X-Forwarded-For is believed (addresses or CIDRs, comma-separated). */
@@ -66,6 +68,17 @@ const retentionDays = (value: string | undefined): number | null => {
   if (!/^\s*\d+\s*$/.test(value) || !Number.isSafeInteger(n) || n < 1)
     throw new InputError(
       `FEATURE_RETENTION_DAYS=${value} is invalid: set it to a whole number of days of at least 1 (e.g. 400 keeps a bit over a year of activations and hits; reports keep their counts), or unset it to keep every row.`,
+    );
+  return n;
+};
+
+/** FEATURE_AUDIT_RETENTION_DAYS: unset or empty keeps every entry; else a positive whole number of days. */
+const auditRetentionDays = (value: string | undefined): number | null => {
+  if (value === undefined || value.trim() === '') return null;
+  const n = Number(value);
+  if (!/^\s*\d+\s*$/.test(value) || !Number.isSafeInteger(n) || n < 1 || n > 36_500)
+    throw new InputError(
+      `FEATURE_AUDIT_RETENTION_DAYS=${value} is invalid: set it to a whole number of days from 1 to 36500 (e.g. 730 keeps two years of the audit log), or unset it to keep every entry.`,
     );
   return n;
 };
@@ -131,6 +144,7 @@ export const readServerConfig = (env: NodeJS.ProcessEnv = process.env): ServerCo
       36500,
     ),
     retentionDays: retentionDays(env.FEATURE_RETENTION_DAYS),
+    auditRetentionDays: auditRetentionDays(env.FEATURE_AUDIT_RETENTION_DAYS),
     operatorKey: operatorKey(env.FEATURE_OPERATOR_KEY),
     trustProxy: trustProxy(env.TRUST_PROXY),
     maxTokenLifetimeSeconds:

@@ -74,6 +74,7 @@ export const serve = async (
     consoleSessions,
     logger: log,
     assignmentRetentionDays: config.assignmentRetentionDays,
+    auditRetentionDays: config.auditRetentionDays,
     operatorKeys,
     maxTokenLifetimeSeconds: config.maxTokenLifetimeSeconds,
     maxStreams: config.maxStreams,

@@ -18,6 +18,7 @@ import { FAULTS, startFaultProxy, type FaultProxy } from '../support/fault-proxy
 import { labelOf, startFaultRun, type FaultRun, type FaultSender } from './fault-injection-run.js';
 import { startE2eServer, type E2eServer } from './sdk-server-support.js';
 import { until } from '../support/until.js';
+import { auditedByTests } from '../server/test-actor.js';
 
 const N = 5_000;
 const INVALID = 20;
@@ -30,7 +31,7 @@ let server: E2eServer;
 before(async () => {
   sql = await openPgliteThread(null);
   await migrate(sql);
-  server = await startE2eServer(createSqlStore(sql, 'pglite'));
+  server = await startE2eServer(auditedByTests(createSqlStore(sql, 'pglite')));
 });
 after(() => server.close());
 

@@ -19,6 +19,7 @@ import { seededRandom } from '../support/seeded-random.js';
 import { startStreamCuttingProxy } from '../support/stream-cutting-proxy.js';
 import { until } from '../support/until.js';
 import { LIVE_TOGGLE, LIVE_TOGGLE_TEXT, startLiveSdk, type LiveSdk } from './live-sdk.js';
+import { auditedByTests } from '../server/test-actor.js';
 
 const KEY = 'operator-key-for-the-live-fault-tests-34';
 const ON = LIVE_TOGGLE_TEXT;
@@ -60,7 +61,7 @@ void describe('live updates: server killed and restarted (child process, embedde
 
   void it('falls back to polling while it is down, reconnects, re-fetches and applies a change made meanwhile', async () => {
     await copyTemplateDataDir(dir);
-    const seeding = await openPgliteStore(dir);
+    const seeding = auditedByTests(await openPgliteStore(dir));
     const env = await seedEnvironment(seeding, [LIVE_TOGGLE]);
     await seeding.close();
     // The same port after the restart: the SDKs were started with that URL.

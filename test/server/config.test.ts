@@ -18,6 +18,7 @@ void describe('server configuration', () => {
         logLevel: 'info',
         assignmentRetentionDays: 90,
         retentionDays: null,
+        auditRetentionDays: null,
         operatorKey: null,
         trustProxy: null,
         maxTokenLifetimeSeconds: null,
@@ -36,6 +37,18 @@ void describe('server configuration', () => {
     assert.equal(config.operatorKey, 'k'.repeat(32));
     assert.equal(config.trustProxy, '10.0.0.5,10.1.0.0/16,fd00::/8');
     assert.equal(config.maxTokenLifetimeSeconds, 900);
+  });
+
+  void it('reads the audit log retention, refusing what is not a number of days', () => {
+    assert.equal(readServerConfig({ FEATURE_AUDIT_RETENTION_DAYS: '730' }).auditRetentionDays, 730);
+    assert.equal(readServerConfig({ FEATURE_AUDIT_RETENTION_DAYS: ' ' }).auditRetentionDays, null);
+    for (const bad of ['0', '-3', '1.5', 'forever', '36501', '1e3'])
+      assert.throws(
+        () => readServerConfig({ FEATURE_AUDIT_RETENTION_DAYS: bad }),
+        new RegExp(
+          `FEATURE_AUDIT_RETENTION_DAYS=${bad.replace('.', '\\.')} is invalid: set it to a whole number of days`,
+        ),
+      );
   });
 
   void it('reads the limit of open live-update streams', () => {

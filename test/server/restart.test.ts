@@ -10,6 +10,7 @@ import { openPgliteStore } from '../../server/src/store/pglite/pglite.js';
 import { startServerProcess } from './cli-support.js';
 import { checkoutCampaign, post, seedEnvironment } from './support.js';
 import { copyTemplateDataDir } from './template-data-dir.js';
+import { auditedByTests } from './test-actor.js';
 
 void describe('restart durability (embedded store)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'feature-restart-'));
@@ -18,7 +19,7 @@ void describe('restart durability (embedded store)', () => {
   void it('keeps acknowledged hits and activations across a killed process', async () => {
     // A copy of a migrated folder: what is tested is the restart, not the folder's creation (initdb).
     await copyTemplateDataDir(dir);
-    const seedStore = await openPgliteStore(dir);
+    const seedStore = auditedByTests(await openPgliteStore(dir));
     const env = await seedEnvironment(seedStore, [checkoutCampaign()]);
     await seedStore.close();
 
@@ -53,7 +54,7 @@ void describe('restart durability (embedded store)', () => {
     second.child.kill('SIGTERM');
     await once(second.child, 'exit');
 
-    const store = await openPgliteStore(dir);
+    const store = auditedByTests(await openPgliteStore(dir));
     try {
       assert.deepEqual(await store.countHits(env.envId), { EVENT: 1 });
       assert.equal((await store.reportExposures(env.envId, 'c1')).length, 1);

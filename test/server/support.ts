@@ -10,6 +10,7 @@ import { after, before, describe } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { createApp, type AppDeps } from '../../server/src/app.js';
+import { auditedByTests } from './test-actor.js';
 import { createLogger } from '../../server/src/logger.js';
 import { openPgliteThread } from '../../server/src/store/pglite/pglite-thread.js';
 import { openPgliteStore } from '../../server/src/store/pglite/pglite.js';
@@ -18,6 +19,8 @@ import type { Sql } from '../../server/src/store/sql/sql.js';
 import type { Store } from '../../server/src/store/store.js';
 import type { AccountSettings, BucketingCampaign } from '../../src/protocol/index.js';
 import { freshDataDir } from './template-data-dir.js';
+
+export { TEST_ACTOR, UNAUDITED, auditedByTests, unaudited } from './test-actor.js';
 
 /** One store backend for a test file. */
 export interface StoreKind {
@@ -43,7 +46,7 @@ export const storeKinds = (): StoreKind[] => {
       open: async () => {
         const dir = await freshDataDir('feature-store-');
         dirs.push(dir);
-        return openPgliteStore(dir);
+        return auditedByTests(await openPgliteStore(dir));
       },
       cleanup: () => {
         for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
@@ -57,8 +60,8 @@ export const storeKinds = (): StoreKind[] => {
     kinds.push({
       name: 'postgres',
       postgres: { url, schema },
-      open: () => openPostgresStore({ connectionString: url, schema }),
-      openSibling: () => openPostgresStore({ connectionString: url, schema }),
+      open: async () => auditedByTests(await openPostgresStore({ connectionString: url, schema })),
+      openSibling: async () => auditedByTests(await openPostgresStore({ connectionString: url, schema })),
       cleanup: async () => {
         const client = new pg.Client({ connectionString: url });
         await client.connect();
@@ -113,7 +116,7 @@ export const rawDatabase = async (kind: StoreKind, prefix: string): Promise<RawD
       query: (text) => withThread((open) => open.query(text)),
       openStore: async () => {
         await closeThread();
-        return openPgliteStore(dir);
+        return auditedByTests(await openPgliteStore(dir));
       },
       remove: async () => {
         await closeThread();
@@ -132,7 +135,7 @@ export const rawDatabase = async (kind: StoreKind, prefix: string): Promise<RawD
     async query(text) {
       return (await client.query<Record<string, unknown>>(text)).rows;
     },
-    openStore: () => openPostgresStore({ connectionString: url, schema }),
+    openStore: async () => auditedByTests(await openPostgresStore({ connectionString: url, schema })),
     async remove() {
       await client.end();
       await kind.cleanup();

@@ -20,6 +20,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openPgliteStore } from '../../server/src/store/pglite/pglite.js';
 import type { Store } from '../../server/src/store/store.js';
+import { auditedByTests } from './test-actor.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 
@@ -104,7 +105,7 @@ export const openFreshPgliteStore = async (): Promise<Store> => {
   const dir = await freshDataDir('feature-store-');
   let store: Store;
   try {
-    store = await openPgliteStore(dir);
+    store = auditedByTests(await openPgliteStore(dir));
   } catch (error) {
     rmSync(dir, { recursive: true, force: true });
     throw error;

@@ -14,6 +14,7 @@ import { createSqlStore } from '../../server/src/store/sql/sql-store.js';
 import type { Sql } from '../../server/src/store/sql/sql.js';
 import type { Store } from '../../server/src/store/store.js';
 import { until } from './until.js';
+import { auditedByTests } from '../server/test-actor.js';
 
 /** Routes the proxy tells apart. */
 export type ProxyRoute =
@@ -189,7 +190,7 @@ const start = async (): Promise<Running> => {
   // Opened by hand rather than by openPgliteStore, to keep the SQL surface for the reads below.
   const sql = await openPgliteThread(null);
   await migrate(sql);
-  const store = createSqlStore(sql, 'pglite');
+  const store = auditedByTests(createSqlStore(sql, 'pglite'));
   const app = await createApp({ store, logger: createLogger('fatal') });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as AddressInfo;

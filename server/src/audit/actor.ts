@@ -21,7 +21,8 @@ export interface Actor {
 }
 
 const requestActors = new WeakMap<FastifyRequest, Actor>();
-const current = new AsyncLocalStorage<Actor>();
+// null: a request no credential check named (its changes have no actor, whatever context it was started in).
+const current = new AsyncLocalStorage<Actor | null>();
 
 /** Names the caller of `request`: called by the credential check that let it in. */
 export const setRequestActor = (request: FastifyRequest, actor: Actor): void => {
@@ -33,6 +34,9 @@ export const requestActor = (request: FastifyRequest): Actor | null => requestAc
 
 /** Runs `work` with `actor` as the maker of every change it stores (the CLI, the server's upkeep, tests). */
 export const actingAs = <T>(actor: Actor, work: () => T): T => current.run(actor, work);
+
+/** Whether a request or `actingAs` decided who acts now (even no one): false outside both. */
+export const insideActorContext = (): boolean => current.getStore() !== undefined;
 
 /** The actor of the change being stored now, or null outside any request or `actingAs`. */
 export const currentActor = (): Actor | null => current.getStore() ?? null;
@@ -47,8 +51,7 @@ export const SERVER_ACTOR: Actor = { kind: 'system', id: null, label: 'server', 
  */
 export const carryRequestActors = (app: FastifyInstance): void => {
   app.addHook('preHandler', (request, _reply, done) => {
-    const actor = requestActors.get(request);
-    if (actor === undefined) done();
-    else current.run(actor, done);
+    // A request no check named runs with no actor, never with one its server happened to be started under.
+    current.run(requestActors.get(request) ?? null, done);
   });
 };

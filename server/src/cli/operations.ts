@@ -102,6 +102,15 @@ export interface Operations {
   removeUser(accountId: string, user: string): Promise<void>;
   /** A one-time password reset link for the member `user` (an id or an email). */
   userResetLink(accountId: string, user: string): Promise<LinkView>;
+  /**
+   * Writes the account's audit entries recorded since `sinceMs` (all: null) as JSON lines, oldest first, one
+   * `write` per chunk, as the export route answers them; how many lines.
+   */
+  exportAudit(
+    accountId: string,
+    sinceMs: number | null,
+    write: (text: string) => Promise<void>,
+  ): Promise<number>;
   /** Ends every console session (unused sign-in links too), on every server of the store; how many ended. */
   endConsoleSessions(): Promise<number>;
   close(): Promise<void>;

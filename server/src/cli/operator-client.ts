@@ -11,6 +11,7 @@ import {
 } from 'feature-ts/protocol';
 import type { LocalOperator } from '../local-operator.js';
 import { clientUserOperations } from './user-operations.js';
+import { exportThroughServer } from './audit-export-client.js';
 import { CliError, unknownAccess, unknownAccount, unknownCampaign, unknownEnvironment } from './cli-error.js';
 import type { AccessView, AccountView, EnvironmentView, Operations, StoreUsed } from './operations.js';
 
@@ -277,6 +278,7 @@ export const operatorClient = (operator: LocalOperator, used: StoreUsed): Operat
       if (response.status === 404) throw unknownEnvironment(envId);
       return response.status !== 401 && response.status !== 403;
     },
+    exportAudit: (accountId, sinceMs, write) => exportThroughServer(operator, accountId, sinceMs, write),
     endConsoleSessions: async () =>
       Number((await call({ method: 'DELETE', path: '/console/sessions' })).ended),
     close: () => Promise.resolve(),

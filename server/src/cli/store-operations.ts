@@ -8,6 +8,7 @@ import { campaignFromRemote, toRemoteCampaign } from '../remote/campaign-format.
 import { campaignCompatibility } from '../remote/compatibility.js';
 import { buildCampaignReport } from '../report/build-report.js';
 import { rebuildRollups } from '../report/rollups/fold-all.js';
+import { auditAnswer } from '../services/audit-answers.js';
 import { accessAnswer, accountAnswer, environmentAnswer } from '../services/operator-answers.js';
 import type { EnvironmentRecord } from '../store/account-store.js';
 import type { CampaignRecord } from '../store/campaign-store.js';
@@ -178,6 +179,20 @@ export const storeOperations = (store: Store, used: StoreUsed): Operations => {
     },
     apiKeyMatches: async (envId, apiKey) => secretMatches(apiKey, (await environment(envId)).apiKeyDigest),
     // Sessions are rows of the store: every server reads them at each call, so they end everywhere at once.
+    exportAudit: async (accountId, sinceMs, write) => {
+      await account(accountId);
+      const filter = { accountId, ...(sinceMs === null ? {} : { fromMs: sinceMs }) };
+      let count = 0;
+      for (let afterSeq = 0; ;) {
+        const entries = await store.listAuditAscending(filter, { afterSeq, limit: 500 });
+        if (entries.length > 0)
+          await write(entries.map((e) => `${JSON.stringify(auditAnswer(e))}\n`).join(''));
+        count += entries.length;
+        const last = entries.at(-1);
+        if (last === undefined || entries.length < 500) return count;
+        afterSeq = last.seq;
+      }
+    },
     endConsoleSessions: () => store.endAllConsoleSessions(),
     close: () => store.close(),
   };

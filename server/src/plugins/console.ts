@@ -15,7 +15,9 @@ import { checkRouteRole, needs, type RoleStores } from '../auth/route-roles.js';
 import type { Role, UserStore } from '../store/user-store.js';
 import { OperatorKeys } from '../auth/operator-keys.js';
 import { clearedSessionCookie, sessionCookie, sessionIdOf } from '../auth/session-cookie.js';
+import { recordRefusedSignIn } from '../audit/refused-sign-in.js';
 import { errors, type ApiError } from '../errors.js';
+import type { AuditStore } from '../store/audit-store.js';
 import { sendStaticFile } from '../http/static-file.js';
 import { consoleRouteSchemas as doc } from './console-schemas.js';
 
@@ -33,6 +35,8 @@ export interface ConsoleOptions {
   /** The built console (index.html and assets/); absent: only the session routes are served. */
   consoleDir?: string;
   now: () => number;
+  /** Where refused sign-ins are logged. */
+  audit: Pick<AuditStore, 'recordAuditEvent'>;
 }
 
 /** The console page's policy: its own scripts, styles, images and API, nothing inline, never framed. */
@@ -188,6 +192,13 @@ export const consoleRoutes: FastifyPluginCallback<ConsoleOptions> = (app, option
         if (keyDigest !== undefined) opened = await sessions.open(keyDigest);
       }
       if (opened === null) {
+        await recordRefusedSignIn(options.audit, request, {
+          action: 'console.sign_in_failed',
+          accountId: null,
+          subjectKind: 'session',
+          subjectId: null,
+          details: { method: key === undefined ? 'sign_in_link' : 'operator_key' },
+        });
         await lockout.failed(request, started);
         throw key === undefined ? errors.spentSignInLink() : errors.invalidOperatorKey();
       }

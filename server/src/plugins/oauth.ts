@@ -12,6 +12,8 @@ import { parseJsonBody } from '../http/json-body.js';
 import { tokenCheckRouteSchema, tokenRouteSchema } from './oauth-schemas.js';
 import { withSchema } from './shared-schemas.js';
 import { CREDENTIAL_FAILURE_FLOOR_MS, noSoonerThan } from '../http/failure-floor.js';
+import { recordRefusedSignIn } from '../audit/refused-sign-in.js';
+import type { AuditStore } from '../store/audit-store.js';
 
 /** What the token routes are built with. */
 export interface OAuthOptions {
@@ -19,6 +21,8 @@ export interface OAuthOptions {
   limits: TokenRateLimits;
   /** Longest lifetime in seconds an operator allows (FEATURE_MAX_TOKEN_LIFETIME); null: no limit, 0 allowed. */
   maxLifetimeSeconds: number | null;
+  /** Where refused token requests (a wrong client secret, an unknown client) are logged. */
+  audit: Pick<AuditStore, 'recordAuditEvent'>;
 }
 
 type OAuthErrorCode = OAuthErrorBody['error'];
@@ -226,6 +230,13 @@ export const oauthRoutes: FastifyPluginCallback<OAuthOptions> = (app, options, r
       });
       if (outcome.kind === 'invalid_client') {
         options.limits.failed(request.ip, clientId);
+        await recordRefusedSignIn(options.audit, request, {
+          action: 'oauth.token_refused',
+          accountId,
+          subjectKind: 'access',
+          subjectId: null,
+          details: { clientId: clientId.slice(0, 200) },
+        });
         await noSoonerThan(started, CREDENTIAL_FAILURE_FLOOR_MS);
         throw invalidClient();
       }

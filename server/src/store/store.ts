@@ -4,6 +4,7 @@
 // the whole (main.ts, the app, the CLI).
 import type { AccessStore } from './access-store.js';
 import type { AccountStore } from './account-store.js';
+import type { AuditStore } from './audit-store.js';
 import type { AssignmentStore } from './assignment-store.js';
 import type { CampaignStore } from './campaign-store.js';
 import type { CollectStore } from './collect-store.js';
@@ -20,6 +21,7 @@ export interface Store
     AccountStore,
     CampaignStore,
     AccessStore,
+    AuditStore,
     ConsoleSessionStore,
     ConfigurationStore,
     AssignmentStore,

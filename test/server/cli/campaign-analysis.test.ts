@@ -15,6 +15,7 @@ import { startServerProcess } from '../cli-support.js';
 import { checkoutCampaign, premiumToggle, seedEnvironment } from '../support.js';
 import { copyTemplateDataDir } from '../template-data-dir.js';
 import { cliJson, type CliJson } from './cli-json.js';
+import { auditedByTests } from '../test-actor.js';
 
 const DEFAULTS: AnalysisSettings = {
   primary_goal: null,
@@ -31,7 +32,7 @@ const PURCHASE = { type: 'transaction', name: 'Purchase' } as const;
  */
 const seedFolder = async (dataDir: string): Promise<{ envId: string; otherEnvId: string }> => {
   await copyTemplateDataDir(dataDir);
-  const store = await openPgliteStore(dataDir);
+  const store = auditedByTests(await openPgliteStore(dataDir));
   const { envId } = await seedEnvironment(store, [checkoutCampaign(), premiumToggle()]);
   const { envId: otherEnvId } = await seedEnvironment(store, []);
   await store.close();

@@ -15,6 +15,7 @@ import { startServerProcess } from '../cli-support.js';
 import { checkoutCampaign, premiumToggle, seedEnvironment } from '../support.js';
 import { copyTemplateDataDir } from '../template-data-dir.js';
 import { cliJson, type CliJson } from './cli-json.js';
+import { auditedByTests } from '../test-actor.js';
 
 /** A new campaign in the remote control API's form, without ids (the store makes them). */
 const banner = {
@@ -69,7 +70,7 @@ const writeFiles = (dir: string) => {
  */
 const seedFolder = async (dataDir: string): Promise<string> => {
   await copyTemplateDataDir(dataDir);
-  const store = await openPgliteStore(dataDir);
+  const store = auditedByTests(await openPgliteStore(dataDir));
   const { envId } = await seedEnvironment(store, [checkoutCampaign(), premiumToggle()]);
   await store.close();
   return envId;

@@ -145,9 +145,11 @@ void describe('feature-server command lines', () => {
       flags: [],
     });
     assert.deepEqual([...KNOWN_FLAGS].sort(), ['1v1t', 'help', 'json', 'rebuild', 'sign-in-link', 'xpc']);
+    assert.deepEqual(options('audit', 'export'), { values: ['account', 'output', 'since'], flags: [] });
     assert.deepEqual([...KNOWN_COMMANDS.keys()].sort(), [
       'access',
       'account',
+      'audit',
       'campaign',
       'console',
       'demo',

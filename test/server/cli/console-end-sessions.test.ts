@@ -17,6 +17,7 @@ import type { Store } from '../../../server/src/store/store.js';
 import { runCliInProcess, startServerProcess } from '../cli-support.js';
 import { copyTemplateDataDir } from '../template-data-dir.js';
 import { cliJson } from './cli-json.js';
+import { auditedByTests } from '../test-actor.js';
 
 const KEY = 'operator-key-for-the-end-sessions-command-0123';
 
@@ -37,13 +38,13 @@ void describe('feature-server console end-sessions', () => {
   void it('ends every session on the embedded store, and through the server that holds it', async () => {
     // A copy of a migrated folder: what is tested is ending sessions, not the folder's creation.
     await copyTemplateDataDir(dataDir);
-    let store = await openPgliteStore(dataDir);
+    let store = auditedByTests(await openPgliteStore(dataDir));
     const seeded = await seed(store);
     await store.close();
 
     const ended = await cliJson(['console', 'end-sessions'], { FEATURE_DATA_DIR: dataDir });
     assert.deepEqual(ended, { ended: 2, store: { kind: 'embedded', dataDir } });
-    store = await openPgliteStore(dataDir);
+    store = auditedByTests(await openPgliteStore(dataDir));
     try {
       const reopened = new ConsoleSessions(store, { operatorKeys: [KEY] });
       for (const session of seeded.opened) assert.equal(await reopened.find(session.id), null);
@@ -81,7 +82,7 @@ void describe('feature-server console end-sessions', () => {
   void it('ends every session on PostgreSQL, beside the servers', { skip: !databaseUrl }, async () => {
     const url = databaseUrl ?? '';
     const schema = `test_${randomBytes(6).toString('hex')}`;
-    const store = await openPostgresStore({ connectionString: url, schema });
+    const store = auditedByTests(await openPostgresStore({ connectionString: url, schema }));
     try {
       const seeded = await seed(store);
       // Its own schema, through the connection's search_path: the CLI takes only DATABASE_URL.

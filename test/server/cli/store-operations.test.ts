@@ -13,6 +13,7 @@ import { readServerConfig } from '../../../server/src/config.js';
 import { openPgliteStore } from '../../../server/src/store/pglite/pglite.js';
 import { checkoutCampaign, seedEnvironment } from '../support.js';
 import { copyTemplateDataDir } from '../template-data-dir.js';
+import { auditedByTests } from '../test-actor.js';
 
 const refusedWith = (code: string) => (error: unknown) => error instanceof CliError && error.code === code;
 
@@ -23,7 +24,7 @@ void describe('CLI store operations', () => {
   before(async () => {
     // A copy of a migrated folder: what is tested is the operations, not the folder's creation.
     await copyTemplateDataDir(join(dir, 'data'));
-    const store = await openPgliteStore(join(dir, 'data'));
+    const store = auditedByTests(await openPgliteStore(join(dir, 'data')));
     seeded = await seedEnvironment(store, [checkoutCampaign()]);
     ops = storeOperations(store, { kind: 'embedded', dataDir: join(dir, 'data') });
   });

@@ -14,6 +14,7 @@ import type { Row } from '../../../server/src/store/sql/sql.js';
 import type { Store } from '../../../server/src/store/store.js';
 import { checkoutCampaign, keptLogs, post, seedEnvironment, startApp, storeKinds } from '../support.js';
 import { until } from '../../support/until.js';
+import { auditedByTests } from '../test-actor.js';
 
 /** Plain SQL on the store's database, with no notification. */
 interface Behind {
@@ -36,15 +37,17 @@ for (const kind of storeKinds()) {
         // The store and the plain SQL share one in-memory database.
         const sql = await openPgliteThread(null);
         await migrate(sql);
-        store = createSqlStore(sql, 'pglite');
+        store = auditedByTests(createSqlStore(sql, 'pglite'));
         behind = { query: (text, params) => sql.query(text, params), close: () => Promise.resolve() };
         return;
       }
-      store = await openPostgresStore({
-        connectionString: postgres.url,
-        schema: postgres.schema,
-        listenBackoff: { minDelayMs: 50, maxDelayMs: 500 },
-      });
+      store = auditedByTests(
+        await openPostgresStore({
+          connectionString: postgres.url,
+          schema: postgres.schema,
+          listenBackoff: { minDelayMs: 50, maxDelayMs: 500 },
+        }),
+      );
       const client = new pg.Client({
         connectionString: postgres.url,
         options: `-c search_path="${postgres.schema}"`,

@@ -63,6 +63,7 @@ const BODYLESS = new Set([
   'post /admin/v1/reports/rebuild',
   'post /admin/v1/environments/{envId}/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver',
   'post /admin/v1/accounts/{accountId}/users/{userId}/reset-link',
+  'post /admin/v1/environments/{envId}/campaigns/{campaignId}/history/{seq}/restore',
 ]);
 
 const routes: Route[] = [];
@@ -193,8 +194,11 @@ void describe('the OpenAPI document', () => {
           assert.equal(answer.content, undefined, `${key} ${status} has no body`);
           continue;
         }
-        // The live-update stream's 200 is an event stream (§17), not JSON.
-        const media = answer.content?.['application/json'] ?? answer.content?.['text/event-stream'];
+        // The live-update stream's 200 is an event stream (§17), the audit export's JSON lines: not JSON.
+        const media =
+          answer.content?.['application/json'] ??
+          answer.content?.['text/event-stream'] ??
+          answer.content?.['application/x-ndjson'];
         assert.ok(media?.schema !== undefined, `${key} ${status}: a JSON schema`);
         assert.ok(examplesOf(media).length > 0, `${key} ${status}: an example`);
       }
@@ -322,7 +326,16 @@ void describe('every operation, called with its documented examples', () => {
     const answer = doc.paths[template]?.[method]?.responses[String(res.status)];
     assert.ok(answer !== undefined, `${where} is not documented: ${text}`);
     if (text === '') assert.equal(answer.content, undefined, where);
-    else validate(answer.content?.['application/json']?.schema, JSON.parse(text), where);
+    else if ((res.headers.get('content-type') ?? '').startsWith('application/x-ndjson')) {
+      // The audit export: each line is an entry as the audit log route answers it.
+      const log = doc.paths['/admin/v1/accounts/{accountId}/audit']?.get?.responses['200']?.content?.[
+        'application/json'
+      ]?.schema as { properties: { items: { items: Schema } } } | undefined;
+      for (const line of text.trimEnd().split('\n'))
+        validate(log?.properties.items.items, JSON.parse(line), where);
+      covered.add(`${method} ${template}`);
+      return { status: res.status, headers: res.headers, body: {} };
+    } else validate(answer.content?.['application/json']?.schema, JSON.parse(text), where);
     covered.add(`${method} ${template}`);
     return {
       status: res.status,
@@ -445,6 +458,35 @@ void describe('every operation, called with its documented examples', () => {
     assert.equal((await call('post', '/admin/session/password-reset', { body: used })).status, 200);
     assert.equal((await call('post', '/admin/session/password-reset', { body: used })).status, 410);
     assert.equal((await admin('delete', '/{userId}')).status, 204);
+  });
+
+  void it('audit routes: the log, its export, a campaign history and a restore', async () => {
+    const log = await call('get', '/admin/v1/accounts/{accountId}/audit', {
+      headers: operator,
+      query: '?limit=5',
+    });
+    assert.equal(log.status, 200);
+    assert.equal(
+      (await call('get', '/admin/v1/audit', { headers: operator, query: '?limit=5' })).status,
+      200,
+    );
+    const exported = await call('get', '/admin/v1/accounts/{accountId}/audit/export', { headers: operator });
+    assert.equal(exported.status, 200);
+    const campaigns = await call('get', '/admin/v1/environments/{envId}/campaigns', { headers: operator });
+    const [campaign] = campaigns.body.items as Array<{ id: string }>;
+    ids.campaignId = String(campaign?.id);
+    const history = await call('get', '/admin/v1/environments/{envId}/campaigns/{campaignId}/history', {
+      headers: operator,
+    });
+    assert.equal(history.status, 200);
+    const [entry] = history.body.items as Array<{ seq: number }>;
+    ids.seq = String(entry?.seq);
+    const restored = await call(
+      'post',
+      '/admin/v1/environments/{envId}/campaigns/{campaignId}/history/{seq}/restore',
+      { headers: operator },
+    );
+    assert.equal(restored.status, 200);
   });
 
   void it('SDK routes: decision, activations, hits, usage, troubleshooting, bucketing file', async () => {

@@ -19,6 +19,7 @@ import { runCliCommand, startServerProcess } from '../cli-support.js';
 import { checkoutCampaign, post, seedEnvironment } from '../support.js';
 import { copyTemplateDataDir } from '../template-data-dir.js';
 import { until } from '../../support/until.js';
+import { auditedByTests } from '../test-actor.js';
 
 /** Requests in flight at once, and how many each client sends at most (bounded load). */
 const CLIENTS = 8;
@@ -43,7 +44,7 @@ void describe('report rollups after a kill -9 mid-ingest (embedded store)', () =
   void it('equal their rebuild and the stored rows, and keep every acknowledged row', async () => {
     // A copy of a migrated folder: what is tested is the kill, not the folder's creation (initdb).
     await copyTemplateDataDir(dir);
-    const seedStore = await openPgliteStore(dir);
+    const seedStore = auditedByTests(await openPgliteStore(dir));
     const env = await seedEnvironment(seedStore, [checkoutCampaign()]);
     await seedStore.close();
 
@@ -117,7 +118,7 @@ void describe('report rollups after a kill -9 mid-ingest (embedded store)', () =
     );
 
     const now = new Date();
-    let store = await openPgliteStore(dir);
+    let store = auditedByTests(await openPgliteStore(dir));
     let incremental: Awaited<ReturnType<typeof figures>>;
     try {
       const counts = await store.countHits(env.envId);
@@ -144,7 +145,7 @@ void describe('report rollups after a kill -9 mid-ingest (embedded store)', () =
     assert.equal(rebuilt.code, 0, rebuilt.stderr);
     assert.equal((JSON.parse(rebuilt.stdout) as { rebuilt: boolean }).rebuilt, true);
 
-    store = await openPgliteStore(dir);
+    store = auditedByTests(await openPgliteStore(dir));
     try {
       const again = await figures(store, env.envId, now);
       assert.deepEqual(again.rollups, incremental.rollups, 'the rebuild equals the incremental rollups');

@@ -13,6 +13,7 @@ import { scanCampaign } from '../../../server/src/report/reference-tally.js';
 import { foldAll } from '../../../server/src/report/rollups/fold-all.js';
 import { openPgliteStore } from '../../../server/src/store/pglite/pglite.js';
 import { version8Marks, writeVersion8Database } from './version-8-database.js';
+import { auditedByTests } from '../test-actor.js';
 
 const VISITORS = 3_000;
 const NOW = new Date(Date.UTC(2026, 10, 28));
@@ -24,7 +25,7 @@ void describe('upgrading a database written before the rollups', () => {
   void it('backfills with progress, and every report equals the one before the upgrade', async () => {
     const env = await writeVersion8Database(dir, VISITORS);
 
-    const store = await openPgliteStore(dir);
+    const store = auditedByTests(await openPgliteStore(dir));
     try {
       // Counted first: the store's sweep starts folding a second after it opened, whatever this test does.
       assert.equal(await store.pendingRollupCount(), version8Marks(VISITORS));
@@ -58,7 +59,7 @@ void describe('upgrading a database written before the rollups', () => {
     const spread = mkdtempSync(join(tmpdir(), 'feature-rollups-upgrade-months-'));
     try {
       const env = await writeVersion8Database(spread, 300, 5 * 86_400_000);
-      const store = await openPgliteStore(spread);
+      const store = auditedByTests(await openPgliteStore(spread));
       try {
         const before = reportOfTally(await scanCampaign(store, env.envId, 'c1'), 'c1', NOW);
         await foldAll(store);

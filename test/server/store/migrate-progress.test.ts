@@ -78,6 +78,7 @@ void describe('migrate: the lines of an upgrade', () => {
         '010-time-partitions',
         '011-pending-received',
         '012-webhooks',
+        '014-audit-log',
       ])
         assert.ok(
           lines.includes(`Upgrading the database, migration ${name}…`),
@@ -94,7 +95,7 @@ void describe('migrate: the lines of an upgrade', () => {
         moves.some((line) => / rows done \(\d+ %\), about \d+ s left$/.test(line)),
         `a line before the end says what is left (${moves.join(' | ')})`,
       );
-      assert.match(lines.at(-1) ?? '', /^Upgrading the database, migration 012-webhooks: done in \d+ s$/);
+      assert.match(lines.at(-1) ?? '', /^Upgrading the database, migration 014-audit-log: done in \d+ s$/);
     } finally {
       await sql.close();
     }

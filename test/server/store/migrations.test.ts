@@ -58,6 +58,7 @@ void describe('migrations in the compiled server', () => {
         { version: 11, name: '011-pending-received' },
         { version: 12, name: '012-webhooks' },
         { version: 13, name: '013-people' },
+        { version: 14, name: '014-audit-log' },
       ]);
       const tables = await sql.query(
         // The month partitions of activations and hits (migration 10) depend on the date: listed apart.
@@ -74,6 +75,7 @@ void describe('migrations in the compiled server', () => {
           'activations',
           'assignment_ids',
           'assignments',
+          'audit_entries',
           'campaign_rollup_revisions',
           'campaign_rollups',
           'campaigns',

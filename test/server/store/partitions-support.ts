@@ -8,6 +8,7 @@ import type { Row, Sql } from '../../../server/src/store/sql/sql.js';
 import { createSqlStore } from '../../../server/src/store/sql/sql-store.js';
 import type { Store } from '../../../server/src/store/store.js';
 import type { StoreKind } from '../support.js';
+import { auditedByTests } from '../test-actor.js';
 
 /** A store and its database. */
 export interface StoreWithSql {
@@ -22,7 +23,7 @@ export const openStoreWithSql = async (kind: StoreKind): Promise<StoreWithSql> =
   if (kind.postgres === undefined) {
     const thread = await openPgliteThread(null);
     await migrate(thread);
-    const store = createSqlStore(thread, 'pglite');
+    const store = auditedByTests(createSqlStore(thread, 'pglite'));
     return { store, query: (text, params) => thread.query(text, params), close: () => store.close() };
   }
   const store = await kind.open();

@@ -22,6 +22,7 @@ import type { HitRow } from '../../../server/src/store/collect-store.js';
 import { rawDatabase, seedEnvironment, storeKinds, type RawDatabase } from '../support.js';
 import { freshDataDir } from '../template-data-dir.js';
 import { until } from '../../support/until.js';
+import { auditedByTests } from '../test-actor.js';
 
 const HITS = 2000;
 
@@ -155,11 +156,13 @@ void describe('checkAutovacuum', () => {
         assert.equal(warning !== null, off, `SHOW answered ${JSON.stringify(settings)}`);
 
         const heard: string[] = [];
-        const store = await openPostgresStore({
-          connectionString: url ?? '',
-          schema,
-          onWarning: (text) => heard.push(text),
-        });
+        const store = auditedByTests(
+          await openPostgresStore({
+            connectionString: url ?? '',
+            schema,
+            onWarning: (text) => heard.push(text),
+          }),
+        );
         await store.close();
         assert.deepEqual(heard, warning === null ? [] : [warning]);
       } finally {
@@ -198,7 +201,9 @@ void describe('the schedule', () => {
       // A short interval stands for the minute; the threshold is the default (50 rows + 10 % of the table).
       // A copy of a migrated folder rather than memory, where opening would run initdb and every migration.
       const dir = await freshDataDir('feature-stats-');
-      const store = await openPgliteStore(dir, { analyzeSchedule: { intervalMs: 20, onRun } });
+      const store = auditedByTests(
+        await openPgliteStore(dir, { analyzeSchedule: { intervalMs: 20, onRun } }),
+      );
       // The schedule's timer and PGlite's idle worker are unref'd: something must keep the process alive.
       const alive = setInterval(() => undefined, 1000);
       try {
@@ -230,11 +235,13 @@ void describe('the schedule', () => {
           return;
         }
         const { onRun, heard } = runOf('hits');
-        const store = await openPostgresStore({
-          connectionString: url ?? '',
-          schema,
-          analyzeSchedule: { intervalMs: 20, onRun },
-        });
+        const store = auditedByTests(
+          await openPostgresStore({
+            connectionString: url ?? '',
+            schema,
+            analyzeSchedule: { intervalMs: 20, onRun },
+          }),
+        );
         const alive = setInterval(() => undefined, 1000);
         try {
           const { envId } = await seedEnvironment(store, []);

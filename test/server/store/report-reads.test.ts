@@ -7,6 +7,7 @@ import { describe, it } from 'node:test';
 import pg from 'pg';
 import { openPostgresStore } from '../../../server/src/store/postgres/postgres.js';
 import { checkoutCampaign, seedEnvironment } from '../support.js';
+import { auditedByTests } from '../test-actor.js';
 
 const url = process.env.DATABASE_URL;
 
@@ -22,7 +23,7 @@ void describe(
         await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
         await client.end();
       });
-      const seeded = await openPostgresStore({ connectionString: url ?? '', schema });
+      const seeded = auditedByTests(await openPostgresStore({ connectionString: url ?? '', schema }));
       const env = await seedEnvironment(seeded, [checkoutCampaign()]);
       const activation = {
         hid: 'a1',
@@ -41,11 +42,13 @@ void describe(
       assert.equal(visitors, 1);
       await seeded.close();
 
-      const cut = await openPostgresStore({
-        connectionString: url ?? '',
-        schema,
-        replicaConnectionString: 'postgres://postgres@127.0.0.1:1/test',
-      });
+      const cut = auditedByTests(
+        await openPostgresStore({
+          connectionString: url ?? '',
+          schema,
+          replicaConnectionString: 'postgres://postgres@127.0.0.1:1/test',
+        }),
+      );
       try {
         assert.equal(
           await cut.insertActivations(env.envId, [{ ...activation, hid: 'a2', visitorId: 'v2' }]),

@@ -11,6 +11,7 @@ import { FOLD_LOCK } from '../../../server/src/store/rollups/rollup-pending-sql.
 import type { Queryable, Row } from '../../../server/src/store/sql/sql.js';
 import { checkoutCampaign, seedEnvironment } from '../support.js';
 import { until } from '../../support/until.js';
+import { auditedByTests } from '../test-actor.js';
 
 const url = process.env.DATABASE_URL;
 
@@ -31,7 +32,7 @@ void describe(
   () => {
     void it('a background fold skips an environment another fold holds; a fold for a read waits for it', async (t) => {
       const schema = `test_fold_lock_${process.pid}_${Date.now()}`;
-      const store = await openPostgresStore({ connectionString: url ?? '', schema });
+      const store = auditedByTests(await openPostgresStore({ connectionString: url ?? '', schema }));
       const holder = await clientIn(schema);
       const folder = await clientIn(schema);
       t.after(async () => {

@@ -22,6 +22,7 @@ import { until } from '../../support/until.js';
 import { startServerProcess } from '../cli-support.js';
 import { checkoutCampaign, post, seedEnvironment } from '../support.js';
 import { copyTemplateDataDir } from '../template-data-dir.js';
+import { auditedByTests } from '../test-actor.js';
 
 const KEY = 'operator-key-for-webhooks-0123456789';
 
@@ -82,7 +83,7 @@ void describe('webhook delivery across failures and a killed server (embedded st
 
   void it('delivers every event once, in order, signed, after 3 failures and a restart with the receiver down', async () => {
     await copyTemplateDataDir(dir);
-    const seedStore = await openPgliteStore(dir);
+    const seedStore = auditedByTests(await openPgliteStore(dir));
     const env = await seedEnvironment(seedStore, [checkoutCampaign()]);
     await seedStore.close();
 

@@ -13,6 +13,7 @@ import { timePartitionsMigration } from './010-time-partitions.js';
 import { pendingReceivedMigration } from './011-pending-received.js';
 import { webhooksMigration } from './012-webhooks.js';
 import { peopleMigration } from './013-people.js';
+import { auditLogMigration } from './014-audit-log.js';
 import type { Queryable } from '../sql/sql.js';
 import type { MigrationStep } from './migration-progress.js';
 
@@ -43,4 +44,5 @@ export const MIGRATIONS: readonly Migration[] = [
   pendingReceivedMigration,
   webhooksMigration,
   peopleMigration,
+  auditLogMigration,
 ];

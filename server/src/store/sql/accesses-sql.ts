@@ -7,6 +7,8 @@ import { InputError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { bytes, num, numOrNull, text, type Row, type Sql } from './sql.js';
 import type { AccessRecord, TokenRecord } from '../access-store.js';
+import { recordAudit } from './audit-sql.js';
+import { accessState } from './audit-states.js';
 
 const isAction = (value: unknown): value is Action =>
   typeof value === 'string' && (ACTIONS as readonly string[]).includes(value);
@@ -81,7 +83,17 @@ export const accessQueries = (db: Pick<Sql, 'query' | 'transaction'>) => ({
           Date.now(),
         ],
       );
-      return toAccess(rows[0] ?? {});
+      const access = toAccess(rows[0] ?? {});
+      await recordAudit(tx, {
+        accountId: access.accountId,
+        envId: null,
+        subjectKind: 'access',
+        subjectId: access.id,
+        action: 'access.created',
+        before: null,
+        after: accessState(access),
+      });
+      return access;
     });
   },
   async listAccesses(accountId: string): Promise<AccessRecord[]> {
@@ -99,12 +111,29 @@ export const accessQueries = (db: Pick<Sql, 'query' | 'transaction'>) => ({
     return rows[0] === undefined ? null : toAccess(rows[0]);
   },
   async revokeAccess(id: string): Promise<AccessRecord | null> {
-    // COALESCE keeps the first revocation time: revoking twice is harmless and does not rewrite history.
-    const rows = await db.query(
-      'UPDATE accesses SET revoked_ms = COALESCE(revoked_ms, $2) WHERE id = $1 RETURNING *',
-      [id, Date.now()],
-    );
-    return rows[0] === undefined ? null : toAccess(rows[0]);
+    return db.transaction(async (tx) => {
+      const before = await tx.query('SELECT * FROM accesses WHERE id = $1 FOR UPDATE', [id]);
+      if (before[0] === undefined) return null;
+      // COALESCE keeps the first revocation time: revoking twice is harmless and does not rewrite history.
+      const rows = await tx.query(
+        'UPDATE accesses SET revoked_ms = COALESCE(revoked_ms, $2) WHERE id = $1 RETURNING *',
+        [id, Date.now()],
+      );
+      const revoked = toAccess(rows[0] ?? {});
+      const was = toAccess(before[0]);
+      // A second revocation changes nothing: no entry.
+      if (was.revokedMs === null)
+        await recordAudit(tx, {
+          accountId: revoked.accountId,
+          envId: null,
+          subjectKind: 'access',
+          subjectId: revoked.id,
+          action: 'access.revoked',
+          before: accessState(was),
+          after: accessState(revoked),
+        });
+      return revoked;
+    });
   },
   async insertToken(token: TokenRecord): Promise<void> {
     await db.query(

@@ -9,11 +9,13 @@ import { IdConflictError, InputError, unknownEnvironmentInput } from '../../erro
 import { checkRoomFor, sizedCampaign } from './campaign-limits.js';
 import { checkIds, registerIds, toCampaign } from './campaigns-sql.js';
 import { publish } from './environments-sql.js';
+import { auditCampaign } from './audit-states.js';
 import { queueWebhookEvent, webhookCampaign } from './webhooks-sql.js';
 import { num, text, textOrNull, type Queryable, type Sql } from './sql.js';
 import type { CampaignOptions, CampaignRecord } from '../campaign-store.js';
 
-const lockEnvironment = async (tx: Queryable, envId: string): Promise<void> => {
+/** Locks the environment's row for the transaction (edits of one environment take turns). */
+export const lockEnvironment = async (tx: Queryable, envId: string): Promise<void> => {
   const env = await tx.query('SELECT id FROM environments WHERE id = $1 FOR UPDATE', [envId]);
   if (env.length === 0) throw unknownEnvironmentInput(envId);
 };
@@ -51,14 +53,18 @@ const checkSlug = async (tx: Queryable, envId: string, campaign: BucketingCampai
 };
 
 /** Every id check of an edit, in the order a caller fixes them: own duplicates, slug, then ids in use. */
-const checkCampaign = async (tx: Queryable, envId: string, campaign: BucketingCampaign): Promise<void> => {
+export const checkCampaign = async (
+  tx: Queryable,
+  envId: string,
+  campaign: BucketingCampaign,
+): Promise<void> => {
   checkOwnIds(campaign);
   await checkSlug(tx, envId, campaign);
   await checkIds(tx, envId, [campaign]);
 };
 
 /** The live campaigns' ids in stored order (the order listCampaigns and decisions use). */
-const liveOrder = async (tx: Queryable, envId: string): Promise<string[]> => {
+export const liveOrder = async (tx: Queryable, envId: string): Promise<string[]> => {
   const rows = await tx.query(
     'SELECT id FROM campaigns WHERE env_id = $1 AND deleted_ms IS NULL ORDER BY position, created_ms, id',
     [envId],
@@ -66,7 +72,12 @@ const liveOrder = async (tx: Queryable, envId: string): Promise<string[]> => {
   return rows.map((row) => text(row, 'id'));
 };
 
-const readCampaign = async (tx: Queryable, envId: string, campaignId: string): Promise<CampaignRecord> => {
+/** A campaign's row, deleted or not. */
+export const readCampaign = async (
+  tx: Queryable,
+  envId: string,
+  campaignId: string,
+): Promise<CampaignRecord> => {
   const rows = await tx.query('SELECT * FROM campaigns WHERE env_id = $1 AND id = $2', [envId, campaignId]);
   return toCampaign(rows[0] ?? {});
 };
@@ -130,6 +141,7 @@ export const campaignEditQueries = (db: Pick<Sql, 'query' | 'transaction'>, chan
       await publish(tx, channel, envId);
       const created = await readCampaign(tx, envId, campaign.id);
       await queueWebhookEvent(tx, envId, { type: 'campaign.created', campaign: webhookCampaign(created) });
+      await auditCampaign(tx, envId, 'campaign.created', null, created);
       return created;
     });
   },
@@ -153,10 +165,11 @@ export const campaignEditQueries = (db: Pick<Sql, 'query' | 'transaction'>, chan
     return db.transaction(async (tx) => {
       await lockEnvironment(tx, envId);
       const updated = await tx.query(
-        'SELECT id FROM campaigns WHERE env_id = $1 AND id = $2 AND deleted_ms IS NULL',
+        'SELECT * FROM campaigns WHERE env_id = $1 AND id = $2 AND deleted_ms IS NULL',
         [envId, campaignId],
       );
-      if (updated.length === 0) throw unknownCampaign(envId, campaignId);
+      if (updated[0] === undefined) throw unknownCampaign(envId, campaignId);
+      const before = toCampaign(updated[0]);
       await checkCampaign(tx, envId, campaign);
       const sized = sizedCampaign(campaign);
       await checkRoomFor(tx, envId, campaignId, sized);
@@ -192,6 +205,7 @@ export const campaignEditQueries = (db: Pick<Sql, 'query' | 'transaction'>, chan
       await publish(tx, channel, envId);
       const record = await readCampaign(tx, envId, campaignId);
       await queueWebhookEvent(tx, envId, { type: 'campaign.updated', campaign: webhookCampaign(record) });
+      await auditCampaign(tx, envId, 'campaign.updated', before, record);
       return record;
     });
   },
@@ -203,10 +217,11 @@ export const campaignEditQueries = (db: Pick<Sql, 'query' | 'transaction'>, chan
       // The tombstone keeps everything else (slug, body, position) as it was: reports still name it.
       const deleted = await tx.query(
         `UPDATE campaigns SET deleted_ms = $3
-         WHERE env_id = $1 AND id = $2 AND deleted_ms IS NULL RETURNING position, body ->> 'name' AS name, slug, state`,
+         WHERE env_id = $1 AND id = $2 AND deleted_ms IS NULL RETURNING *, body ->> 'name' AS name`,
         [envId, campaignId, Date.now()],
       );
       if (deleted[0] === undefined) return false;
+      await auditCampaign(tx, envId, 'campaign.deleted', toCampaign(deleted[0]), null);
       await tx.query(
         'UPDATE campaigns SET position = position - 1 WHERE env_id = $1 AND deleted_ms IS NULL AND position > $2',
         [envId, num(deleted[0], 'position')],

@@ -5,6 +5,8 @@ import type { BucketingCampaign } from 'feature-ts/protocol';
 import { IdConflictError, InputError, unknownEnvironmentInput } from '../../errors.js';
 import { checkEnvironmentTotals, sizedCampaign, storedTotals, totalsOf } from './campaign-limits.js';
 import { publish, toEnvironment } from './environments-sql.js';
+import { auditCampaign, campaignsState } from './audit-states.js';
+import { recordAudit } from './audit-sql.js';
 import { queueWebhookEvent } from './webhooks-sql.js';
 import { num, numOrNull, text, textOrNull, type Queryable, type Row, type Sql } from './sql.js';
 import type { CampaignRecord, CampaignState } from '../campaign-store.js';
@@ -103,6 +105,8 @@ export const campaignQueries = (db: Pick<Sql, 'query' | 'transaction'>, channel:
       const sized = campaigns.map(sizedCampaign);
       checkEnvironmentTotals(envId, totalsOf(sized), await storedTotals(tx, envId));
       await checkIds(tx, envId, campaigns);
+      const live = `SELECT * FROM campaigns WHERE env_id = $1 AND deleted_ms IS NULL ORDER BY position, created_ms`;
+      const before = (await tx.query(live, [envId])).map(toCampaign);
       const now = Date.now();
       const ids = campaigns.map((c) => c.id);
       await tx.query(
@@ -143,6 +147,16 @@ export const campaignQueries = (db: Pick<Sql, 'query' | 'transaction'>, channel:
       }
       await publish(tx, channel, envId);
       await queueWebhookEvent(tx, envId, { type: 'campaigns.imported', campaigns: campaigns.length });
+      await recordAudit(tx, {
+        accountId: null,
+        envId,
+        subjectKind: 'campaigns',
+        subjectId: null,
+        action: 'campaigns.imported',
+        before: campaignsState(before),
+        after: campaignsState((await tx.query(live, [envId])).map(toCampaign)),
+        details: { campaigns: campaigns.length },
+      });
       return campaigns.length;
     });
   },
@@ -151,13 +165,13 @@ export const campaignQueries = (db: Pick<Sql, 'query' | 'transaction'>, channel:
       // Interrupted is final (§13.5): checked in the same statement, so two toggles cannot race past it.
       // The state before, read under the row's lock, for the webhook event.
       const before = await tx.query(
-        'SELECT state FROM campaigns WHERE env_id = $1 AND id = $2 AND deleted_ms IS NULL FOR UPDATE',
+        'SELECT * FROM campaigns WHERE env_id = $1 AND id = $2 AND deleted_ms IS NULL FOR UPDATE',
         [envId, campaignId],
       );
       const rows = await tx.query(
         `UPDATE campaigns SET state = $3, updated_ms = $4
          WHERE env_id = $1 AND id = $2 AND deleted_ms IS NULL AND (state <> 'interrupted' OR $3 = 'interrupted')
-         RETURNING id, body ->> 'name' AS name, slug`,
+         RETURNING *, body ->> 'name' AS name`,
         [envId, campaignId, state, Date.now()],
       );
       if (rows.length === 0) {
@@ -173,12 +187,14 @@ export const campaignQueries = (db: Pick<Sql, 'query' | 'transaction'>, channel:
       }
       await publish(tx, channel, envId);
       const previousState = before[0] === undefined ? state : text(before[0], 'state');
-      if (previousState !== state && rows[0] !== undefined)
+      if (previousState !== state && rows[0] !== undefined && before[0] !== undefined) {
         await queueWebhookEvent(tx, envId, {
           type: 'campaign.state_changed',
           campaign: { id: campaignId, name: text(rows[0], 'name'), slug: textOrNull(rows[0], 'slug'), state },
           previousState,
         });
+        await auditCampaign(tx, envId, 'campaign.state_changed', toCampaign(before[0]), toCampaign(rows[0]));
+      }
     });
   },
   async listCampaigns(envId: string, options: { includeDeleted?: boolean } = {}): Promise<CampaignRecord[]> {

@@ -7,6 +7,7 @@
 // used while the end ran. The end holds the links table for its transaction (every statement that stores or
 // uses a link waits for it, or it for them); a link a session makes is stored only by the statement that finds
 // the session still there, with its row locked; and a link is spent and its session opened in one statement.
+import { recordAudit } from './audit-sql.js';
 import { bytes, num, textOrNull, type Row, type Sql } from './sql.js';
 
 /** A row's operator key digest; null for a row that names none (written before migration 007). */
@@ -55,6 +56,16 @@ export const consoleSessionQueries = (db: Pick<Sql, 'query' | 'transaction'>) =>
       await tx.query('LOCK TABLE console_sign_in_links IN SHARE ROW EXCLUSIVE MODE');
       const rows = await tx.query('DELETE FROM console_sessions RETURNING digest');
       await tx.query('DELETE FROM console_sign_in_links');
+      await recordAudit(tx, {
+        accountId: null,
+        envId: null,
+        subjectKind: 'session',
+        subjectId: null,
+        action: 'console.sessions_ended',
+        before: null,
+        after: null,
+        details: { ended: rows.length },
+      });
       return rows.length;
     });
   },

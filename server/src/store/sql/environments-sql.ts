@@ -7,6 +7,8 @@ import { digest, newApiKey, newId } from '../../ids.js';
 import { bool, bytes, num, text, type Queryable, type Row, type Sql } from './sql.js';
 import type { Account, EnvironmentRecord } from '../account-store.js';
 import type { ConfigurationStamp } from '../configuration-store.js';
+import { recordAudit, SECRET_ROTATED } from './audit-sql.js';
+import { accountState, environmentState } from './audit-states.js';
 import { queueWebhookEvent } from './webhooks-sql.js';
 
 /** The NOTIFY channel of configuration changes for a database/schema. */
@@ -40,15 +42,46 @@ export const toEnvironment = (row: Row): EnvironmentRecord => ({
   configTime: num(row, 'config_time'),
 });
 
+/** Records a change of an environment's row, from its rows before and after. */
+const auditEnvironmentChange = async (
+  tx: Queryable,
+  action: string,
+  before: Row,
+  after: Row,
+): Promise<void> => {
+  const environment = toEnvironment(after);
+  await recordAudit(tx, {
+    accountId: environment.accountId,
+    envId: environment.id,
+    subjectKind: 'environment',
+    subjectId: environment.id,
+    action,
+    before: environmentState(toEnvironment(before)),
+    after: environmentState(environment),
+  });
+};
+
 /** Account and environment operations of the store. */
 export const environmentQueries = (db: Pick<Sql, 'query' | 'transaction'>, channel: string) => ({
   async createAccount(name: string): Promise<Account> {
     if (name.trim() === '') throw new InputError('An account needs a name: pass --name NAME.');
-    const rows = await db.query(
-      'INSERT INTO accounts (id, name, created_ms) VALUES ($1, $2, $3) RETURNING *',
-      [newId(), name, Date.now()],
-    );
-    return toAccount(rows[0] ?? {});
+    return db.transaction(async (tx) => {
+      const rows = await tx.query(
+        'INSERT INTO accounts (id, name, created_ms) VALUES ($1, $2, $3) RETURNING *',
+        [newId(), name, Date.now()],
+      );
+      const account = toAccount(rows[0] ?? {});
+      await recordAudit(tx, {
+        accountId: account.id,
+        envId: null,
+        subjectKind: 'account',
+        subjectId: account.id,
+        action: 'account.created',
+        before: null,
+        after: accountState(account),
+      });
+      return account;
+    });
   },
   async getAccount(id: string): Promise<Account | null> {
     const rows = await db.query('SELECT * FROM accounts WHERE id = $1', [id]);
@@ -68,28 +101,40 @@ export const environmentQueries = (db: Pick<Sql, 'query' | 'transaction'>, chann
     accountSettings?: Partial<AccountSettings>;
   }): Promise<{ environment: EnvironmentRecord; apiKey: string }> {
     if (input.name.trim() === '') throw new InputError('An environment needs a name: pass --name NAME.');
-    const account = await db.query('SELECT id FROM accounts WHERE id = $1', [input.accountId]);
-    if (account.length === 0) {
-      throw new InputError(
-        `No account has the id "${input.accountId}": create one with \`feature-server account create --name N\`.`,
-      );
-    }
     const apiKey = newApiKey();
-    const rows = await db.query(
-      `INSERT INTO environments (id, account_id, name, api_key_digest, enabled_xpc, enabled_1v1t, config_time, created_ms)
+    return db.transaction(async (tx) => {
+      const account = await tx.query('SELECT id FROM accounts WHERE id = $1', [input.accountId]);
+      if (account.length === 0) {
+        throw new InputError(
+          `No account has the id "${input.accountId}": create one with \`feature-server account create --name N\`.`,
+        );
+      }
+      const rows = await tx.query(
+        `INSERT INTO environments (id, account_id, name, api_key_digest, enabled_xpc, enabled_1v1t, config_time, created_ms)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING *`,
-      [
-        newId(),
-        input.accountId,
-        input.name,
-        digest(apiKey),
-        input.accountSettings?.enabledXPC ?? false,
-        input.accountSettings?.enabled1V1T ?? false,
-        nowSeconds(),
-        Date.now(),
-      ],
-    );
-    return { environment: toEnvironment(rows[0] ?? {}), apiKey };
+        [
+          newId(),
+          input.accountId,
+          input.name,
+          digest(apiKey),
+          input.accountSettings?.enabledXPC ?? false,
+          input.accountSettings?.enabled1V1T ?? false,
+          nowSeconds(),
+          Date.now(),
+        ],
+      );
+      const environment = toEnvironment(rows[0] ?? {});
+      await recordAudit(tx, {
+        accountId: environment.accountId,
+        envId: environment.id,
+        subjectKind: 'environment',
+        subjectId: environment.id,
+        action: 'environment.created',
+        before: null,
+        after: environmentState(environment),
+      });
+      return { environment, apiKey };
+    });
   },
   async getEnvironment(id: string): Promise<EnvironmentRecord | null> {
     const rows = await db.query('SELECT * FROM environments WHERE id = $1', [id]);
@@ -122,11 +167,21 @@ export const environmentQueries = (db: Pick<Sql, 'query' | 'transaction'>, chann
   async rotateApiKey(envId: string): Promise<string> {
     const apiKey = newApiKey();
     await db.transaction(async (tx) => {
-      const rows = await tx.query('UPDATE environments SET api_key_digest = $2 WHERE id = $1 RETURNING id', [
+      const rows = await tx.query('UPDATE environments SET api_key_digest = $2 WHERE id = $1 RETURNING *', [
         envId,
         digest(apiKey),
       ]);
-      if (rows.length === 0) throw unknownEnvironmentInput(envId);
+      if (rows[0] === undefined) throw unknownEnvironmentInput(envId);
+      const rotated = toEnvironment(rows[0]);
+      await recordAudit(tx, {
+        accountId: rotated.accountId,
+        envId,
+        subjectKind: 'environment',
+        subjectId: envId,
+        action: 'environment.api_key_rotated',
+        before: environmentState(rotated),
+        after: environmentState(rotated, SECRET_ROTATED),
+      });
       // The key is part of what every instance holds in memory: tell them at once.
       await tx.query('SELECT pg_notify($1, $2)', [channel, envId]);
       await queueWebhookEvent(tx, envId, { type: 'environment.api_key_rotated' });
@@ -135,27 +190,26 @@ export const environmentQueries = (db: Pick<Sql, 'query' | 'transaction'>, chann
   },
   async setPanic(envId: string, panic: boolean): Promise<void> {
     await db.transaction(async (tx) => {
-      const before = await tx.query('SELECT panic FROM environments WHERE id = $1 FOR UPDATE', [envId]);
-      const rows = await tx.query('UPDATE environments SET panic = $2 WHERE id = $1 RETURNING id', [
+      const before = await tx.query('SELECT * FROM environments WHERE id = $1 FOR UPDATE', [envId]);
+      const rows = await tx.query('UPDATE environments SET panic = $2 WHERE id = $1 RETURNING *', [
         envId,
         panic,
       ]);
-      if (rows.length === 0) throw unknownEnvironmentInput(envId);
+      if (rows[0] === undefined) throw unknownEnvironmentInput(envId);
       await publish(tx, channel, envId);
-      if (before[0] !== undefined && bool(before[0], 'panic') !== panic)
+      if (before[0] !== undefined && bool(before[0], 'panic') !== panic) {
         await queueWebhookEvent(tx, envId, { type: 'environment.panic_changed', panic });
+        await auditEnvironmentChange(tx, 'environment.panic_changed', before[0], rows[0]);
+      }
     });
   },
   async setAccountSettings(envId: string, settings: Partial<AccountSettings>): Promise<void> {
     await db.transaction(async (tx) => {
       // The settings before, under the row's lock: a write that changes nothing is no event (as for panic).
-      const before = await tx.query(
-        'SELECT enabled_xpc, enabled_1v1t FROM environments WHERE id = $1 FOR UPDATE',
-        [envId],
-      );
+      const before = await tx.query('SELECT * FROM environments WHERE id = $1 FOR UPDATE', [envId]);
       const rows = await tx.query(
         `UPDATE environments SET enabled_xpc = COALESCE($2, enabled_xpc), enabled_1v1t = COALESCE($3, enabled_1v1t)
-         WHERE id = $1 RETURNING enabled_xpc, enabled_1v1t`,
+         WHERE id = $1 RETURNING *`,
         [envId, settings.enabledXPC ?? null, settings.enabled1V1T ?? null],
       );
       if (rows[0] === undefined) throw unknownEnvironmentInput(envId);
@@ -164,12 +218,14 @@ export const environmentQueries = (db: Pick<Sql, 'query' | 'transaction'>, chann
         before[0] !== undefined &&
         bool(before[0], 'enabled_xpc') === bool(rows[0], 'enabled_xpc') &&
         bool(before[0], 'enabled_1v1t') === bool(rows[0], 'enabled_1v1t');
-      if (!unchanged)
+      if (!unchanged && before[0] !== undefined) {
         await queueWebhookEvent(tx, envId, {
           type: 'environment.settings_changed',
           enabledXPC: bool(rows[0], 'enabled_xpc'),
           enabled1V1T: bool(rows[0], 'enabled_1v1t'),
         });
+        await auditEnvironmentChange(tx, 'environment.settings_changed', before[0], rows[0]);
+      }
     });
   },
 });

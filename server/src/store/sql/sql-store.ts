@@ -1,5 +1,7 @@
 // The one Store implementation over the shared SQL surface; PGlite and PostgreSQL differ only in `Sql`.
 import { accessQueries } from './accesses-sql.js';
+import { auditQueries } from './audit-sql.js';
+import { campaignRestoreQueries } from './campaign-restore-sql.js';
 import { campaignEditQueries } from './campaign-edits-sql.js';
 import { campaignQueries } from './campaigns-sql.js';
 import { collectQueries } from './collect-sql.js';
@@ -73,6 +75,8 @@ export const createSqlStore = (sql: Sql, kind: Store['kind'], options: SqlStoreO
     ...consoleSessionQueries(sql),
     ...webhookQueries(sql),
     ...userQueries(sql),
+    ...auditQueries(sql),
+    ...campaignRestoreQueries(sql, channel),
     ...collect,
     insertActivations: thenFold(groupCommit(storeActivations, undefined, inFlight)),
     insertHits: thenFold(groupCommit(storeHits, undefined, inFlight)),

@@ -21,6 +21,8 @@ import type {
   WebhookRecord,
   WebhookStore,
 } from '../webhook-store.js';
+import { recordAudit } from './audit-sql.js';
+import { webhookState } from './audit-states.js';
 import { num, numOrNull, text, textOrNull, type Queryable, type Row, type Sql } from './sql.js';
 
 /** The `events` column of a target sent every kind. */
@@ -95,13 +97,25 @@ export const webhookQueries = (db: Pick<Sql, 'query' | 'transaction'>): WebhookS
     // Shown once; the server keeps it to sign with (an HMAC needs the key itself, not a digest).
     const secret = `whsec_${randomBytes(32).toString('base64url')}`;
     const createdMs = Date.now();
-    const rows = await db.query(
-      `INSERT INTO webhooks (id, env_id, url, secret, events, created_ms)
-       SELECT $1, e.id, $3, $4, $5, $6 FROM environments e WHERE e.id = $2 RETURNING *`,
-      [id, envId, url, secret, events.length === 0 ? EVERY_EVENT : events.join(','), createdMs],
-    );
-    if (rows[0] === undefined) throw new Error(`No environment "${envId}".`);
-    return { webhook: toWebhook(rows[0]), secret };
+    return db.transaction(async (tx) => {
+      const rows = await tx.query(
+        `INSERT INTO webhooks (id, env_id, url, secret, events, created_ms)
+         SELECT $1, e.id, $3, $4, $5, $6 FROM environments e WHERE e.id = $2 RETURNING *`,
+        [id, envId, url, secret, events.length === 0 ? EVERY_EVENT : events.join(','), createdMs],
+      );
+      if (rows[0] === undefined) throw new Error(`No environment "${envId}".`);
+      const webhook = toWebhook(rows[0]);
+      await recordAudit(tx, {
+        accountId: null,
+        envId,
+        subjectKind: 'webhook',
+        subjectId: webhook.id,
+        action: 'webhook.created',
+        before: null,
+        after: webhookState(webhook),
+      });
+      return { webhook, secret };
+    });
   },
   async listWebhooks(envId) {
     const rows = await db.query(
@@ -122,10 +136,19 @@ export const webhookQueries = (db: Pick<Sql, 'query' | 'transaction'>): WebhookS
       const now = Date.now();
       const rows = await tx.query(
         `UPDATE webhooks SET deleted_ms = $3 WHERE env_id = $1 AND id = $2 AND deleted_ms IS NULL
-         RETURNING id`,
+         RETURNING *`,
         [envId, webhookId, now],
       );
-      if (rows.length === 0) return false;
+      if (rows[0] === undefined) return false;
+      await recordAudit(tx, {
+        accountId: null,
+        envId,
+        subjectKind: 'webhook',
+        subjectId: webhookId,
+        action: 'webhook.deleted',
+        before: webhookState(toWebhook(rows[0])),
+        after: null,
+      });
       await tx.query(
         `UPDATE webhook_deliveries SET state = 'failed', settled_ms = $2, lease_until_ms = NULL,
            last_error = 'the webhook was deleted'
@@ -146,14 +169,28 @@ export const webhookQueries = (db: Pick<Sql, 'query' | 'transaction'>): WebhookS
     // Back to pending, due now, with a fresh 24 h of retries counted from now; the lease is kept if one is in
     // flight, so the attempt under way is not doubled, and its outcome leaves the delivery pending (the new
     // created_ms tells settleDelivery), so it is sent once more after it.
-    const rows = await db.query(
-      `UPDATE webhook_deliveries SET state = 'pending', next_attempt_ms = $3, created_ms = $3, settled_ms = NULL
-       WHERE webhook_id = $1 AND id = $2 AND EXISTS
-         (SELECT 1 FROM webhooks w WHERE w.id = $1 AND w.deleted_ms IS NULL)
-       RETURNING *`,
-      [webhookId, deliveryId, nowMs],
-    );
-    return rows[0] === undefined ? null : toDelivery(rows[0]);
+    return db.transaction(async (tx) => {
+      const rows = await tx.query(
+        `UPDATE webhook_deliveries d SET state = 'pending', next_attempt_ms = $3, created_ms = $3, settled_ms = NULL
+         FROM webhooks w
+         WHERE d.webhook_id = $1 AND d.id = $2 AND w.id = $1 AND w.deleted_ms IS NULL
+         RETURNING d.*, w.env_id`,
+        [webhookId, deliveryId, nowMs],
+      );
+      if (rows[0] === undefined) return null;
+      const delivery = toDelivery(rows[0]);
+      await recordAudit(tx, {
+        accountId: null,
+        envId: text(rows[0], 'env_id'),
+        subjectKind: 'webhook',
+        subjectId: webhookId,
+        action: 'webhook.redelivered',
+        before: null,
+        after: null,
+        details: { deliveryId: delivery.id, eventType: delivery.eventType },
+      });
+      return delivery;
+    });
   },
   async claimDueDeliveries(nowMs, leaseUntilMs, limit) {
     // A target with a delivery in flight is skipped whole: a redeliver can make an older delivery its head
