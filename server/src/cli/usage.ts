@@ -155,6 +155,9 @@ export const USAGE_SECTIONS: readonly UsageSection[] = [
       { usage: 'user role USER --account A --role R', help: "change a member's role (USER: id or email)" },
       { usage: 'user remove USER --account A', help: 'remove a member from the account' },
       { usage: 'user reset-link USER --account A', help: 'make a one-time password reset link (1 hour)' },
+    ],
+  },
+  {
     title: 'Audit log',
     entries: [
       {
