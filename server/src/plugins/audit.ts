@@ -1,6 +1,7 @@
 // The audit routes (issue 36, docs/teams.md "Audit log"), in the operator scope: an account's log (filtered,
 // newest first, keyset-paged by seq), its export as JSON lines (oldest first, streamed a page at a time, so
 // a long log never sits whole in memory), and one campaign's history with restore.
+import { needs } from '../auth/route-roles.js';
 import { Readable } from 'node:stream';
 import type { FastifyPluginCallback, FastifyRequest } from 'fastify';
 import type { ActorKind } from '../audit/actor.js';
@@ -82,38 +83,46 @@ export const auditRoutesPlugin: FastifyPluginCallback<{
     };
   };
 
-  scope.get('/admin/v1/accounts/:accountId/audit', doc.accountAudit, async (request, reply) => {
-    const query = request.query as AuditQuery;
-    const filter = filterOf(query, await account(request));
-    return reply.header('cache-control', 'no-store').send(await page(filter, query));
-  });
+  scope.get(
+    '/admin/v1/accounts/:accountId/audit',
+    needs('admin', doc.accountAudit),
+    async (request, reply) => {
+      const query = request.query as AuditQuery;
+      const filter = filterOf(query, await account(request));
+      return reply.header('cache-control', 'no-store').send(await page(filter, query));
+    },
+  );
 
   scope.get('/admin/v1/audit', doc.serverAudit, async (request, reply) => {
     const query = request.query as AuditQuery;
     return reply.header('cache-control', 'no-store').send(await page(filterOf(query, null), query));
   });
 
-  scope.get('/admin/v1/accounts/:accountId/audit/export', doc.exportAudit, async (request, reply) => {
-    const filter = filterOf(request.query as AuditQuery, await account(request));
-    const store = ctx.store;
-    async function* lines(): AsyncGenerator<string> {
-      let afterSeq = 0;
-      for (;;) {
-        const entries = await store.listAuditAscending(filter, { afterSeq, limit: EXPORT_PAGE });
-        for (const entry of entries) yield `${JSON.stringify(auditAnswer(entry))}\n`;
-        const last = entries.at(-1);
-        if (last === undefined || entries.length < EXPORT_PAGE) return;
-        afterSeq = last.seq;
+  scope.get(
+    '/admin/v1/accounts/:accountId/audit/export',
+    needs('admin', doc.exportAudit),
+    async (request, reply) => {
+      const filter = filterOf(request.query as AuditQuery, await account(request));
+      const store = ctx.store;
+      async function* lines(): AsyncGenerator<string> {
+        let afterSeq = 0;
+        for (;;) {
+          const entries = await store.listAuditAscending(filter, { afterSeq, limit: EXPORT_PAGE });
+          for (const entry of entries) yield `${JSON.stringify(auditAnswer(entry))}\n`;
+          const last = entries.at(-1);
+          if (last === undefined || entries.length < EXPORT_PAGE) return;
+          afterSeq = last.seq;
+        }
       }
-    }
-    return reply
-      .header('cache-control', 'no-store')
-      .type('application/x-ndjson')
-      .send(Readable.from(lines()));
-  });
+      return reply
+        .header('cache-control', 'no-store')
+        .type('application/x-ndjson')
+        .send(Readable.from(lines()));
+    },
+  );
 
   const historyPath = '/admin/v1/environments/:envId/campaigns/:campaignId/history';
-  scope.get(historyPath, doc.campaignHistory, async (request, reply) => {
+  scope.get(historyPath, needs('viewer', doc.campaignHistory), async (request, reply) => {
     const environment = await operatorEnvironment(ctx.store, request);
     const { campaignId } = request.params as { campaignId: string };
     const filter: AuditFilter = { envId: environment.id, campaignId };
@@ -122,7 +131,7 @@ export const auditRoutesPlugin: FastifyPluginCallback<{
       .send(await page(filter, request.query as AuditQuery, campaignId));
   });
 
-  scope.post(`${historyPath}/:seq/restore`, doc.restoreCampaign, async (request, reply) => {
+  scope.post(`${historyPath}/:seq/restore`, needs('editor', doc.restoreCampaign), async (request, reply) => {
     const environment = await operatorEnvironment(ctx.store, request);
     const params = request.params as { campaignId: string; seq: string };
     const { campaignId } = params;

@@ -13,7 +13,7 @@ import { createSqlStore } from '../../../server/src/store/sql/sql-store.js';
 import type { Sql } from '../../../server/src/store/sql/sql.js';
 import type { Store } from '../../../server/src/store/store.js';
 import { addPerson, call, type Answer, type Caller } from '../people-support.js';
-import { checkoutCampaign, seedEnvironment, startApp, type Running } from '../support.js';
+import { auditedByTests, checkoutCampaign, seedEnvironment, startApp, type Running } from '../support.js';
 import { freshDataDir } from '../template-data-dir.js';
 
 const KEY = 'operator-key-for-the-role-matrix-0123456789';
@@ -61,6 +61,11 @@ const MATRIX: Readonly<Record<string, Need>> = {
   'PATCH /admin/v1/environments/{envId}/campaigns/{campaignId}/toggle': 'editor',
   'PATCH /admin/v1/environments/{envId}/panic': 'editor',
   'GET /admin/v1/environments/{envId}/campaigns/{campaignId}/report': 'viewer',
+  'GET /admin/v1/accounts/{accountId}/audit': 'admin',
+  'GET /admin/v1/accounts/{accountId}/audit/export': 'admin',
+  'GET /admin/v1/audit': 'operator_key',
+  'GET /admin/v1/environments/{envId}/campaigns/{campaignId}/history': 'viewer',
+  'POST /admin/v1/environments/{envId}/campaigns/{campaignId}/history/{seq}/restore': 'editor',
   'POST /admin/session': 'public',
   'GET /admin/session': 'session',
   'DELETE /admin/session': 'session',
@@ -103,7 +108,7 @@ before(async () => {
   // The store over a connection this test keeps, so that it can read every table behind the store's back.
   sql = await openPgliteThread(dir);
   await migrate(sql);
-  store = createSqlStore(sql, 'pglite');
+  store = auditedByTests(createSqlStore(sql, 'pglite'));
   server = await startApp(store, { operatorKeys: [KEY] });
   const env = await seedEnvironment(store, [checkoutCampaign()]);
   const other = await seedEnvironment(store, [checkoutCampaign('other-')]);
@@ -121,6 +126,14 @@ before(async () => {
   });
   ids.webhookId = String(hook.body.id);
   ids.deliveryId = 'no-such-delivery';
+  // A version of the campaign to restore: the entry that created it.
+  const history = await call(
+    server,
+    'GET',
+    `/admin/v1/environments/${env.envId}/campaigns/${ids.campaignId}/history`,
+    operator,
+  );
+  ids.seq = String((history.body.items as Array<{ seq: number }>).at(-1)?.seq);
   // The member the user routes act on: not one of the callers, so that removing them signs no caller out.
   const target = await call(server, 'POST', `/admin/v1/accounts/${env.accountId}/users`, operator, {
     email: 'target@example.com',
