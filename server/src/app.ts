@@ -23,7 +23,7 @@ import { errors } from './errors.js';
 import { STORABLE_TEXT_RULE, isStorableText } from './validation/storable-text.js';
 import { createLogger, redactUrl } from './logger.js';
 import { carryRequestActors } from './audit/actor.js';
-import { purgeOldAuditEntries } from './audit/audit-retention.js';
+import { scheduleHourlyUpkeep } from './hourly-upkeep.js';
 import { auditRoutesPlugin } from './plugins/audit.js';
 import { activationRoutes } from './plugins/activation.js';
 import { bucketingRoutes } from './plugins/bucketing.js';
@@ -71,9 +71,6 @@ export const liveUpdatesOf = (app: FastifyInstance): LiveUpdates => {
   if (found === undefined) throw new Error('liveUpdatesOf: this app was not made by createApp');
   return found;
 };
-
-const DAY_MS = 86_400_000;
-const HOUR_MS = 3_600_000;
 
 /** What the app is built from. */
 export interface AppDeps {
@@ -277,27 +274,11 @@ export const createApp = async (deps: AppDeps): Promise<FastifyInstance> => {
   });
   if (deps.static !== undefined) void app.register(staticRoutes, deps.static);
 
-  const retentionMs = (deps.assignmentRetentionDays ?? 90) * DAY_MS;
-  const purge = async (): Promise<void> => {
-    try {
-      // Expired tokens answer {"active":false} whether their row exists or not: drop the rows.
-      await deps.store.purgeExpiredTokens(ctx.now());
-      await deps.store.purgeConsoleSessions(ctx.now());
-      await deps.store.purgeUserLinks(ctx.now());
-      const purged = await deps.store.purgeAssignments(ctx.now() - retentionMs);
-      if (purged > 0) {
-        ctx.assignments.clear();
-        log.info({ purged }, 'unused assignments purged');
-      }
-    } catch (error) {
-      log.error({ err: error }, 'the assignment purge failed');
-    }
-    await purgeOldAuditEntries(deps.store, ctx.now(), deps.auditRetentionDays ?? null, log);
-  };
-  const purgeTimer = setInterval(() => void purge(), HOUR_MS).unref();
-  app.addHook('onReady', (done) => {
-    void purge();
-    done();
+  scheduleHourlyUpkeep(app, ctx, {
+    ...(deps.assignmentRetentionDays === undefined
+      ? {}
+      : { assignmentRetentionDays: deps.assignmentRetentionDays }),
+    auditRetentionDays: deps.auditRetentionDays ?? null,
   });
   // Before the server stops accepting: an open stream never ends by itself, and clients reconnect elsewhere.
   app.addHook('preClose', (done) => {
@@ -305,7 +286,6 @@ export const createApp = async (deps: AppDeps): Promise<FastifyInstance> => {
     done();
   });
   app.addHook('onClose', async () => {
-    clearInterval(purgeTimer);
     changes.stop();
     await ctx.environments.stop();
     await writer.flush();

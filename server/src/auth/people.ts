@@ -110,12 +110,15 @@ export class People {
     };
   }
 
-  /** A one-time password reset link for a user; null when there is no such user. */
-  async resetLink(userId: string): Promise<PersonLink | null> {
+  /**
+   * A one-time password reset link for a user, made from `accountId` (logged there); null when there is no
+   * such user.
+   */
+  async resetLink(accountId: string, userId: string): Promise<PersonLink | null> {
     const token = newLinkToken('reset');
     const nowMs = this.#now();
     const expiresMs = nowMs + RESET_LIFETIME_MS;
-    const stored = await this.#store.createResetLink(userId, digest(token), nowMs, expiresMs);
+    const stored = await this.#store.createResetLink(accountId, userId, digest(token), nowMs, expiresMs);
     return stored ? { path: `/admin/#${LINK_FRAGMENT.reset}=${token}`, expiresMs } : null;
   }
 

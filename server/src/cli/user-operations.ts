@@ -88,7 +88,7 @@ export const storeUserOperations = (store: Store): UserOperations => {
     userResetLink: (accountId, user) =>
       actingAs(cliActor(), async () => {
         const found = await member(accountId, user);
-        const link = await people.resetLink(found.userId);
+        const link = await people.resetLink(accountId, found.userId);
         if (link === null) throw unknownUser(accountId, user);
         return linkAnswer(link);
       }),

@@ -15,7 +15,13 @@ import { checkRouteRole, needs, type RoleStores } from '../auth/route-roles.js';
 import type { Role, UserStore } from '../store/user-store.js';
 import { OperatorKeys } from '../auth/operator-keys.js';
 import { clearedSessionCookie, sessionCookie, sessionIdOf } from '../auth/session-cookie.js';
-import { recordRefusedSignIn } from '../audit/refused-sign-in.js';
+import { actingAs } from '../audit/actor.js';
+import {
+  anonymousActor,
+  consoleSignInRefused,
+  recordRefusedSignIn,
+  rethrowRefusedSignIn,
+} from '../audit/refused-sign-in.js';
 import { errors, type ApiError } from '../errors.js';
 import type { AuditStore } from '../store/audit-store.js';
 import { sendStaticFile } from '../http/static-file.js';
@@ -170,8 +176,15 @@ export const consoleRoutes: FastifyPluginCallback<ConsoleOptions> = (app, option
         // password set under another rule still signs in.
         if (typeof email !== 'string' || typeof password !== 'string')
           throw errors.invalidBody('(body)', 'send both email and password, as strings');
-        const { opened } = await people.signIn(request.ip, email, password);
-        return startSession(request, reply, opened);
+        // A wrong email or password is a refused sign-in (a lockout's 429 is not: as for the key).
+        const signedIn = await people
+          .signIn(request.ip, email, password)
+          .catch((error: unknown) =>
+            rethrowRefusedSignIn(options.audit, request, error, (refused) =>
+              refused.status === 401 ? { method: 'password', email: email.toLowerCase() } : null,
+            ),
+          );
+        return startSession(request, reply, signedIn.opened);
       }
       const started = performance.now();
       lockout.check(request);
@@ -192,13 +205,11 @@ export const consoleRoutes: FastifyPluginCallback<ConsoleOptions> = (app, option
         if (keyDigest !== undefined) opened = await sessions.open(keyDigest);
       }
       if (opened === null) {
-        await recordRefusedSignIn(options.audit, request, {
-          action: 'console.sign_in_failed',
-          accountId: null,
-          subjectKind: 'session',
-          subjectId: null,
-          details: { method: key === undefined ? 'sign_in_link' : 'operator_key' },
-        });
+        await recordRefusedSignIn(
+          options.audit,
+          request,
+          consoleSignInRefused({ method: key === undefined ? 'sign_in_link' : 'operator_key' }),
+        );
         await lockout.failed(request, started);
         throw key === undefined ? errors.spentSignInLink() : errors.invalidOperatorKey();
       }
@@ -212,8 +223,20 @@ export const consoleRoutes: FastifyPluginCallback<ConsoleOptions> = (app, option
     ] as const) {
       scope.post(path, { ...route, onRequest: signInFromThisSite }, async (request, reply) => {
         const { token, password, name } = request.body as { token: string; password: string; name?: string };
-        const { opened } = await people.useLink(kind, token, password, name?.trim());
-        return startSession(request, reply, opened);
+        // No one is signed in yet: the store names the person the link belongs to, at this request's address.
+        const using = actingAs(anonymousActor(request), () =>
+          people.useLink(kind, token, password, name?.trim()),
+        );
+        // A link this server never made, or one used or expired, is a refused sign-in (a password that breaks
+        // the rule is the person's typo, not one).
+        const used = await using.catch((error: unknown) =>
+          rethrowRefusedSignIn(options.audit, request, error, (refused) =>
+            refused.status === 404 || refused.status === 410
+              ? { method: `${kind === 'invitation' ? 'invitation' : 'reset'}_link`, why: refused.code }
+              : null,
+          ),
+        );
+        return startSession(request, reply, used.opened);
       });
     }
     scope.get('/admin/session', doc.readSession, async (request, reply) => {

@@ -92,7 +92,7 @@ export const userRoutes: FastifyPluginCallback<{
       if (!theirs.every((m) => admin.has(m.accountId)))
         throw errors.insufficientRole('the admin role in every account of this person (or the operator key)');
     }
-    const link = await people.resetLink(member.userId);
+    const link = await people.resetLink(member.accountId, member.userId);
     if (link === null) throw errors.notFound(request.method, `user ${member.userId}`);
     return reply.code(201).send(linkAnswer(link));
   });

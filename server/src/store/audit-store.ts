@@ -2,7 +2,7 @@
 // transaction (sql/audit-sql.ts `recordAudit`), with the subject's whole state before and after it. Nothing
 // in the product edits or deletes an entry: the database refuses it (migration 014) except to the retention
 // purge, which logs itself.
-import type { ActorKind } from '../audit/actor.js';
+import type { Actor, ActorKind } from '../audit/actor.js';
 import type { JsonValue } from '../audit/audit-diff.js';
 import type { CampaignRecord } from './campaign-store.js';
 
@@ -52,10 +52,15 @@ export interface AuditChange {
   after: JsonValue;
   /** What neither state says: an import's count, the entry a restore came from, a purge's horizon. */
   details?: { [key: string]: JsonValue };
+  /**
+   * Who made it, when the change itself proves it rather than the request's credential check: a person using
+   * their own invitation or reset link (the route is open to anyone; the link names the person).
+   */
+  actor?: Actor;
 }
 
 /** An entry as read back. */
-export interface AuditEntry extends Omit<AuditChange, 'details'> {
+export interface AuditEntry extends Omit<AuditChange, 'details' | 'actor'> {
   seq: number;
   atMs: number;
   actor: { kind: ActorKind; id: string | null; label: string; address: string | null };

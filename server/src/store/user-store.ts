@@ -116,8 +116,17 @@ export interface UserStore {
     accountId: string,
     userId: string,
   ): Promise<{ before: MemberRecord; sessionsEnded: number } | null>;
-  /** Stores a password reset link for a user (false: no such user). */
-  createResetLink(userId: string, linkDigest: Uint8Array, nowMs: number, expiresMs: number): Promise<boolean>;
+  /**
+   * Stores a password reset link for a user (false: no such user), logged in `accountId`'s audit log (the
+   * account whose admin, or the CLI, made it).
+   */
+  createResetLink(
+    accountId: string,
+    userId: string,
+    linkDigest: Uint8Array,
+    nowMs: number,
+    expiresMs: number,
+  ): Promise<boolean>;
   /**
    * Uses a link of `kind`: in one transaction, marks it used, sets the user's password hash (and name, when
    * given), ends the user's other console sessions, and opens the session `sessionDigest`. The refusal when

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { openPgliteStore } from '../../../server/src/store/pglite/pglite.js';
 import { runCliInProcess } from '../cli-support.js';
+import { auditedByTests } from '../test-actor.js';
 import { copyTemplateDataDir } from '../template-data-dir.js';
 import { cliJson } from './cli-json.js';
 
@@ -20,7 +21,7 @@ void describe('feature-server user', () => {
 
   void it('invites, lists, changes roles, keeps the last admin, makes reset links and removes', async () => {
     await copyTemplateDataDir(dataDir);
-    const store = await openPgliteStore(dataDir);
+    const store = auditedByTests(await openPgliteStore(dataDir));
     const accountId = (await store.createAccount('Team')).id;
     await store.close();
 

@@ -158,8 +158,8 @@ describeStoreOnEveryKind('users', (opened) => {
     const second = token();
     assert.equal(await store.openUserSession(alice, second, NOW, NOW + HOUR), true);
     const reset = token();
-    assert.equal(await store.createResetLink(alice, reset, NOW, NOW + HOUR), true);
-    assert.equal(await store.createResetLink('no-such-user', token(), NOW, NOW + HOUR), false);
+    assert.equal(await store.createResetLink(account.id, alice, reset, NOW, NOW + HOUR), true);
+    assert.equal(await store.createResetLink(account.id, 'no-such-user', token(), NOW, NOW + HOUR), false);
     const third = token();
     const used = await store.useUserLink({
       linkDigest: reset,
@@ -200,7 +200,7 @@ describeStoreOnEveryKind('users', (opened) => {
       expiresMs: NOW + HOUR,
     });
     const pending = token();
-    assert.equal(await store.createResetLink(alice, pending, NOW, NOW + HOUR), true);
+    assert.equal(await store.createResetLink(account.id, alice, pending, NOW, NOW + HOUR), true);
     assert.equal((await store.removeMember(account.id, alice))?.sessionsEnded, 0);
     assert.equal((await store.findConsoleSession(third, NOW + 6))?.userId, alice);
     assert.equal(await store.removeMember(account.id, alice), null);

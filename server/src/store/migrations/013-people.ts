@@ -30,6 +30,9 @@ CREATE TABLE user_links (
   digest bytea PRIMARY KEY,
   kind text NOT NULL CHECK (kind IN ('invitation', 'reset')),
   user_id text NOT NULL REFERENCES users(id),
+  -- The account it was made from (the invitation's, or the admin's who made the reset): whose audit log
+  -- records its use.
+  account_id text NOT NULL,
   created_ms bigint NOT NULL,
   expires_ms bigint NOT NULL,
   used_ms bigint

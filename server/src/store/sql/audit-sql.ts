@@ -41,7 +41,7 @@ const jsonParameter = (value: JsonValue | undefined): string | null =>
  * else the environment's (an unknown account id, as a failed sign-in may send, is kept as none).
  */
 export const recordAudit = async (tx: Queryable, change: AuditChange, atMs = Date.now()): Promise<void> => {
-  const actor = currentActor();
+  const actor = change.actor ?? currentActor();
   if (actor === null)
     throw new Error(
       `The change ${change.action} has no actor for the audit log: run it in a request whose credential check names its caller, or inside actingAs(…).`,

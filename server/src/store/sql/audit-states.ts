@@ -5,6 +5,7 @@ import type { JsonValue } from '../../audit/audit-diff.js';
 import type { AccessRecord } from '../access-store.js';
 import type { Account, EnvironmentRecord } from '../account-store.js';
 import type { CampaignRecord } from '../campaign-store.js';
+import type { MemberRecord, UserRecord } from '../user-store.js';
 import type { WebhookRecord } from '../webhook-store.js';
 import { recordAudit, SECRET_SET } from './audit-sql.js';
 import type { Queryable } from './sql.js';
@@ -48,6 +49,23 @@ export const accessState = (access: AccessRecord): JsonValue => ({
   environments: [...access.environments],
   actions: [...access.actions],
   revokedAt: iso(access.revokedMs),
+});
+
+/** A member of an account as the log keeps it: who, their role there, and whether they chose a password yet. */
+export const memberState = (member: MemberRecord): JsonValue => ({
+  userId: member.userId,
+  email: member.email,
+  name: member.name,
+  role: member.role,
+  active: member.active,
+});
+
+/** A person as the log keeps them; their password only as a marker (none yet: null). */
+export const userState = (user: UserRecord): JsonValue => ({
+  id: user.id,
+  email: user.email,
+  name: user.name,
+  password: user.passwordHash === null ? null : SECRET_SET,
 });
 
 /** A webhook target as the log keeps it; its signing secret only as a marker. */

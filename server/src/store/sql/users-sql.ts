@@ -13,6 +13,9 @@ import {
   type UserRecord,
   type UserStore,
 } from '../user-store.js';
+import { currentActor } from '../../audit/actor.js';
+import { recordAudit } from './audit-sql.js';
+import { memberState, userState } from './audit-states.js';
 import { num, numOrNull, text, textOrNull, type Queryable, type Row, type Sql } from './sql.js';
 
 const isRole = (value: string): value is Role =>
@@ -96,11 +99,22 @@ export const userQueries = (db: Pick<Sql, 'query' | 'transaction'>): UserStore =
       const linkStored = user.passwordHash === null;
       if (linkStored)
         await tx.query(
-          `INSERT INTO user_links (digest, kind, user_id, created_ms, expires_ms) VALUES ($1, 'invitation', $2, $3, $4)`,
-          [linkDigest, user.id, nowMs, expiresMs],
+          `INSERT INTO user_links (digest, kind, user_id, account_id, created_ms, expires_ms)
+           VALUES ($1, 'invitation', $2, $3, $4, $5)`,
+          [linkDigest, user.id, accountId, nowMs, expiresMs],
         );
       const after = await memberIn(tx, accountId, user.id);
       if (after === null) throw new Error('inviteUser: the membership row vanished');
+      await recordAudit(tx, {
+        accountId,
+        envId: null,
+        subjectKind: 'user',
+        subjectId: user.id,
+        action: 'user.invited',
+        before: before === null ? null : memberState(before),
+        after: memberState(after),
+        details: { link: linkStored },
+      });
       return { user, before, after, linkStored };
     });
   },
@@ -136,12 +150,24 @@ export const userQueries = (db: Pick<Sql, 'query' | 'transaction'>): UserStore =
       const before = await memberIn(tx, accountId, userId);
       if (before === null) return null;
       if (before.role === 'admin' && role !== 'admin' && admins === 0) throw new LastAdminError(accountId);
+      const after = { ...before, role };
+      // A role set to what it was changes nothing, and logs nothing.
+      if (before.role === role) return { before, after };
       await tx.query('UPDATE account_members SET role = $3 WHERE account_id = $1 AND user_id = $2', [
         accountId,
         userId,
         role,
       ]);
-      return { before, after: { ...before, role } };
+      await recordAudit(tx, {
+        accountId,
+        envId: null,
+        subjectKind: 'user',
+        subjectId: userId,
+        action: 'user.role_changed',
+        before: memberState(before),
+        after: memberState(after),
+      });
+      return { before, after };
     });
   },
   async removeMember(accountId, userId) {
@@ -165,22 +191,47 @@ export const userQueries = (db: Pick<Sql, 'query' | 'transaction'>): UserStore =
         ).length;
         await tx.query('DELETE FROM user_links WHERE user_id = $1 AND used_ms IS NULL', [userId]);
       }
+      await recordAudit(tx, {
+        accountId,
+        envId: null,
+        subjectKind: 'user',
+        subjectId: userId,
+        action: 'user.removed',
+        before: memberState(before),
+        after: null,
+        details: { sessionsEnded },
+      });
       return { before, sessionsEnded };
     });
   },
-  async createResetLink(userId, linkDigest, nowMs, expiresMs) {
-    const rows = await db.query(
-      `INSERT INTO user_links (digest, kind, user_id, created_ms, expires_ms)
-       SELECT $1::bytea, 'reset', id, $3::bigint, $4::bigint FROM users WHERE id = $2 RETURNING digest`,
-      [linkDigest, userId, nowMs, expiresMs],
-    );
-    return rows.length > 0;
+  async createResetLink(accountId, userId, linkDigest, nowMs, expiresMs) {
+    return db.transaction(async (tx) => {
+      const rows = await tx.query(
+        `INSERT INTO user_links (digest, kind, user_id, account_id, created_ms, expires_ms)
+         SELECT $1::bytea, 'reset', id, $5::text, $3::bigint, $4::bigint FROM users WHERE id = $2
+         RETURNING digest`,
+        [linkDigest, userId, nowMs, expiresMs, accountId],
+      );
+      if (rows.length === 0) return false;
+      // The link itself never enters the log: only that one was made, for whom, and until when.
+      await recordAudit(tx, {
+        accountId,
+        envId: null,
+        subjectKind: 'user',
+        subjectId: userId,
+        action: 'user.reset_link_created',
+        before: null,
+        after: null,
+        details: { expiresAt: new Date(expiresMs).toISOString() },
+      });
+      return true;
+    });
   },
   async useUserLink({ linkDigest, kind, passwordHash, name, sessionDigest, nowMs, sessionExpiresMs }) {
     return db.transaction(async (tx) => {
       const link = (
         await tx.query(
-          'SELECT user_id, expires_ms, used_ms FROM user_links WHERE digest = $1 AND kind = $2 FOR UPDATE',
+          'SELECT user_id, account_id, expires_ms, used_ms FROM user_links WHERE digest = $1 AND kind = $2 FOR UPDATE',
           [linkDigest, kind],
         )
       )[0];
@@ -201,6 +252,21 @@ export const userQueries = (db: Pick<Sql, 'query' | 'transaction'>): UserStore =
       );
       const afterRow = updated[0];
       if (afterRow === undefined) throw new Error('useUserLink: the user row vanished');
+      const after = toUser(afterRow);
+      // The link names the person: the entry is theirs, at the address the request came from.
+      const address = currentActor()?.address ?? null;
+      await recordAudit(tx, {
+        accountId: text(link, 'account_id'),
+        envId: null,
+        subjectKind: 'user',
+        subjectId: userId,
+        action: kind === 'invitation' ? 'user.invitation_accepted' : 'user.password_reset',
+        before: userState(before),
+        // A reset replaces one password with another: the marker says it changed.
+        after:
+          kind === 'reset' ? { ...(userState(after) as object), password: '(changed)' } : userState(after),
+        actor: { kind: 'user', id: userId, label: after.email, address },
+      });
       // A new password ends every session opened with the old one (a reset is what a person does when they
       // fear someone else has it).
       const sessionsEnded = (
@@ -210,7 +276,7 @@ export const userQueries = (db: Pick<Sql, 'query' | 'transaction'>): UserStore =
         'INSERT INTO console_sessions (digest, user_id, created_ms, expires_ms) VALUES ($1, $2, $3, $4)',
         [sessionDigest, userId, nowMs, sessionExpiresMs],
       );
-      return { kind: 'opened', before, after: toUser(afterRow), sessionsEnded } as const;
+      return { kind: 'opened', before, after, sessionsEnded } as const;
     });
   },
   async openUserSession(userId, sessionDigest, nowMs, expiresMs) {
