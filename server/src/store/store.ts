@@ -10,6 +10,7 @@ import type { CollectStore } from './collect-store.js';
 import type { ConfigurationStore } from './configuration-store.js';
 import type { ConsoleSessionStore } from './console-session-store.js';
 import type { ReportStore } from './report-store.js';
+import type { SsoStore } from './sso-store.js';
 import type { UpkeepStore } from './upkeep-store.js';
 import type { WebhookStore } from './webhook-store.js';
 
@@ -25,7 +26,8 @@ export interface Store
     CollectStore,
     ReportStore,
     UpkeepStore,
-    WebhookStore {
+    WebhookStore,
+    SsoStore {
   /** "pglite" or "postgres", for logs and tests. */
   readonly kind: 'pglite' | 'postgres';
   /** Lets pending rollup folds finish, then closes the connection(s). */

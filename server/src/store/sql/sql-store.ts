@@ -9,6 +9,7 @@ import { groupCommit } from './group-commit.js';
 import { reportQueries } from './report-sql.js';
 import { applyRetention } from './retention-sql.js';
 import { readRollupHorizon } from '../rollups/rollup-horizon.js';
+import { ssoQueries } from './sso-sql.js';
 import { rollupFolder } from '../rollups/rollup-folder.js';
 import { rollupQueries } from '../rollups/rollups-sql.js';
 import type { Sql } from './sql.js';
@@ -71,6 +72,7 @@ export const createSqlStore = (sql: Sql, kind: Store['kind'], options: SqlStoreO
     ...accessQueries(sql),
     ...consoleSessionQueries(sql),
     ...webhookQueries(sql),
+    ...ssoQueries(sql),
     ...collect,
     insertActivations: thenFold(groupCommit(storeActivations, undefined, inFlight)),
     insertHits: thenFold(groupCommit(storeHits, undefined, inFlight)),
