@@ -57,6 +57,7 @@ void describe('migrations in the compiled server', () => {
         { version: 10, name: '010-time-partitions' },
         { version: 11, name: '011-pending-received' },
         { version: 12, name: '012-webhooks' },
+        { version: 15, name: '015-single-sign-on' },
       ]);
       const tables = await sql.query(
         // The month partitions of activations and hits (migration 10) depend on the date: listed apart.
@@ -88,6 +89,8 @@ void describe('migrations in the compiled server', () => {
           'rollup_persons',
           'rollup_visit_windows',
           'schema_migrations',
+          'sso_settings',
+          'sso_sign_ins',
           'tokens',
           'usage_counts',
           'variation_groups',
