@@ -41,6 +41,8 @@ import { staticRoutes, type StaticOptions } from './plugins/static.js';
 import { streamRoutes } from './plugins/stream.js';
 import { operatorListeningRoute } from './plugins/operator-listening.js';
 import { webhookRoutesPlugin } from './plugins/webhooks.js';
+import { ssoSettingsRoutes } from './plugins/sso-settings.js';
+import { SsoProviders } from './sso/sso-providers.js';
 import { authorizeCall } from './http/bearer-auth.js';
 import { guardOperatorScope, operatorEnvironment } from './http/operator-scope.js';
 import { rememberEnvironment } from './http/request-environment.js';
@@ -223,6 +225,8 @@ export const createApp = async (deps: AppDeps): Promise<FastifyInstance> => {
   // One count of wrong operator keys per address, whether sent to the console's sign-in or as a Bearer key, with
   // the token routes' thresholds (kept apart from theirs: a job's wrong client secrets lock no operator out).
   const lockout = new OperatorKeyLockout(new TokenRateLimits(deps.tokenLimits, ctx.now));
+  // The accounts' OpenID providers, discovered when settings are saved and before each sign-in.
+  const ssoProviders = new SsoProviders(ctx.now);
   // The operator routes exist only with an operator key (§13.8): one scope, guarded by the key or a console
   // session, holding their route groups and the campaign routes under /admin/v1/environments/{envId}.
   if (operatorKeys.length > 0) {
@@ -233,6 +237,7 @@ export const createApp = async (deps: AppDeps): Promise<FastifyInstance> => {
       void scope.register(operatorListeningRoute, { ctx, changes });
       void scope.register(operatorRollupRoutes, { ctx });
       void scope.register(webhookRoutesPlugin, { ctx });
+      void scope.register(ssoSettingsRoutes, { ctx, providers: ssoProviders });
       void scope.register(campaignRoutes, {
         ctx,
         base: OPERATOR_CAMPAIGNS_BASE,
@@ -260,6 +265,7 @@ export const createApp = async (deps: AppDeps): Promise<FastifyInstance> => {
       // Expired tokens answer {"active":false} whether their row exists or not: drop the rows.
       await deps.store.purgeExpiredTokens(ctx.now());
       await deps.store.purgeConsoleSessions(ctx.now());
+      await deps.store.purgeSsoSignIns(ctx.now());
       const purged = await deps.store.purgeAssignments(ctx.now() - retentionMs);
       if (purged > 0) {
         ctx.assignments.clear();
