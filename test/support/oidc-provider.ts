@@ -45,6 +45,9 @@ export interface TestProvider {
 
 const KEY_ID = 'test-key-1';
 
+/** How long the provider's ID tokens live: a test that moves its relying party's clock past it sees one expire. */
+export const ID_TOKEN_TTL_S = 60;
+
 /** Starts a provider whose clients send people back to `redirectUri`. */
 export const startTestProvider = async (
   redirectUri: string,
@@ -94,16 +97,16 @@ export const startTestProvider = async (
     clients: [registered(client), registered(otherClient)],
     jwks: { keys: [jwk] },
     cookies: { keys: ['test-provider-cookie-key-0123456789'] },
-    claims: { openid: ['sub'], email: ['email', 'email_verified'], groups: ['groups'] },
-    scopes: ['openid', 'email', 'groups', 'profile'],
+    claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['groups'] },
+    scopes: ['openid', 'email', 'profile'],
     // Real providers (Keycloak, Google) put the scope's claims in the ID token, which is what we read.
     conformIdTokenClaims: false,
     pkce: { required: () => true },
-    // Set, so the provider does not warn about each default; an authorization code lives one minute.
+    // Set, so the provider does not warn about each default; a code and an ID token live one minute.
     ttl: {
       AuthorizationCode: 60,
       AccessToken: 600,
-      IdToken: 600,
+      IdToken: ID_TOKEN_TTL_S,
       Interaction: 600,
       Session: 3600,
       Grant: 3600,
