@@ -36,7 +36,7 @@ declare module 'oidc-provider' {
   }
 
   /** The provider: a koa application. */
-  export default class Provider {
+  export class Provider {
     constructor(issuer: string, configuration: ProviderConfiguration);
     use(middleware: ProviderMiddleware): void;
     callback(): (request: IncomingMessage, response: ServerResponse) => void;

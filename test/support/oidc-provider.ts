@@ -7,7 +7,7 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, SignJWT, decodeJwt, type JWTPayload } from 'jose';
-import Provider, { type ProviderContext } from 'oidc-provider';
+import { Provider, type ProviderContext } from 'oidc-provider';
 
 /** A person the provider knows, by the login typed on its sign-in page. */
 export interface ProviderPerson {

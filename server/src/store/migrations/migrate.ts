@@ -15,7 +15,9 @@ export const listMigrations = (): readonly Migration[] => {
     // (a number held by a branch not merged yet may be missing: issue 36's helpers each took one).
     const previous = MIGRATIONS[i - 1]?.version ?? 0;
     if (migration.version <= previous) {
-      throw new Error(`Migration ${migration.name} has version ${migration.version}, expected above ${previous}.`);
+      throw new Error(
+        `Migration ${migration.name} has version ${migration.version}, expected above ${previous}.`,
+      );
     }
   });
   return MIGRATIONS;
