@@ -39,9 +39,12 @@ import { platformRoutes } from './plugins/platform-routes.js';
 import { REMOTE_BASE, remoteRouteSchemas } from './plugins/remote-schemas.js';
 import { staticRoutes, type StaticOptions } from './plugins/static.js';
 import { streamRoutes } from './plugins/stream.js';
+import { scheduleHourlyPurge } from './services/hourly-purge.js';
 import { operatorListeningRoute } from './plugins/operator-listening.js';
+import { userRoutes } from './plugins/users.js';
 import { webhookRoutesPlugin } from './plugins/webhooks.js';
 import { ssoSettingsRoutes } from './plugins/sso-settings.js';
+import { ssoPages } from './plugins/sso.js';
 import { SsoProviders } from './sso/sso-providers.js';
 import { authorizeCall } from './http/bearer-auth.js';
 import { guardOperatorScope, operatorEnvironment } from './http/operator-scope.js';
@@ -49,8 +52,10 @@ import { rememberEnvironment } from './http/request-environment.js';
 import { TokenRateLimits, type TokenLimits } from './auth/rate-limits.js';
 import { TokenService } from './auth/token-service.js';
 import { ConsoleSessions } from './auth/console-sessions.js';
+import { People } from './auth/people.js';
 import { OperatorKeyLockout } from './auth/operator-auth.js';
 import { OperatorKeys } from './auth/operator-keys.js';
+import { ACTION_ROLES } from './auth/route-roles.js';
 import type { Store } from './store/store.js';
 
 /** The live-update streams (§17) an app holds open, and the listeners of their changes. */
@@ -68,9 +73,6 @@ export const liveUpdatesOf = (app: FastifyInstance): LiveUpdates => {
   if (found === undefined) throw new Error('liveUpdatesOf: this app was not made by createApp');
   return found;
 };
-
-const DAY_MS = 86_400_000;
-const HOUR_MS = 3_600_000;
 
 /** What the app is built from. */
 export interface AppDeps {
@@ -222,6 +224,11 @@ export const createApp = async (deps: AppDeps): Promise<FastifyInstance> => {
   const operatorKeys = deps.operatorKeys ?? [];
   const consoleSessions =
     deps.consoleSessions ?? new ConsoleSessions(deps.store, { operatorKeys, now: ctx.now });
+  // Wrong passwords are counted apart from wrong operator keys, with the same thresholds (password-lockout.ts).
+  const people = new People(deps.store, consoleSessions, {
+    now: ctx.now,
+    ...(deps.tokenLimits === undefined ? {} : { limits: deps.tokenLimits }),
+  });
   // One count of wrong operator keys per address, whether sent to the console's sign-in or as a Bearer key, with
   // the token routes' thresholds (kept apart from theirs: a job's wrong client secrets lock no operator out).
   const lockout = new OperatorKeyLockout(new TokenRateLimits(deps.tokenLimits, ctx.now));
@@ -231,12 +238,17 @@ export const createApp = async (deps: AppDeps): Promise<FastifyInstance> => {
   // session, holding their route groups and the campaign routes under /admin/v1/environments/{envId}.
   if (operatorKeys.length > 0) {
     void app.register((scope, _options, registered) => {
-      guardOperatorScope(scope, { keys: new OperatorKeys(operatorKeys), sessions: consoleSessions, lockout });
+      guardOperatorScope(
+        scope,
+        { keys: new OperatorKeys(operatorKeys), sessions: consoleSessions, lockout, users: deps.store },
+        deps.store,
+      );
       void scope.register(operatorAccountRoutes, { ctx });
       void scope.register(operatorInsightRoutes, { ctx });
       void scope.register(operatorListeningRoute, { ctx, changes });
       void scope.register(operatorRollupRoutes, { ctx });
       void scope.register(webhookRoutesPlugin, { ctx });
+      void scope.register(userRoutes, { ctx, people });
       void scope.register(ssoSettingsRoutes, { ctx, providers: ssoProviders });
       void scope.register(campaignRoutes, {
         ctx,
@@ -246,39 +258,33 @@ export const createApp = async (deps: AppDeps): Promise<FastifyInstance> => {
           rememberEnvironment(request, await operatorEnvironment(ctx.store, request));
         },
         schemas: operatorCampaignRoutes,
+        roles: ACTION_ROLES,
       });
       registered();
     });
   }
   void app.register(consoleRoutes, {
     sessions: consoleSessions,
+    users: deps.store,
+    people,
     operatorKeys,
     lockout,
     ...(deps.static?.consoleDir === undefined ? {} : { consoleDir: deps.static.consoleDir }),
     now: ctx.now,
   });
+  // Single sign-on opens console sessions: it exists with the console (an operator key).
+  const sso = { store: deps.store, providers: ssoProviders, sessions: consoleSessions, now: ctx.now };
+  if (operatorKeys.length > 0) void app.register(ssoPages, sso);
   if (deps.static !== undefined) void app.register(staticRoutes, deps.static);
 
-  const retentionMs = (deps.assignmentRetentionDays ?? 90) * DAY_MS;
-  const purge = async (): Promise<void> => {
-    try {
-      // Expired tokens answer {"active":false} whether their row exists or not: drop the rows.
-      await deps.store.purgeExpiredTokens(ctx.now());
-      await deps.store.purgeConsoleSessions(ctx.now());
-      await deps.store.purgeSsoSignIns(ctx.now());
-      const purged = await deps.store.purgeAssignments(ctx.now() - retentionMs);
-      if (purged > 0) {
-        ctx.assignments.clear();
-        log.info({ purged }, 'unused assignments purged');
-      }
-    } catch (error) {
-      log.error({ err: error }, 'the assignment purge failed');
-    }
-  };
-  const purgeTimer = setInterval(() => void purge(), HOUR_MS).unref();
-  app.addHook('onReady', (done) => {
-    void purge();
-    done();
+  scheduleHourlyPurge(app, {
+    store: deps.store,
+    assignments: ctx.assignments,
+    log,
+    now: ctx.now,
+    ...(deps.assignmentRetentionDays === undefined
+      ? {}
+      : { assignmentRetentionDays: deps.assignmentRetentionDays }),
   });
   // Before the server stops accepting: an open stream never ends by itself, and clients reconnect elsewhere.
   app.addHook('preClose', (done) => {
@@ -286,7 +292,6 @@ export const createApp = async (deps: AppDeps): Promise<FastifyInstance> => {
     done();
   });
   app.addHook('onClose', async () => {
-    clearInterval(purgeTimer);
     changes.stop();
     await ctx.environments.stop();
     await writer.flush();

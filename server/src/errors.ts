@@ -148,6 +148,37 @@ export const errors = {
         },
       },
     ),
+  insufficientRole: (needed: string) =>
+    new ApiError(
+      403,
+      'insufficient_role',
+      `This needs ${needed}: ask an admin of the account for that role${needed === 'the operator key' ? " (this route is the operator's alone)" : ''}.`,
+    ),
+  invalidCredentials: () =>
+    new ApiError(
+      401,
+      'invalid_token',
+      'Wrong email or password: check both, or ask an admin of your account for a reset link.',
+    ),
+  spentUserLink: (kind: 'invitation' | 'reset', why: 'unknown' | 'used' | 'expired') =>
+    new ApiError(
+      why === 'unknown' ? 404 : 410,
+      why === 'unknown' ? 'not_found' : 'link_expired',
+      `This ${kind === 'invitation' ? 'invitation' : 'password reset'} link ${
+        why === 'used'
+          ? 'was already used'
+          : why === 'expired'
+            ? 'has expired'
+            : 'is not one this server made'
+      }: ask an admin of your account for a new one${kind === 'reset' ? ', or sign in with your password' : ''}.`,
+    ),
+  signInLockedForEmail: (waitSeconds: number) =>
+    new ApiError(
+      429,
+      'too_many_requests',
+      `Too many wrong passwords from this address or for this email: try again in ${waitSeconds} s.`,
+      { headers: { 'retry-after': String(waitSeconds) } },
+    ),
   unknownCampaign: (campaignId: string) =>
     new ApiError(
       404,

@@ -25,6 +25,8 @@ export const ERROR_CODES = [
   'missing_token',
   'invalid_token',
   'insufficient_scope',
+  'insufficient_role',
+  'link_expired',
   'invalid_csrf_token',
   'not_found',
   'conflict',

@@ -14,7 +14,14 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { digest, secretMatches } from '../ids.js';
 import type { ConsoleSessionStore } from '../store/console-session-store.js';
+import type { UserLinkKind, UserLinkRefusal, UserStore } from '../store/user-store.js';
 import { OperatorKeys } from './operator-keys.js';
+
+/**
+ * Who a session belongs to: the operator key that opened it (by its digest: the links it makes are bound to
+ * it too), or a person who signed in with their email and password.
+ */
+export type SessionOwner = { kind: 'operator_key'; keyDigest: Uint8Array } | { kind: 'user'; userId: string };
 
 /** A console session as the routes see it. */
 export interface ConsoleSession {
@@ -22,8 +29,8 @@ export interface ConsoleSession {
   csrf: string;
   /** When the session ends on its own (epoch ms). */
   expiresMs: number;
-  /** The digest of the operator key that opened the session: the links it makes are bound to it too. */
-  keyDigest: Uint8Array;
+  /** Whose session it is. */
+  owner: SessionOwner;
 }
 
 /** A session just opened: its cookie value is shown to the browser once. */
@@ -50,13 +57,13 @@ const csrfOf = (id: string): string =>
 
 /** The console's sessions and sign-in links. */
 export class ConsoleSessions {
-  readonly #store: ConsoleSessionStore;
+  readonly #store: ConsoleSessionStore & UserStore;
   readonly #keys: OperatorKeys;
   readonly #sessionLifetimeMs: number;
   readonly #linkLifetimeMs: number;
   readonly #now: () => number;
 
-  constructor(store: ConsoleSessionStore, options: ConsoleSessionOptions = {}) {
+  constructor(store: ConsoleSessionStore & UserStore, options: ConsoleSessionOptions = {}) {
     this.#store = store;
     this.#keys = new OperatorKeys(options.operatorKeys ?? []);
     this.#sessionLifetimeMs = options.sessionLifetimeMs ?? 8 * 3_600_000;
@@ -70,15 +77,59 @@ export class ConsoleSessions {
     const id = newSecret('fcs');
     const expiresMs = now + this.#sessionLifetimeMs;
     await this.#store.createConsoleSession(digest(id), keyDigest, now, expiresMs);
-    return { id, csrf: csrfOf(id), expiresMs, keyDigest };
+    return { id, csrf: csrfOf(id), expiresMs, owner: { kind: 'operator_key', keyDigest } };
   }
 
-  /** The live session of a cookie value, or null (unknown, ended, expired, or opened with another key). */
+  /**
+   * Opens a session for a user who proved their password; null when the user belongs to no account (then
+   * nothing is opened).
+   */
+  async openForUser(userId: string): Promise<OpenedSession | null> {
+    const now = this.#now();
+    const id = newSecret('fcs');
+    const expiresMs = now + this.#sessionLifetimeMs;
+    const opened = await this.#store.openUserSession(userId, digest(id), now, expiresMs);
+    return opened ? { id, csrf: csrfOf(id), expiresMs, owner: { kind: 'user', userId } } : null;
+  }
+
+  /**
+   * Uses an invitation or reset link: sets the user's password (and name), ends their other sessions and
+   * opens one, in one store transaction; why not, when the link opens nothing.
+   */
+  async openWithUserLink(input: {
+    kind: UserLinkKind;
+    token: string;
+    passwordHash: string;
+    name: string | undefined;
+  }): Promise<{ opened: OpenedSession; userId: string } | { refused: UserLinkRefusal }> {
+    const now = this.#now();
+    const id = newSecret('fcs');
+    const expiresMs = now + this.#sessionLifetimeMs;
+    const used = await this.#store.useUserLink({
+      linkDigest: digest(input.token),
+      kind: input.kind,
+      passwordHash: input.passwordHash,
+      name: input.name,
+      sessionDigest: digest(id),
+      nowMs: now,
+      sessionExpiresMs: expiresMs,
+    });
+    if (used.kind === 'refused') return { refused: used.why };
+    const userId = used.after.id;
+    return { opened: { id, csrf: csrfOf(id), expiresMs, owner: { kind: 'user', userId } }, userId };
+  }
+
+  /**
+   * The live session of a cookie value, or null (unknown, ended, expired, opened with another key, or a row
+   * that names no owner).
+   */
   async find(id: string): Promise<ConsoleSession | null> {
     const found = await this.#store.findConsoleSession(digest(id), this.#now());
-    if (found === null || found.keyDigest === null || !(await this.#keys.accepts(found.keyDigest)))
-      return null;
-    return { csrf: csrfOf(id), expiresMs: found.expiresMs, keyDigest: found.keyDigest };
+    if (found === null) return null;
+    const base = { csrf: csrfOf(id), expiresMs: found.expiresMs };
+    if (found.userId !== null) return { ...base, owner: { kind: 'user', userId: found.userId } };
+    if (found.keyDigest === null || !(await this.#keys.accepts(found.keyDigest))) return null;
+    return { ...base, owner: { kind: 'operator_key', keyDigest: found.keyDigest } };
   }
 
   /** Ends a session; false when it was not open. */
@@ -136,7 +187,7 @@ export class ConsoleSessions {
       await this.#store.endConsoleSession(digest(id));
       return null;
     }
-    return { id, csrf: csrfOf(id), expiresMs, keyDigest: found.keyDigest };
+    return { id, csrf: csrfOf(id), expiresMs, owner: { kind: 'operator_key', keyDigest: found.keyDigest } };
   }
 
   /** Whether `given` is the session's CSRF token (constant time). */

@@ -16,7 +16,9 @@ import { CREDENTIAL_FAILURE_FLOOR_MS, noSoonerThan } from '../http/failure-floor
 import { ConsoleSessions, type ConsoleSession } from './console-sessions.js';
 import type { OperatorKey, OperatorKeys } from './operator-keys.js';
 import type { TokenRateLimits } from './rate-limits.js';
+import { setRequestCaller, type OperatorCaller } from './request-caller.js';
 import { sessionIdOf } from './session-cookie.js';
+import type { UserStore } from '../store/user-store.js';
 
 /** Methods that change nothing: no CSRF token needed. */
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -53,22 +55,18 @@ export class OperatorKeyLockout {
   }
 }
 
-/** Who passed the operator check. */
-export interface OperatorCaller {
-  /** The operator key behind the call: the key sent, or the one that opened the session. */
-  key: OperatorKey;
-  /** The console session's id, when the call came with one. */
-  sessionId: string | null;
-}
-
 /** Checks a request's operator credentials; throws the 401/403/429 to answer. */
 export type OperatorCheck = (request: FastifyRequest) => Promise<OperatorCaller>;
 
-/** What the operator check is made of: the instance's keys, the console's sessions, and the lockout. */
+/**
+ * What the operator check is made of: the instance's keys, the console's sessions, the lockout, and the users
+ * (to name a person's session).
+ */
 export interface OperatorCheckOptions {
   keys: OperatorKeys;
   sessions: ConsoleSessions;
   lockout: OperatorKeyLockout;
+  users: Pick<UserStore, 'getUser'>;
 }
 
 /** The request's live console session and its id, or null; refuses forged or cross-site changes. */
@@ -112,8 +110,20 @@ const nameOperator = async (request: FastifyRequest, key: OperatorKey): Promise<
   });
 };
 
-/** The check of the operator routes: the operator key, else a console session. */
-export const operatorCheck = ({ keys, sessions, lockout }: OperatorCheckOptions): OperatorCheck => {
+/**
+ * The check of the operator routes: the operator key, else a console session (of the key or of a person).
+ * Names the caller for the audit log and for the handlers (request-caller.ts).
+ */
+export const operatorCheck = (options: OperatorCheckOptions): OperatorCheck => {
+  const check = checkOperator(options);
+  return async (request) => {
+    const caller = await check(request);
+    setRequestCaller(request, caller);
+    return caller;
+  };
+};
+
+const checkOperator = ({ keys, sessions, lockout, users }: OperatorCheckOptions): OperatorCheck => {
   return async (request) => {
     const header = request.headers.authorization;
     if (header !== undefined) {
@@ -127,13 +137,20 @@ export const operatorCheck = ({ keys, sessions, lockout }: OperatorCheckOptions)
       }
       lockout.succeeded(request);
       await nameOperator(request, key);
-      return { key, sessionId: null };
+      return { kind: 'operator_key', key, sessionId: null };
     }
     const found = await consoleSessionOf(request, sessions);
     if (found === null) throw errors.consoleSignInRequired();
-    const { keyDigest } = found.session;
+    const { owner } = found.session;
+    if (owner.kind === 'user') {
+      const user = await users.getUser(owner.userId);
+      if (user === null) throw errors.consoleSessionEnded();
+      setRequestActor(request, { kind: 'user', id: user.id, label: user.email, address: request.ip });
+      return { kind: 'user', user, sessionId: found.id };
+    }
+    const { keyDigest } = owner;
     const key: OperatorKey = { digest: () => Promise.resolve(keyDigest) };
     await nameOperator(request, key);
-    return { key, sessionId: found.id };
+    return { kind: 'operator_key', key, sessionId: found.id };
   };
 };

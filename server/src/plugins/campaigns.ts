@@ -25,6 +25,7 @@ import { withSchema, type RouteSchema } from './shared-schemas.js';
 import type { AccountStore } from '../store/account-store.js';
 import type { CampaignStore } from '../store/campaign-store.js';
 import type { ReportStore } from '../store/report-store.js';
+import type { Role } from '../store/user-store.js';
 
 interface Params {
   envId: string;
@@ -53,6 +54,8 @@ export interface CampaignRoutes {
   authorize: (action: Action) => onRequestAsyncHookHandler;
   /** The documentation of each route, by the action it needs. */
   schemas: Record<Action, RouteSchema>;
+  /** The role a person needs for each route (auth/route-roles.ts), in the operator scope. */
+  roles?: Readonly<Record<Action, Role>>;
 }
 
 /** `base` with its parameters filled from the request's: the path a `Location` header names. */
@@ -70,6 +73,7 @@ export const campaignRoutes: FastifyPluginCallback<CampaignRoutes> = (app, route
   // One route per action: its schema, whose security names the action, is the action's.
   const guard = (action: Action) => ({
     ...withSchema(routes.schemas[action]),
+    ...(routes.roles === undefined ? {} : { config: { role: routes.roles[action] } }),
     onRequest: routes.authorize(action),
   });
   /**

@@ -1,6 +1,8 @@
 // Schemas of the console's session routes (plugins/console.ts): requests checked, answers serialized and the
 // OpenAPI document built from them. A session is a cookie plus a CSRF token; the operator key is sent once, here.
 import { errors } from '../errors.js';
+import { PASSWORD_RULE } from '../auth/passwords.js';
+import { EMAIL, NEW_PASSWORD, PASSWORD, PERSON_NAME, SESSION_USER } from './people-schemas.js';
 import {
   withSchema,
   errorAnswer,
@@ -16,13 +18,14 @@ const CSRF = 'csrf_Q2hhbmdlIG1lOiB0aGlzIGlzIGFuIGV4YW1wbGUgdG9rZW4';
 
 const sessionSchema = {
   type: 'object',
-  required: ['csrf_token', 'expires_at'],
+  required: ['csrf_token', 'expires_at', 'user'],
   properties: {
     csrf_token: {
       type: 'string',
       description: 'Send it in `X-CSRF-Token` with every POST, PUT, PATCH and DELETE of this session.',
     },
     expires_at: { type: 'string', format: 'date-time', description: 'When the session ends on its own.' },
+    user: SESSION_USER,
   },
   additionalProperties: false,
 } as const;
@@ -36,7 +39,19 @@ const session = (description: string) => ({
       description: '`feature_console=…; Path=/admin; HttpOnly; SameSite=Strict` (and `Secure` over HTTPS)',
     },
   },
-  examples: [{ csrf_token: CSRF, expires_at: EXPIRES }],
+  examples: [
+    { csrf_token: CSRF, expires_at: EXPIRES, user: null },
+    {
+      csrf_token: CSRF,
+      expires_at: EXPIRES,
+      user: {
+        id: 'u5nq3c7vjk2mxz4ahpdw',
+        email: 'ada@example.com',
+        name: 'Ada',
+        accounts: [{ account_id: 'k2vb7ndq5wfx3hjz6mcp', role: 'editor' }],
+      },
+    },
+  ],
 });
 
 const noSession = errorResponse(
@@ -66,6 +81,61 @@ const locked = {
   headers: { 'Retry-After': { type: 'string', description: 'Seconds to wait.' } },
 };
 
+/** The route that uses an invitation or reset link (console.ts). */
+const linkRoute = (kind: 'invitation' | 'reset', summary: string, description: string): SchemaRoute =>
+  route({
+    summary,
+    description: `${description} Only \`application/json\` from this site is read. The link is spent once the password is set.`,
+    security: security.none,
+    consumes: ['application/json'],
+    body: {
+      type: 'object',
+      required: ['token', 'password'],
+      properties: {
+        token: {
+          type: 'string',
+          minLength: 1,
+          maxLength: 512,
+          'x-storable': true,
+          description: `The token after \`#${kind === 'invitation' ? 'invite' : 'reset'}=\`.`,
+        },
+        password: NEW_PASSWORD,
+        ...(kind === 'invitation' ? { name: PERSON_NAME } : {}),
+      },
+      additionalProperties: false,
+      examples: [
+        {
+          token: `${kind === 'invitation' ? 'fci' : 'fcr'}_T25lIHRpbWUgbGluayBleGFtcGxlIHRva2VuIGhlcmUu`,
+          password: 'correct horse battery staple',
+          ...(kind === 'invitation' ? { name: 'Ada' } : {}),
+        },
+      ],
+    },
+    response: {
+      200: session('Password set; signed in.'),
+      400: errorResponse(
+        'A missing or wrong field: the password is too short or too long, the token not a string.',
+        errorAnswer(errors.invalidBody('password', PASSWORD_RULE)),
+      ),
+      403: errorResponse(
+        'The browser marks the request `Sec-Fetch-Site: cross-site`: a page of another site.',
+        errorAnswer(errors.crossSiteSignIn()),
+      ),
+      404: errorResponse(
+        'A link this server never made (or the console is off).',
+        errorAnswer(errors.spentUserLink(kind, 'unknown')),
+      ),
+      410: errorResponse(
+        'A link already used, or expired: ask for a new one.',
+        errorAnswer(errors.spentUserLink(kind, 'used')),
+        errorAnswer(errors.spentUserLink(kind, 'expired')),
+      ),
+      413: errorResponse('The body is over 1 MiB.', errorAnswer(errors.payloadTooLarge(1024 * 1024))),
+      415: errorResponse('The body is not `application/json`.', errorAnswer(errors.signInNotJson())),
+      500: internalErrorResponse,
+    },
+  });
+
 /** The console session routes' options, by route. */
 export const consoleRouteSchemas = {
   signIn: route({
@@ -84,21 +154,30 @@ export const consoleRouteSchemas = {
           maxLength: 512,
           description: 'The token after `#sign-in=`.',
         },
+        email: EMAIL,
+        password: PASSWORD,
       },
-      examples: [{ operator_key: 'an-operator-key-of-at-least-24-characters' }],
+      examples: [
+        { operator_key: 'an-operator-key-of-at-least-24-characters' },
+        { email: 'ada@example.com', password: 'correct horse battery staple' },
+      ],
     },
     response: {
       200: session('Signed in.'),
       400: errorResponse(
-        'Neither or both of the fields, or not a string.',
+        'Not exactly one credential (the key, a link, or an email with its password), or not a string.',
         errorAnswer(
-          errors.invalidBody('(body)', 'send exactly one of operator_key and sign_in_link, as strings'),
+          errors.invalidBody(
+            '(body)',
+            'send exactly one of operator_key, sign_in_link, or email with password, as strings',
+          ),
         ),
       ),
       401: errorResponse(
-        'Not an operator key, or a used or expired link.',
+        'Not an operator key, a used or expired link, or a wrong email or password (one answer for an unknown email and a wrong password, after the same time).',
         errorAnswer(errors.invalidOperatorKey()),
         errorAnswer(errors.spentSignInLink()),
+        errorAnswer(errors.invalidCredentials()),
       ),
       403: errorResponse(
         'The browser marks the request `Sec-Fetch-Site: cross-site`: a page of another site. Not counted as a wrong key.',
@@ -113,10 +192,27 @@ export const consoleRouteSchemas = {
         'The body is not `application/json` (text/plain and forms are refused: any page can post them). Not counted as a wrong key.',
         errorAnswer(errors.signInNotJson()),
       ),
-      429: locked,
+      429: {
+        ...locked,
+        ...errorResponse(
+          'Too many wrong operator keys from this address, or wrong passwords from it or for the email: even the right one waits Retry-After seconds.',
+          errorAnswer(errors.signInLocked(4)),
+          errorAnswer(errors.signInLockedForEmail(4)),
+        ),
+      },
       500: internalErrorResponse,
     },
   }),
+  acceptInvitation: linkRoute(
+    'invitation',
+    'Accept an invitation',
+    'Opens the one-time invitation link (`/admin/#invite=…`, valid 7 days) an admin, the operator or `feature-server user invite` made: the person chooses a password (and a display name) and is signed in.',
+  ),
+  resetPassword: linkRoute(
+    'reset',
+    'Choose a new password',
+    "Opens the one-time reset link (`/admin/#reset=…`, valid 1 hour) an admin of one of the person's accounts or `feature-server user reset-link` made: the new password replaces the old one, the person's other console sessions end, and this browser is signed in.",
+  ),
   readSession: route({
     summary: 'Read the console session',
     description: "The session's CSRF token and end, for a console page loaded again while signed in.",

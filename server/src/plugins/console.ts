@@ -7,13 +7,12 @@
 // every session at once.
 import { join, normalize, sep } from 'node:path';
 import type { FastifyReply, FastifyRequest, onRequestHookHandler, FastifyPluginCallback } from 'fastify';
-import type { ConsoleSessions, OpenedSession } from '../auth/console-sessions.js';
-import {
-  consoleSessionOf,
-  operatorCheck,
-  type OperatorCaller,
-  type OperatorKeyLockout,
-} from '../auth/operator-auth.js';
+import type { ConsoleSessions, OpenedSession, SessionOwner } from '../auth/console-sessions.js';
+import { consoleSessionOf, operatorCheck, type OperatorKeyLockout } from '../auth/operator-auth.js';
+import type { People } from '../auth/people.js';
+import { requestCaller, type OperatorCaller } from '../auth/request-caller.js';
+import { checkRouteRole, needs, type RoleStores } from '../auth/route-roles.js';
+import type { Role, UserStore } from '../store/user-store.js';
 import { OperatorKeys } from '../auth/operator-keys.js';
 import { clearedSessionCookie, sessionCookie, sessionIdOf } from '../auth/session-cookie.js';
 import { errors, type ApiError } from '../errors.js';
@@ -27,6 +26,10 @@ export interface ConsoleOptions {
   operatorKeys: readonly string[];
   /** Wrong keys per address, counted with the operator routes' Bearer check (operator-auth.ts). */
   lockout: OperatorKeyLockout;
+  /** People's sign-in and links (auth/people.ts). */
+  people: People;
+  /** The users, and what a person's role is checked against (auth/route-roles.ts). */
+  users: RoleStores & Pick<UserStore, 'getUser' | 'membershipsOf'>;
   /** The built console (index.html and assets/); absent: only the session routes are served. */
   consoleDir?: string;
   now: () => number;
@@ -72,9 +75,20 @@ const inside = (root: string, relative: string): string | null => {
 const mediaTypeOf = (request: FastifyRequest): string =>
   (request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
 
-const sessionAnswer = (csrf: string, expiresMs: number) => ({
+const SIGN_IN_FIELDS = 'send exactly one of operator_key, sign_in_link, or email with password, as strings';
+
+/** Who a session is, as the console shows it: the operator key (null), or the person and their accounts. */
+type SessionUser = {
+  id: string;
+  email: string;
+  name: string;
+  accounts: Array<{ account_id: string; role: Role }>;
+} | null;
+
+const sessionAnswer = (csrf: string, expiresMs: number, user: SessionUser) => ({
   csrf_token: csrf,
   expires_at: new Date(expiresMs).toISOString(),
+  user,
 });
 
 /**
@@ -82,9 +96,21 @@ const sessionAnswer = (csrf: string, expiresMs: number) => ({
  * /admin/v1/console/sessions.
  */
 export const consoleRoutes: FastifyPluginCallback<ConsoleOptions> = (app, options, registered) => {
-  const { sessions, lockout } = options;
+  const { sessions, lockout, people, users } = options;
   const keys = new OperatorKeys(options.operatorKeys);
   const enabled = keys.size > 0;
+  const whoOf = async (owner: SessionOwner): Promise<SessionUser> => {
+    if (owner.kind === 'operator_key') return null;
+    const user = await users.getUser(owner.userId);
+    if (user === null) throw errors.consoleSessionEnded();
+    const accounts = await users.membershipsOf(user.id);
+    return {
+      id: user.id,
+      email: user.email,
+      name: user.name,
+      accounts: accounts.map((m) => ({ account_id: m.accountId, role: m.role })),
+    };
+  };
 
   const sendPage = async (request: FastifyRequest, reply: FastifyReply, relative: string) => {
     void reply.headers(PAGE_HEADERS);
@@ -119,18 +145,35 @@ export const consoleRoutes: FastifyPluginCallback<ConsoleOptions> = (app, option
       void reply.headers({ 'cache-control': 'no-store', ...PAGE_HEADERS });
       done(null, payload);
     });
+    /** Gives the browser its new session; a browser that was signed in before keeps no second one alive. */
+    const startSession = async (request: FastifyRequest, reply: FastifyReply, opened: OpenedSession) => {
+      const previous = sessionIdOf(request);
+      if (previous !== null) await sessions.end(previous);
+      void reply.header('set-cookie', sessionCookie(request, opened.id, opened.expiresMs, options.now()));
+      return sessionAnswer(opened.csrf, opened.expiresMs, await whoOf(opened.owner));
+    };
     scope.post('/admin/session', { ...doc.signIn, onRequest: signInFromThisSite }, async (request, reply) => {
-      const started = performance.now();
-      lockout.check(request);
       const body = request.body;
       const fields =
         typeof body === 'object' && body !== null && !Array.isArray(body)
           ? (body as Record<string, unknown>)
           : {};
+      const { email, password } = fields;
+      if (email !== undefined || password !== undefined) {
+        if (fields.operator_key !== undefined || fields.sign_in_link !== undefined)
+          throw errors.invalidBody('(body)', SIGN_IN_FIELDS);
+        // The schema checked the types and lengths; a password's own rule is not checked here, so that a
+        // password set under another rule still signs in.
+        if (typeof email !== 'string' || typeof password !== 'string')
+          throw errors.invalidBody('(body)', 'send both email and password, as strings');
+        const { opened } = await people.signIn(request.ip, email, password);
+        return startSession(request, reply, opened);
+      }
+      const started = performance.now();
+      lockout.check(request);
       const key = fields.operator_key;
       const link = fields.sign_in_link;
-      if ((key === undefined) === (link === undefined))
-        throw errors.invalidBody('(body)', 'send exactly one of operator_key and sign_in_link, as strings');
+      if ((key === undefined) === (link === undefined)) throw errors.invalidBody('(body)', SIGN_IN_FIELDS);
       const given = key ?? link;
       if (typeof given !== 'string' || given === '' || given.length > 512)
         throw errors.invalidBody(
@@ -149,16 +192,25 @@ export const consoleRoutes: FastifyPluginCallback<ConsoleOptions> = (app, option
         throw key === undefined ? errors.spentSignInLink() : errors.invalidOperatorKey();
       }
       lockout.succeeded(request);
-      // A browser that was signed in before keeps no second session alive.
-      const previous = sessionIdOf(request);
-      if (previous !== null) await sessions.end(previous);
-      void reply.header('set-cookie', sessionCookie(request, opened.id, opened.expiresMs, options.now()));
-      return sessionAnswer(opened.csrf, opened.expiresMs);
+      return startSession(request, reply, opened);
     });
+    // An invitation or reset link: the person chooses a password (and, invited, a name) and is signed in.
+    for (const [path, kind, route] of [
+      ['/admin/session/invitation', 'invitation', doc.acceptInvitation],
+      ['/admin/session/password-reset', 'reset', doc.resetPassword],
+    ] as const) {
+      scope.post(path, { ...route, onRequest: signInFromThisSite }, async (request, reply) => {
+        const { token, password, name } = request.body as { token: string; password: string; name?: string };
+        const { opened } = await people.useLink(kind, token, password, name?.trim());
+        return startSession(request, reply, opened);
+      });
+    }
     scope.get('/admin/session', doc.readSession, async (request, reply) => {
       const found = await consoleSessionOf(request, sessions);
       if (found === null) throw errors.consoleSignInRequired();
-      return reply.send(sessionAnswer(found.session.csrf, found.session.expiresMs));
+      return reply.send(
+        sessionAnswer(found.session.csrf, found.session.expiresMs, await whoOf(found.session.owner)),
+      );
     });
     scope.delete('/admin/session', doc.signOut, async (request, reply) => {
       const found = await consoleSessionOf(request, sessions);
@@ -167,20 +219,20 @@ export const consoleRoutes: FastifyPluginCallback<ConsoleOptions> = (app, option
       return reply.header('set-cookie', clearedSessionCookie(request)).code(204).send();
     });
     if (enabled) {
-      const check = operatorCheck({ keys, sessions, lockout });
-      // Checked before the body is read, as on every operator route; the handler needs to know who called.
-      const callers = new WeakMap<FastifyRequest, OperatorCaller>();
+      const check = operatorCheck({ keys, sessions, lockout, users });
+      // Checked before the body is read, as on every operator route, the route's role included (both routes
+      // are the operator key's: a person's session makes no sign-in links and ends no one else's session).
       const onRequest = async (request: FastifyRequest) => {
-        callers.set(request, await check(request));
+        await checkRouteRole(request, await check(request), users);
       };
-      const callerOf = (request: FastifyRequest): OperatorCaller => {
-        const caller = callers.get(request);
-        if (caller === undefined) throw errors.consoleSignInRequired();
+      const callerOf = (request: FastifyRequest): OperatorCaller & { kind: 'operator_key' } => {
+        const caller = requestCaller(request);
+        if (caller.kind !== 'operator_key') throw errors.insufficientRole('the operator key');
         return caller;
       };
       scope.post(
         '/admin/v1/console/sign-in-links',
-        { ...doc.newSignInLink, onRequest },
+        { ...needs('operator_key', doc.newSignInLink), onRequest },
         async (request, reply) => {
           // Bound to the caller's key: a session's link dies with the key that opened the session. A session's
           // link is stored only while the session lasts: an end of all sessions since its check leaves none.
@@ -198,7 +250,7 @@ export const consoleRoutes: FastifyPluginCallback<ConsoleOptions> = (app, option
       );
       scope.delete(
         '/admin/v1/console/sessions',
-        { ...doc.endAllSessions, onRequest },
+        { ...needs('operator_key', doc.endAllSessions), onRequest },
         async (request, reply) => {
           const caller = callerOf(request);
           const ended = await sessions.endAll();

@@ -1,6 +1,7 @@
 // Read-only operator routes for the browser console (PROTOCOL.md §13.8): an environment's live traffic, to
 // watch an integration send activations and hits, and a campaign report's daily series, for a chart. They
 // are registered inside operator.ts's scope, whose hook has already checked the operator key.
+import { needs } from '../auth/route-roles.js';
 import type { FastifyPluginCallback, FastifyRequest } from 'fastify';
 import type { TrafficAnswer, TrafficEntry } from 'feature-ts/protocol';
 import type { AppContext } from '../app-context.js';
@@ -72,7 +73,7 @@ export const operatorInsightRoutes: FastifyPluginCallback<{
   ctx: AppContext<AccountStore & CampaignStore & CollectStore & ReportStore>;
 }> = (scope, { ctx }, registered) => {
   const environment = (request: FastifyRequest) => operatorEnvironment(ctx.store, request);
-  scope.get(`${PREFIX}/traffic`, doc.traffic, async (request) => {
+  scope.get(`${PREFIX}/traffic`, needs('viewer', doc.traffic), async (request) => {
     const found = await environment(request);
     const query = {
       afterActivation: cursorParameter(request, 'after_activation'),
@@ -83,7 +84,7 @@ export const operatorInsightRoutes: FastifyPluginCallback<{
     return trafficAnswer(await ctx.store.traffic(found.id, query));
   });
 
-  scope.get(`${PREFIX}/reports/:campaignId/days`, doc.days, async (request, reply) => {
+  scope.get(`${PREFIX}/reports/:campaignId/days`, needs('viewer', doc.days), async (request, reply) => {
     const found = await environment(request);
     const { campaignId } = request.params as { campaignId: string };
     // Deleted campaigns keep their report, and so their series; only an id never used here is unknown.

@@ -4,6 +4,7 @@
 // Last-Modified follow the configuration, the report's its figures), and a count that moves with every page
 // opened would either make their 304s stale or their ETags churn. The count is this instance's: the streams
 // live in its memory (LiveChanges), and summing a fleet's would need every instance to publish its own.
+import { needs } from '../auth/route-roles.js';
 import type { FastifyPluginCallback } from 'fastify';
 import type { AppContext } from '../app-context.js';
 import type { LiveChanges } from '../configuration/live-changes.js';
@@ -18,7 +19,7 @@ export const operatorListeningRoute: FastifyPluginCallback<{
 }> = (scope, { ctx, changes }, registered) => {
   scope.get(
     '/admin/v1/environments/:envId/listening',
-    doc.listening,
+    needs('viewer', doc.listening),
     async (request): Promise<ListeningAnswer> => {
       const found = await operatorEnvironment(ctx.store, request);
       // One listener per open stream (stream.ts subscribes once per stream and unsubscribes when it closes).

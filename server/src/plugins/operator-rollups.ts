@@ -2,6 +2,7 @@
 // when a server holds the embedded store): POST starts it and answers 202 at once, GET says how far it is, so
 // that a rebuild of millions of rows shows progress and no request waits minutes. Registered inside
 // operator.ts's scope, whose hook has already checked the operator key.
+import { needs } from '../auth/route-roles.js';
 import type { FastifyPluginCallback } from 'fastify';
 import type { AppContext } from '../app-context.js';
 import { rebuildRollups } from '../report/rollups/fold-all.js';
@@ -98,7 +99,7 @@ export const operatorRollupRoutes: FastifyPluginCallback<{ ctx: AppContext<Repor
     error: rebuild.error,
   });
 
-  scope.post(PATH, doc.start, async (_request, reply) => {
+  scope.post(PATH, needs('operator_key', doc.start), async (_request, reply) => {
     // Refused here rather than in the background: the CLI then says why, not that a rebuild failed.
     const horizon = await ctx.store.retentionHorizon();
     if (rebuild.state !== 'running' && horizon > 0)
@@ -134,6 +135,6 @@ export const operatorRollupRoutes: FastifyPluginCallback<{ ctx: AppContext<Repor
     }
     return reply.code(202).send(answer());
   });
-  scope.get(PATH, doc.state, () => answer());
+  scope.get(PATH, needs('operator_key', doc.state), () => answer());
   registered();
 };

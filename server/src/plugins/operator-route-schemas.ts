@@ -27,8 +27,9 @@ export const operatorAuthErrors = {
     headers: { 'WWW-Authenticate': { type: 'string', description: 'Bearer realm="feature"…' } },
   },
   403: errorResponse(
-    "A change made with a console session but without the session's X-CSRF-Token, or from another site (GET never).",
+    "A change made with a console session but without the session's X-CSRF-Token, or from another site (GET never); or a person's session whose role in the account is too small for the route (`insufficient_role` names the role needed; a person who is not a member of the account gets the route's 404 instead).",
     errorAnswer(errors.csrfRejected('The X-CSRF-Token header is missing')),
+    errorAnswer(errors.insufficientRole('the admin role')),
   ),
   429: {
     ...errorResponse(

@@ -4,6 +4,8 @@
 // server writes for the CLI) the routes do not exist. Secrets (API keys, client secrets) are in an answer
 // once, when made. The campaign routes are the remote control API's own (campaigns.ts), which app.ts also
 // registers under /admin/v1/environments/{envId}: the same bodies, answers and field-named errors.
+import { needs } from '../auth/route-roles.js';
+import { requestCaller } from '../auth/request-caller.js';
 import type { FastifyPluginCallback, FastifyRequest } from 'fastify';
 import type { AppContext } from '../app-context.js';
 import { AccessInputError, createAccess } from '../auth/create-access.js';
@@ -20,6 +22,7 @@ import type { AccountStore } from '../store/account-store.js';
 import type { AccessStore } from '../store/access-store.js';
 import type { CampaignStore } from '../store/campaign-store.js';
 import type { ReportStore } from '../store/report-store.js';
+import type { UserStore } from '../store/user-store.js';
 
 const PREFIX = '/admin/v1';
 
@@ -38,7 +41,7 @@ interface EnvironmentPatch {
  * registers it in the operator scope (http/operator-scope.ts: the operator key or a console session).
  */
 export const operatorAccountRoutes: FastifyPluginCallback<{
-  ctx: AppContext<AccountStore & AccessStore & CampaignStore & ReportStore>;
+  ctx: AppContext<AccountStore & AccessStore & CampaignStore & ReportStore & UserStore>;
 }> = (scope, { ctx }, registered) => {
   const account = async (request: FastifyRequest): Promise<Account> => {
     const { accountId } = request.params as { accountId: string };
@@ -55,37 +58,50 @@ export const operatorAccountRoutes: FastifyPluginCallback<{
     return found;
   };
 
-  scope.get(`${PREFIX}/accounts`, doc.listAccounts, async () => ({
-    items: (await ctx.store.listAccounts()).map(accountAnswer),
-  }));
-  scope.post(`${PREFIX}/accounts`, doc.newAccount, async (request, reply) => {
+  scope.get(`${PREFIX}/accounts`, needs('signed_in', doc.listAccounts), async (request) => {
+    const caller = requestCaller(request);
+    const all = await ctx.store.listAccounts();
+    if (caller.kind === 'operator_key') return { items: all.map(accountAnswer) };
+    // A person sees the accounts they belong to, and nothing of the others.
+    const theirs = new Set((await ctx.store.membershipsOf(caller.user.id)).map((m) => m.accountId));
+    return { items: all.filter((a) => theirs.has(a.id)).map(accountAnswer) };
+  });
+  scope.post(`${PREFIX}/accounts`, needs('operator_key', doc.newAccount), async (request, reply) => {
     const created = await storeErrors(() => ctx.store.createAccount(nameOf(request)));
     return reply.code(201).send(accountAnswer(created));
   });
 
-  scope.get(`${PREFIX}/accounts/:accountId/environments`, doc.listEnvironments, async (request) => ({
-    items: (await ctx.store.listEnvironments((await account(request)).id)).map(environmentAnswer),
-  }));
-  scope.post(`${PREFIX}/accounts/:accountId/environments`, doc.newEnvironment, async (request, reply) => {
-    const owner = await account(request);
-    const { enabledXPC, enabled1V1T } = request.body as EnvironmentPatch;
-    const { environment: created, apiKey } = await storeErrors(() =>
-      ctx.store.createEnvironment({
-        accountId: owner.id,
-        name: nameOf(request),
-        accountSettings: {
-          ...(enabledXPC === undefined ? {} : { enabledXPC }),
-          ...(enabled1V1T === undefined ? {} : { enabled1V1T }),
-        },
-      }),
-    );
-    return reply.code(201).send({ ...environmentAnswer(created), api_key: apiKey });
-  });
-  scope.post(`${PREFIX}/environments/:envId/rotate-key`, doc.rotateKey, async (request) => {
+  scope.get(
+    `${PREFIX}/accounts/:accountId/environments`,
+    needs('viewer', doc.listEnvironments),
+    async (request) => ({
+      items: (await ctx.store.listEnvironments((await account(request)).id)).map(environmentAnswer),
+    }),
+  );
+  scope.post(
+    `${PREFIX}/accounts/:accountId/environments`,
+    needs('admin', doc.newEnvironment),
+    async (request, reply) => {
+      const owner = await account(request);
+      const { enabledXPC, enabled1V1T } = request.body as EnvironmentPatch;
+      const { environment: created, apiKey } = await storeErrors(() =>
+        ctx.store.createEnvironment({
+          accountId: owner.id,
+          name: nameOf(request),
+          accountSettings: {
+            ...(enabledXPC === undefined ? {} : { enabledXPC }),
+            ...(enabled1V1T === undefined ? {} : { enabled1V1T }),
+          },
+        }),
+      );
+      return reply.code(201).send({ ...environmentAnswer(created), api_key: apiKey });
+    },
+  );
+  scope.post(`${PREFIX}/environments/:envId/rotate-key`, needs('admin', doc.rotateKey), async (request) => {
     const found = await environment(request);
     return { id: found.id, api_key: await ctx.store.rotateApiKey(found.id) };
   });
-  scope.patch(`${PREFIX}/environments/:envId`, doc.updateEnvironment, async (request) => {
+  scope.patch(`${PREFIX}/environments/:envId`, needs('admin', doc.updateEnvironment), async (request) => {
     const found = await environment(request);
     const { enabledXPC, enabled1V1T, panic } = request.body as EnvironmentPatch;
     if (enabledXPC !== undefined || enabled1V1T !== undefined)
@@ -96,20 +112,24 @@ export const operatorAccountRoutes: FastifyPluginCallback<{
     if (panic !== undefined) await ctx.store.setPanic(found.id, panic);
     return environmentAnswer(await environment(request));
   });
-  scope.put(`${PREFIX}/environments/:envId/campaigns`, doc.importCampaigns, async (request) => {
-    const found = await environment(request);
-    let campaigns;
-    try {
-      campaigns = validateBucketingCampaigns(request.body);
-    } catch (error) {
-      if (error instanceof FieldError) throw errors.invalidBody(error.path, error.reason);
-      if (error instanceof InputError) throw errors.invalidBody('(body)', error.message);
-      throw error;
-    }
-    const count = await storeErrors(() => ctx.store.replaceCampaigns(found.id, campaigns));
-    return { envId: found.id, campaigns: count };
-  });
-  scope.get(`${PREFIX}/environments/:envId/reports`, doc.reports, async (request, reply) => {
+  scope.put(
+    `${PREFIX}/environments/:envId/campaigns`,
+    needs('editor', doc.importCampaigns),
+    async (request) => {
+      const found = await environment(request);
+      let campaigns;
+      try {
+        campaigns = validateBucketingCampaigns(request.body);
+      } catch (error) {
+        if (error instanceof FieldError) throw errors.invalidBody(error.path, error.reason);
+        if (error instanceof InputError) throw errors.invalidBody('(body)', error.message);
+        throw error;
+      }
+      const count = await storeErrors(() => ctx.store.replaceCampaigns(found.id, campaigns));
+      return { envId: found.id, campaigns: count };
+    },
+  );
+  scope.get(`${PREFIX}/environments/:envId/reports`, needs('viewer', doc.reports), async (request, reply) => {
     const found = await environment(request);
     const wanted = (request.query as Record<string, unknown>).campaign;
     const all = await ctx.store.listCampaigns(found.id, { includeDeleted: true });
@@ -126,31 +146,35 @@ export const operatorAccountRoutes: FastifyPluginCallback<{
     }));
   });
 
-  scope.get(`${PREFIX}/accounts/:accountId/accesses`, doc.listAccesses, async (request) => ({
+  scope.get(`${PREFIX}/accounts/:accountId/accesses`, needs('admin', doc.listAccesses), async (request) => ({
     items: (await ctx.store.listAccesses((await account(request)).id)).map(accessAnswer),
   }));
-  scope.post(`${PREFIX}/accounts/:accountId/accesses`, doc.newAccess, async (request, reply) => {
-    const owner = await account(request);
-    // The access's own rules (known actions, environments of the account) are createAccess's.
-    const body = request.body as Record<string, unknown>;
-    try {
-      const { access: created, clientSecret } = await createAccess(ctx.store, {
-        accountId: owner.id,
-        name: body.name,
-        actions: body.actions,
-        environments: body.environments,
-      });
-      return await reply.code(201).send({ ...accessAnswer(created), client_secret: clientSecret });
-    } catch (error) {
-      if (error instanceof AccessInputError)
-        throw errors.invalidBody(error.field, error.message.slice(error.field.length + 2));
-      throw error;
-    }
-  });
-  scope.get(`${PREFIX}/accesses/:accessId`, doc.readAccess, async (request) =>
+  scope.post(
+    `${PREFIX}/accounts/:accountId/accesses`,
+    needs('admin', doc.newAccess),
+    async (request, reply) => {
+      const owner = await account(request);
+      // The access's own rules (known actions, environments of the account) are createAccess's.
+      const body = request.body as Record<string, unknown>;
+      try {
+        const { access: created, clientSecret } = await createAccess(ctx.store, {
+          accountId: owner.id,
+          name: body.name,
+          actions: body.actions,
+          environments: body.environments,
+        });
+        return await reply.code(201).send({ ...accessAnswer(created), client_secret: clientSecret });
+      } catch (error) {
+        if (error instanceof AccessInputError)
+          throw errors.invalidBody(error.field, error.message.slice(error.field.length + 2));
+        throw error;
+      }
+    },
+  );
+  scope.get(`${PREFIX}/accesses/:accessId`, needs('admin', doc.readAccess), async (request) =>
     accessAnswer(await access(request)),
   );
-  scope.post(`${PREFIX}/accesses/:accessId/revoke`, doc.revokeAccess, async (request) => {
+  scope.post(`${PREFIX}/accesses/:accessId/revoke`, needs('admin', doc.revokeAccess), async (request) => {
     const found = await access(request);
     const revoked = await ctx.store.revokeAccess(found.id);
     return accessAnswer(revoked ?? found);

@@ -93,6 +93,7 @@ export const EXAMPLE = {
   webhookId: 'q3m7xkd2hpw5nrz4tb6c',
   deliveryId: 'k2vb7ndq5wfx3hjz6mcp.q3m7xkd2hpw5nrz4tb6c',
   webhookSecret: 'whsec_3xQvR9mT2bLcW7nYdK5pFh8sJ1uZ4aGe6oNi0yVtXrM',
+  userId: 'u5nq3c7vjk2mxz4ahpdw',
 } as const;
 
 const PATH_PARAMETERS = {
@@ -105,6 +106,7 @@ const PATH_PARAMETERS = {
   },
   accessId: { type: 'string', description: 'The access id.', examples: [EXAMPLE.accessId] },
   webhookId: { type: 'string', description: 'The webhook id.', examples: [EXAMPLE.webhookId] },
+  userId: { type: 'string', description: "The user's id.", examples: [EXAMPLE.userId] },
   deliveryId: { type: 'string', description: 'The delivery id.', examples: [EXAMPLE.deliveryId] },
 } as const;
 

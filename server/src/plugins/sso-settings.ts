@@ -1,8 +1,9 @@
 // The single sign-on settings routes (issue 36): an account's OpenID provider and role mappings, in the
-// operator scope. The issuer is discovered before anything is saved, so a typo shows up here and not when the
+// operator scope, for admins of the account (and the operator key). The issuer is discovered before anything is saved, so a typo shows up here and not when the
 // first person tries to sign in. The client secret is write-only.
 import type { FastifyPluginCallback, FastifyRequest } from 'fastify';
 import type { AppContext } from '../app-context.js';
+import { needs } from '../auth/route-roles.js';
 import { errors } from '../errors.js';
 import { callbackUrlOf } from '../sso/callback-url.js';
 import { issuerUrlProblem, providerErrorText, type SsoProviders } from '../sso/sso-providers.js';
@@ -52,13 +53,13 @@ export const ssoSettingsRoutes: FastifyPluginCallback<{
     return found;
   };
 
-  scope.get(PATH, doc.readSettings, async (request) => {
+  scope.get(PATH, needs('admin', doc.readSettings), async (request) => {
     const owner = await account(request);
     const settings = await ctx.store.getSsoSettings(owner.id);
     if (settings === null) throw errors.noSsoSettings(owner.id);
     return ssoSettingsAnswer(settings, callbackUrlOf(request));
   });
-  scope.put(PATH, doc.putSettings, async (request) => {
+  scope.put(PATH, needs('admin', doc.putSettings), async (request) => {
     const owner = await account(request);
     const body = request.body as SettingsBody;
     const issuer = body.issuer.trim();
@@ -90,7 +91,7 @@ export const ssoSettingsRoutes: FastifyPluginCallback<{
     if (saved === null) throw errors.ssoSecretRequired();
     return ssoSettingsAnswer(saved, callbackUrlOf(request));
   });
-  scope.delete(PATH, doc.deleteSettings, async (request, reply) => {
+  scope.delete(PATH, needs('admin', doc.deleteSettings), async (request, reply) => {
     const owner = await account(request);
     if (!(await ctx.store.deleteSsoSettings(owner.id))) throw errors.noSsoSettings(owner.id);
     return reply.code(204).send();

@@ -7,7 +7,11 @@ import { CALLBACK_PATH, callbackUrlOf, currentUrlOf } from '../sso/callback-url.
 import { clearedSsoCookie, ssoCookie, ssoCookieOf } from '../sso/sso-cookie.js';
 import { sendRefusal } from '../sso/sso-page.js';
 import { SsoRefusal } from '../sso/sso-refusal.js';
-import type { SsoIdentity, SsoSignIns, StartedSignIn } from '../sso/sso-sign-in.js';
+import type { ConsoleSessions } from '../auth/console-sessions.js';
+import type { SsoProviders } from '../sso/sso-providers.js';
+import { openSsoSession } from '../sso/sso-session.js';
+import { SsoSignIns, type SsoIdentity, type StartedSignIn } from '../sso/sso-sign-in.js';
+import type { UserStore } from '../store/user-store.js';
 import type { SsoStore } from '../store/sso-store.js';
 import { ssoRoutes as doc } from './sso-settings-schemas.js';
 
@@ -22,8 +26,11 @@ export interface SsoPageOptions {
 
 const page = { schema: { hide: true } };
 
-/** Registers GET /admin/sso, /admin/sso/{accountId}/start and /admin/sso/callback. */
-export const ssoPages: FastifyPluginCallback<SsoPageOptions> = (app, options, registered) => {
+/**
+ * Registers GET /admin/sso, /admin/sso/{accountId}/start and /admin/sso/callback, with what a verified sign-in
+ * opens given (tests give their own).
+ */
+export const ssoPagesWith: FastifyPluginCallback<SsoPageOptions> = (app, options, registered) => {
   const { store, signIns } = options;
 
   app.get('/admin/sso', doc.listOffers, async (_request, reply) => {
@@ -69,6 +76,22 @@ export const ssoPages: FastifyPluginCallback<SsoPageOptions> = (app, options, re
       return sendRefusal(reply, error);
     }
     return options.onSignedIn(identity, request, reply);
+  });
+  registered();
+};
+
+/** The pages as the server runs them: a verified sign-in opens a console session (sso-session.ts). */
+export const ssoPages: FastifyPluginCallback<{
+  store: SsoStore & UserStore;
+  providers: SsoProviders;
+  sessions: ConsoleSessions;
+  now: () => number;
+}> = (app, { store, providers, sessions, now }, registered) => {
+  void app.register(ssoPagesWith, {
+    store,
+    signIns: new SsoSignIns(store, providers, now),
+    onSignedIn: openSsoSession(store, sessions, now),
+    now,
   });
   registered();
 };

@@ -1,6 +1,7 @@
 // The webhook routes (issue 36): an environment's webhook targets and their deliveries, in the operator scope
 // (the operator key or a console session). The events themselves are queued by the store's writes; the
 // deliverer (webhooks/webhook-deliverer.ts) sends them.
+import { needs } from '../auth/route-roles.js';
 import type { FastifyPluginCallback, FastifyRequest } from 'fastify';
 import type { AppContext } from '../app-context.js';
 import { errors } from '../errors.js';
@@ -43,11 +44,11 @@ export const webhookRoutesPlugin: FastifyPluginCallback<{
     return hook;
   };
 
-  scope.get(PREFIX, doc.listWebhooks, async (request) => {
+  scope.get(PREFIX, needs('admin', doc.listWebhooks), async (request) => {
     const found = await operatorEnvironment(ctx.store, request);
     return { items: (await ctx.store.listWebhooks(found.id)).map(webhookAnswer) };
   });
-  scope.post(PREFIX, doc.newWebhook, async (request, reply) => {
+  scope.post(PREFIX, needs('admin', doc.newWebhook), async (request, reply) => {
     const found = await operatorEnvironment(ctx.store, request);
     const body = request.body as { url: string; events?: WebhookEventType[] };
     const url = body.url.trim();
@@ -59,21 +60,25 @@ export const webhookRoutesPlugin: FastifyPluginCallback<{
     });
     return reply.code(201).send({ ...webhookAnswer(created), secret });
   });
-  scope.delete(`${PREFIX}/:webhookId`, doc.deleteWebhook, async (request, reply) => {
+  scope.delete(`${PREFIX}/:webhookId`, needs('admin', doc.deleteWebhook), async (request, reply) => {
     const hook = await webhook(request);
     await ctx.store.deleteWebhook(hook.envId, hook.id);
     return reply.code(204).send();
   });
-  scope.get(`${PREFIX}/:webhookId/deliveries`, doc.listDeliveries, async (request) => {
+  scope.get(`${PREFIX}/:webhookId/deliveries`, needs('admin', doc.listDeliveries), async (request) => {
     const hook = await webhook(request);
     return { items: (await ctx.store.listDeliveries(hook.id, DELIVERIES_SHOWN)).map(deliveryAnswer) };
   });
-  scope.post(`${PREFIX}/:webhookId/deliveries/:deliveryId/redeliver`, doc.redeliver, async (request) => {
-    const hook = await webhook(request);
-    const { deliveryId } = request.params as { deliveryId: string };
-    const queued = await ctx.store.redeliver(hook.id, deliveryId, ctx.now());
-    if (queued === null) throw errors.notFound(request.method, `delivery ${deliveryId.slice(0, 64)}`);
-    return deliveryAnswer(queued);
-  });
+  scope.post(
+    `${PREFIX}/:webhookId/deliveries/:deliveryId/redeliver`,
+    needs('admin', doc.redeliver),
+    async (request) => {
+      const hook = await webhook(request);
+      const { deliveryId } = request.params as { deliveryId: string };
+      const queued = await ctx.store.redeliver(hook.id, deliveryId, ctx.now());
+      if (queued === null) throw errors.notFound(request.method, `delivery ${deliveryId.slice(0, 64)}`);
+      return deliveryAnswer(queued);
+    },
+  );
   registered();
 };

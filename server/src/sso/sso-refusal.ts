@@ -13,7 +13,8 @@ export type SsoRefusalReason =
   | 'code_refused'
   | 'id_token_refused'
   | 'email_unverified'
-  | 'no_role';
+  | 'no_role'
+  | 'other_accounts';
 
 /** A refused sign-in: the page's status, its reason (for logs and tests) and what to tell the person. */
 export class SsoRefusal extends Error {
@@ -83,6 +84,12 @@ export const refusals = {
       403,
       'no_role',
       `${email.slice(0, 200)} is in none of the groups and email domains that "${account.slice(0, 100)}" maps to a role: ask an admin of the account to map one of your groups or your email domain.`,
+    ),
+  otherAccounts: (email: string) =>
+    new SsoRefusal(
+      403,
+      'other_accounts',
+      `${email.slice(0, 200)} also belongs to an account that does not sign in through this provider: sign in with your email and password instead (a provider can only open the accounts that use it).`,
     ),
 } as const;
 

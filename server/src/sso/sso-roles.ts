@@ -2,7 +2,8 @@
 // groups claim and the domain of their verified email are looked up in the account's mappings, and the
 // highest role among the matches wins (a person in "marketing" and "feature-admins" is an admin). No match: no
 // role, and the sign-in is refused (an unknown person of the provider gets nothing by default).
-import { ROLES_BY_RANK, type SsoRole, type SsoSettings } from '../store/sso-store.js';
+import type { SsoSettings } from '../store/sso-store.js';
+import { ROLES, type Role } from '../store/user-store.js';
 
 /** What the ID token says about the person, as far as roles go. */
 export interface SsoPerson {
@@ -33,7 +34,7 @@ export const emailDomain = (email: string): string => {
 export const roleFor = (
   settings: Pick<SsoSettings, 'groupRoles' | 'domainRoles'>,
   person: SsoPerson,
-): SsoRole | null => {
+): Role | null => {
   const groups = new Set(groupsOf(person.groups));
   const domain = emailDomain(person.email);
   const matched = [
@@ -42,8 +43,7 @@ export const roleFor = (
       .filter((mapping) => domain !== '' && mapping.domain.toLowerCase() === domain)
       .map((mapping) => mapping.role),
   ];
-  let best: SsoRole | null = null;
-  for (const role of matched)
-    if (best === null || ROLES_BY_RANK.indexOf(role) > ROLES_BY_RANK.indexOf(best)) best = role;
+  let best: Role | null = null;
+  for (const role of matched) if (best === null || ROLES.indexOf(role) > ROLES.indexOf(best)) best = role;
   return best;
 };

@@ -20,7 +20,8 @@ import {
   randomState,
 } from 'openid-client';
 import { digest } from '../ids.js';
-import type { SsoRole, SsoStore } from '../store/sso-store.js';
+import type { SsoStore } from '../store/sso-store.js';
+import type { Role } from '../store/user-store.js';
 import { refusalOfProviderError, refusals } from './sso-refusal.js';
 import { roleFor } from './sso-roles.js';
 import type { SsoProviders } from './sso-providers.js';
@@ -41,7 +42,7 @@ export interface SsoIdentity {
   email: string;
   /** The person's name when the provider sends one. */
   name: string | null;
-  role: SsoRole;
+  role: Role;
 }
 
 /** A sign-in just started: where to send the browser, and the cookie value that binds it to this browser. */

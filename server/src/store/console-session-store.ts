@@ -13,11 +13,14 @@ export interface ConsoleSessionStore {
     createdMs: number,
     expiresMs: number,
   ): Promise<void>;
-  /** The console session of a digest while it lasts (keyDigest null: a row of before migration 7), else null. */
+  /**
+   * The console session of a digest while it lasts, else null: an operator key's (keyDigest) or a user's
+   * (userId); neither: a row of before migration 7, which opens nothing.
+   */
   findConsoleSession(
     digest: Uint8Array,
     nowMs: number,
-  ): Promise<{ expiresMs: number; keyDigest: Uint8Array | null } | null>;
+  ): Promise<{ expiresMs: number; keyDigest: Uint8Array | null; userId: string | null } | null>;
   /** Ends a console session; false when there was none. */
   endConsoleSession(digest: Uint8Array): Promise<boolean>;
   /**

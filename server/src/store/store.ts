@@ -12,6 +12,7 @@ import type { ConsoleSessionStore } from './console-session-store.js';
 import type { ReportStore } from './report-store.js';
 import type { SsoStore } from './sso-store.js';
 import type { UpkeepStore } from './upkeep-store.js';
+import type { UserStore } from './user-store.js';
 import type { WebhookStore } from './webhook-store.js';
 
 /** The store's operations. Every write that changes what decisions see publishes a change (§2.5). */
@@ -27,6 +28,7 @@ export interface Store
     ReportStore,
     UpkeepStore,
     WebhookStore,
+    UserStore,
     SsoStore {
   /** "pglite" or "postgres", for logs and tests. */
   readonly kind: 'pglite' | 'postgres';

@@ -54,8 +54,10 @@ interface Route {
 
 const OPERATOR_KEY = 'operator-key-for-the-openapi-test';
 const TAGS = ['sdk', 'ofrep', 'tokens', 'remote-control', 'operator'];
-// Files and pages, not API operations: the only routes that may hide from the document.
-const HIDDEN = /^\/(?:$|demo\/|sdk\/|docs(?:\/|$)|openapi\.json$|admin$|admin\/assets\/)/;
+// Files and pages, not API operations: the only routes that may hide from the document (single sign-on's
+// start and callback are browser navigations that answer redirects and pages).
+const HIDDEN =
+  /^\/(?:$|demo\/|sdk\/|docs(?:\/|$)|openapi\.json$|admin$|admin\/assets\/|admin\/sso\/(?::accountId\/start|callback)$)/;
 // Actions that take no body (everything they need is in the path).
 const BODYLESS = new Set([
   'post /admin/v1/environments/{envId}/rotate-key',
@@ -421,6 +423,10 @@ void describe('every operation, called with its documented examples', () => {
         client_secret: provider.client.secret,
       };
       assert.equal((await call('put', path, { body, headers: operator })).status, 200);
+      const offers = await call('get', '/admin/sso');
+      assert.deepEqual(offers.body.items, [
+        { account_id: ids.accountId, name: 'Acme', start_path: `/admin/sso/${ids.accountId ?? ''}/start` },
+      ]);
       assert.equal((await call('get', path, { headers: operator })).body.client_secret, '(set)');
       assert.equal((await call('delete', path, { headers: operator })).status, 204);
       assert.equal((await call('get', path, { headers: operator })).status, 404);

@@ -157,6 +157,7 @@ void describe('console sessions', () => {
     assert.deepEqual(read.body, {
       csrf_token: session.csrf,
       expires_at: new Date(clock + 8 * HOUR).toISOString(),
+      user: null,
     });
 
     const secure = await startApp(store, { operatorKeys: [KEY], trustProxy: '127.0.0.1' });

@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { ssoPages } from '../../../server/src/plugins/sso.js';
+import { ssoPagesWith } from '../../../server/src/plugins/sso.js';
 import { SsoProviders } from '../../../server/src/sso/sso-providers.js';
 import { SsoSignIns, type SsoIdentity } from '../../../server/src/sso/sso-sign-in.js';
 import type { Store } from '../../../server/src/store/store.js';
@@ -36,7 +36,7 @@ void describe('single sign-on against a real provider', () => {
     const now = () => Date.now() + clockOffsetMs;
     const signIns = new SsoSignIns(store, new SsoProviders(now), now);
     app = Fastify();
-    await app.register(ssoPages, {
+    await app.register(ssoPagesWith, {
       store,
       signIns,
       now,

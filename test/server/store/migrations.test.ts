@@ -57,6 +57,7 @@ void describe('migrations in the compiled server', () => {
         { version: 10, name: '010-time-partitions' },
         { version: 11, name: '011-pending-received' },
         { version: 12, name: '012-webhooks' },
+        { version: 13, name: '013-people' },
         { version: 15, name: '015-single-sign-on' },
       ]);
       const tables = await sql.query(
@@ -69,6 +70,7 @@ void describe('migrations in the compiled server', () => {
         tables.map((t) => t.table_name),
         [
           'accesses',
+          'account_members',
           'accounts',
           'activations',
           'assignment_ids',
@@ -89,10 +91,13 @@ void describe('migrations in the compiled server', () => {
           'rollup_persons',
           'rollup_visit_windows',
           'schema_migrations',
+          'sso_identities',
           'sso_settings',
           'sso_sign_ins',
           'tokens',
           'usage_counts',
+          'user_links',
+          'users',
           'variation_groups',
           'variations',
           'webhook_deliveries',

@@ -88,4 +88,94 @@ describeStoreOnEveryKind('single sign-on settings', (opened) => {
     assert.equal(await store.takeSsoSignIn(old, 0), null);
     assert.equal((await store.takeSsoSignIn(kept, 15_000))?.expiresMs, 20_000);
   });
+
+  void it('records sign-ins: a user found by subject or email or made, the role set every time', async () => {
+    const { store } = opened();
+    const account = await store.createAccount('Sign-ins');
+    const issuer = 'https://id.example.com/realms/acme';
+    const signIn = {
+      accountId: account.id,
+      issuer,
+      subject: 'sub-1',
+      email: 'ann@example.com',
+      name: 'Ann',
+      role: 'editor' as const,
+      nowMs: 1_000,
+    };
+    const first = await store.recordSsoSignIn(signIn);
+    assert.ok(!('refused' in first));
+    assert.equal(first.created, true);
+    assert.equal(first.roleBefore, null);
+    assert.equal(first.user.email, 'ann@example.com');
+    assert.equal(first.user.name, 'Ann');
+    assert.equal(first.user.passwordHash, null);
+    assert.equal((await store.getMember(account.id, first.user.id))?.role, 'editor');
+
+    // The provider now says viewer, and the email changed there: the subject still finds the user.
+    const again = await store.recordSsoSignIn({ ...signIn, email: 'ann.b@example.com', role: 'viewer' });
+    assert.ok(!('refused' in again));
+    assert.equal(again.user.id, first.user.id);
+    assert.equal(again.created, false);
+    assert.equal(again.roleBefore, 'editor');
+    assert.equal((await store.getMember(account.id, first.user.id))?.role, 'viewer');
+
+    // A person invited before (by email) is linked, not made twice.
+    const invited = await store.inviteUser({
+      accountId: account.id,
+      email: 'bo@example.com',
+      role: 'viewer',
+      linkDigest: randomBytes(32),
+      nowMs: 1_000,
+      expiresMs: 10_000,
+    });
+    const linked = await store.recordSsoSignIn({
+      ...signIn,
+      subject: 'sub-2',
+      email: 'bo@example.com',
+      role: 'admin',
+    });
+    assert.ok(!('refused' in linked));
+    assert.equal(linked.user.id, invited.user.id);
+    assert.equal(linked.created, false);
+    assert.equal(linked.roleBefore, 'viewer');
+    assert.equal((await store.getMember(account.id, invited.user.id))?.role, 'admin');
+  });
+
+  void it('refuses a user of another account that does not use this provider, and changes nothing', async () => {
+    const { store } = opened();
+    const mine = await store.createAccount('Mine');
+    const theirs = await store.createAccount('Theirs');
+    const issuer = 'https://id.example.com/realms/mine';
+    const member = await store.inviteUser({
+      accountId: theirs.id,
+      email: 'cy@example.com',
+      role: 'admin',
+      linkDigest: randomBytes(32),
+      nowMs: 1_000,
+      expiresMs: 10_000,
+    });
+    const signIn = {
+      accountId: mine.id,
+      issuer,
+      subject: 'cy',
+      email: 'cy@example.com',
+      name: null,
+      role: 'admin' as const,
+      nowMs: 2_000,
+    };
+    assert.deepEqual(await store.recordSsoSignIn(signIn), { refused: 'other_accounts' });
+    assert.equal(await store.getMember(mine.id, member.user.id), null);
+
+    // Once the other account signs in through the same provider, the person may come through it.
+    await store.putSsoSettings(theirs.id, { ...input(), issuer }, 2_000);
+    const through = await store.recordSsoSignIn(signIn);
+    assert.ok(!('refused' in through));
+    assert.equal(through.user.id, member.user.id);
+    assert.equal((await store.getMember(mine.id, member.user.id))?.role, 'admin');
+    assert.equal(
+      (await store.getMember(theirs.id, member.user.id))?.role,
+      'admin',
+      'the other account untouched',
+    );
+  });
 });

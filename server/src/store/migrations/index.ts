@@ -12,6 +12,7 @@ import { reportRollupsMigration } from './009-report-rollups.js';
 import { timePartitionsMigration } from './010-time-partitions.js';
 import { pendingReceivedMigration } from './011-pending-received.js';
 import { webhooksMigration } from './012-webhooks.js';
+import { peopleMigration } from './013-people.js';
 import { singleSignOnMigration } from './015-single-sign-on.js';
 import type { Queryable } from '../sql/sql.js';
 import type { MigrationStep } from './migration-progress.js';
@@ -42,5 +43,6 @@ export const MIGRATIONS: readonly Migration[] = [
   timePartitionsMigration,
   pendingReceivedMigration,
   webhooksMigration,
+  peopleMigration,
   singleSignOnMigration,
 ];

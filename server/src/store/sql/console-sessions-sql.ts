@@ -7,7 +7,7 @@
 // used while the end ran. The end holds the links table for its transaction (every statement that stores or
 // uses a link waits for it, or it for them); a link a session makes is stored only by the statement that finds
 // the session still there, with its row locked; and a link is spent and its session opened in one statement.
-import { bytes, num, type Row, type Sql } from './sql.js';
+import { bytes, num, textOrNull, type Row, type Sql } from './sql.js';
 
 /** A row's operator key digest; null for a row that names none (written before migration 007). */
 const keyDigestOf = (row: Row): Uint8Array | null =>
@@ -31,13 +31,19 @@ export const consoleSessionQueries = (db: Pick<Sql, 'query' | 'transaction'>) =>
   async findConsoleSession(
     digest: Uint8Array,
     nowMs: number,
-  ): Promise<{ expiresMs: number; keyDigest: Uint8Array | null } | null> {
+  ): Promise<{ expiresMs: number; keyDigest: Uint8Array | null; userId: string | null } | null> {
     const rows = await db.query(
-      'SELECT expires_ms, operator_key_digest FROM console_sessions WHERE digest = $1 AND expires_ms > $2',
+      'SELECT expires_ms, operator_key_digest, user_id FROM console_sessions WHERE digest = $1 AND expires_ms > $2',
       [digest, nowMs],
     );
     const row = rows[0];
-    return row === undefined ? null : { expiresMs: num(row, 'expires_ms'), keyDigest: keyDigestOf(row) };
+    return row === undefined
+      ? null
+      : {
+          expiresMs: num(row, 'expires_ms'),
+          keyDigest: keyDigestOf(row),
+          userId: textOrNull(row, 'user_id'),
+        };
   },
   async endConsoleSession(digest: Uint8Array): Promise<boolean> {
     const rows = await db.query('DELETE FROM console_sessions WHERE digest = $1 RETURNING digest', [digest]);

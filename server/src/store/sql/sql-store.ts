@@ -16,6 +16,7 @@ import type { Sql } from './sql.js';
 import type { Store } from '../store.js';
 import { keepMonthPartitions } from './time-partitions.js';
 import { trafficQueries } from './traffic-sql.js';
+import { userQueries } from './users-sql.js';
 import { webhookQueries } from './webhooks-sql.js';
 
 /** Options of the store. */
@@ -72,6 +73,7 @@ export const createSqlStore = (sql: Sql, kind: Store['kind'], options: SqlStoreO
     ...accessQueries(sql),
     ...consoleSessionQueries(sql),
     ...webhookQueries(sql),
+    ...userQueries(sql),
     ...ssoQueries(sql),
     ...collect,
     insertActivations: thenFold(groupCommit(storeActivations, undefined, inFlight)),

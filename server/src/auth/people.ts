@@ -1,0 +1,141 @@
+// People's sign-in and links (issue 36): email and password in, a console session out (console-sessions.ts:
+// the same cookie and CSRF token as the operator key's); invitations and password resets as one-time links
+// the console opens (`/admin/#invite=…`, `/admin/#reset=…`), kept as SHA-256 digests (they are random).
+//
+// An unknown email, a user with no password yet, a user in no account and a wrong password all take one
+// argon2id verification (passwords.ts verifies a dummy hash when there is none) and get the same answer no
+// sooner than the failure floor, so neither the body nor the time tells whether a person exists.
+import { randomBytes } from 'node:crypto';
+import { errors } from '../errors.js';
+import { CREDENTIAL_FAILURE_FLOOR_MS, noSoonerThan } from '../http/failure-floor.js';
+import { digest } from '../ids.js';
+import type { InvitationResult, Role, UserLinkKind, UserStore } from '../store/user-store.js';
+import type { ConsoleSessions, OpenedSession } from './console-sessions.js';
+import { hashPassword, passwordMatches, passwordProblem } from './passwords.js';
+import { PasswordLockout } from './password-lockout.js';
+import type { TokenLimits } from './rate-limits.js';
+
+/** An invitation lasts a week: long enough to be read after a weekend. */
+export const INVITATION_LIFETIME_MS = 7 * 86_400_000;
+/** A reset link lasts an hour: it replaces a password, so it should not lie around. */
+export const RESET_LIFETIME_MS = 3_600_000;
+
+/** A link made for a person, shown once. */
+export interface PersonLink {
+  /** Where the console opens it: `/admin/#invite=…` or `/admin/#reset=…`. */
+  path: string;
+  expiresMs: number;
+}
+
+/** Options; tests set their own. */
+export interface PeopleOptions {
+  now?: () => number;
+  /** Limits of wrong passwords (rate-limits.ts's thresholds and waits). */
+  limits?: Partial<TokenLimits>;
+}
+
+const LINK_PREFIX: Readonly<Record<UserLinkKind, string>> = { invitation: 'fci', reset: 'fcr' };
+const LINK_FRAGMENT: Readonly<Record<UserLinkKind, string>> = { invitation: 'invite', reset: 'reset' };
+
+const newLinkToken = (kind: UserLinkKind): string =>
+  `${LINK_PREFIX[kind]}_${randomBytes(32).toString('base64url')}`;
+
+/** Whether a link token has the shape this server makes (anything else cannot be one). */
+const looksLikeLink = (kind: UserLinkKind, token: string): boolean =>
+  new RegExp(`^${LINK_PREFIX[kind]}_[A-Za-z0-9_-]{43}$`).test(token);
+
+/** People's sign-in, invitations and password resets. */
+export class People {
+  readonly #store: UserStore;
+  readonly #sessions: ConsoleSessions;
+  readonly #lockout: PasswordLockout;
+  readonly #now: () => number;
+
+  constructor(store: UserStore, sessions: ConsoleSessions, options: PeopleOptions = {}) {
+    this.#store = store;
+    this.#sessions = sessions;
+    this.#now = options.now ?? Date.now;
+    this.#lockout = new PasswordLockout(options.limits, this.#now);
+  }
+
+  /**
+   * Signs a person in from `ip`: their session when the password is theirs and they belong to an account;
+   * else throws 401 (the same answer whatever was wrong, no sooner than the failure floor) or 429.
+   */
+  async signIn(
+    ip: string,
+    email: string,
+    password: string,
+  ): Promise<{ opened: OpenedSession; userId: string }> {
+    const started = performance.now();
+    const lower = email.toLowerCase();
+    this.#lockout.check(ip, lower);
+    const user = await this.#store.findUserByEmail(lower);
+    const matches = await passwordMatches(user?.passwordHash ?? null, password);
+    const opened = user !== null && matches ? await this.#sessions.openForUser(user.id) : null;
+    if (user === null || opened === null) {
+      this.#lockout.failed(ip, lower);
+      await noSoonerThan(started, CREDENTIAL_FAILURE_FLOOR_MS);
+      throw errors.invalidCredentials();
+    }
+    this.#lockout.succeeded(ip, lower);
+    return { opened, userId: user.id };
+  }
+
+  /**
+   * Invites `email` to an account with `role`: the stored invitation and, when the person has no password
+   * yet, the one-time link to give them (null: they already sign in, and are simply a member now).
+   */
+  async invite(
+    accountId: string,
+    email: string,
+    role: Role,
+  ): Promise<{ invitation: InvitationResult; link: PersonLink | null }> {
+    const token = newLinkToken('invitation');
+    const nowMs = this.#now();
+    const expiresMs = nowMs + INVITATION_LIFETIME_MS;
+    const invitation = await this.#store.inviteUser({
+      accountId,
+      email,
+      role,
+      linkDigest: digest(token),
+      nowMs,
+      expiresMs,
+    });
+    return {
+      invitation,
+      link: invitation.linkStored
+        ? { path: `/admin/#${LINK_FRAGMENT.invitation}=${token}`, expiresMs }
+        : null,
+    };
+  }
+
+  /** A one-time password reset link for a user; null when there is no such user. */
+  async resetLink(userId: string): Promise<PersonLink | null> {
+    const token = newLinkToken('reset');
+    const nowMs = this.#now();
+    const expiresMs = nowMs + RESET_LIFETIME_MS;
+    const stored = await this.#store.createResetLink(userId, digest(token), nowMs, expiresMs);
+    return stored ? { path: `/admin/#${LINK_FRAGMENT.reset}=${token}`, expiresMs } : null;
+  }
+
+  /**
+   * Uses an invitation or reset link: the new password (checked: 400 naming `password`) is hashed, set, and
+   * a session opened (the user's others end); 404 for a link this server never made, 410 for a used or
+   * expired one.
+   */
+  async useLink(
+    kind: UserLinkKind,
+    token: string,
+    password: string,
+    name: string | undefined,
+  ): Promise<{ opened: OpenedSession; userId: string }> {
+    const problem = passwordProblem(password);
+    if (problem !== null) throw errors.invalidBody('password', problem);
+    if (!looksLikeLink(kind, token)) throw errors.spentUserLink(kind, 'unknown');
+    const passwordHash = await hashPassword(password);
+    const used = await this.#sessions.openWithUserLink({ kind, token, passwordHash, name });
+    if ('refused' in used) throw errors.spentUserLink(kind, used.refused);
+    return used;
+  }
+}

@@ -1,0 +1,233 @@
+// Users, memberships and user links over the shared SQL (store/user-store.ts). Each change is one
+// transaction that reads the rows it changes first (kept as `before` for the audit log). The last-admin rule
+// is checked with the account's membership rows locked (FOR UPDATE), so two admins demoting each other at once
+// cannot both pass; a link is spent by the UPDATE that finds it unused, so two uses of one link cannot both
+// open a session, whatever the instance.
+import { InputError } from '../../errors.js';
+import { newId } from '../../ids.js';
+import {
+  AlreadyMemberError,
+  LastAdminError,
+  type MemberRecord,
+  type Role,
+  type UserRecord,
+  type UserStore,
+} from '../user-store.js';
+import { num, numOrNull, text, textOrNull, type Queryable, type Row, type Sql } from './sql.js';
+
+const isRole = (value: string): value is Role =>
+  value === 'admin' || value === 'editor' || value === 'viewer';
+
+const roleOf = (row: Row): Role => {
+  const value = text(row, 'role');
+  // The column's CHECK keeps other values out; viewer would fail closed all the same.
+  return isRole(value) ? value : 'viewer';
+};
+
+const toUser = (row: Row): UserRecord => ({
+  id: text(row, 'id'),
+  email: text(row, 'email'),
+  name: text(row, 'name'),
+  passwordHash: textOrNull(row, 'password_hash'),
+  createdMs: num(row, 'created_ms'),
+  lastSignInMs: numOrNull(row, 'last_sign_in_ms'),
+});
+
+const MEMBER_COLUMNS = `m.account_id, m.user_id, u.email, u.name, m.role, m.created_ms, u.last_sign_in_ms,
+  u.password_hash IS NOT NULL AS active`;
+
+const toMember = (row: Row): MemberRecord => ({
+  accountId: text(row, 'account_id'),
+  userId: text(row, 'user_id'),
+  email: text(row, 'email'),
+  name: text(row, 'name'),
+  role: roleOf(row),
+  createdMs: num(row, 'created_ms'),
+  lastSignInMs: numOrNull(row, 'last_sign_in_ms'),
+  active: row.active === true,
+});
+
+const memberIn = async (tx: Queryable, accountId: string, userId: string): Promise<MemberRecord | null> => {
+  const rows = await tx.query(
+    `SELECT ${MEMBER_COLUMNS} FROM account_members m JOIN users u ON u.id = m.user_id
+     WHERE m.account_id = $1 AND m.user_id = $2`,
+    [accountId, userId],
+  );
+  const row = rows[0];
+  return row === undefined ? null : toMember(row);
+};
+
+/** Locks the account's memberships and counts its admins other than `userId`. */
+const otherAdmins = async (tx: Queryable, accountId: string, userId: string): Promise<number> => {
+  const rows = await tx.query('SELECT user_id, role FROM account_members WHERE account_id = $1 FOR UPDATE', [
+    accountId,
+  ]);
+  return rows.filter((row) => text(row, 'role') === 'admin' && text(row, 'user_id') !== userId).length;
+};
+
+const inSomeAccount = async (tx: Queryable, userId: string): Promise<boolean> =>
+  (await tx.query('SELECT 1 FROM account_members WHERE user_id = $1 LIMIT 1', [userId])).length > 0;
+
+/** User operations of the store. */
+export const userQueries = (db: Pick<Sql, 'query' | 'transaction'>): UserStore => ({
+  async inviteUser({ accountId, email, role, linkDigest, nowMs, expiresMs }) {
+    const lower = email.toLowerCase();
+    return db.transaction(async (tx) => {
+      const account = await tx.query('SELECT id FROM accounts WHERE id = $1', [accountId]);
+      if (account.length === 0)
+        throw new InputError(
+          `No account has the id "${accountId.slice(0, 64)}": use an id that \`feature-server account list\` prints.`,
+        );
+      // ON CONFLICT: two invitations of one new email at once make one user.
+      await tx.query(
+        `INSERT INTO users (id, email, name, created_ms) VALUES ($1, $2, '', $3) ON CONFLICT (email) DO NOTHING`,
+        [newId(), lower, nowMs],
+      );
+      const userRow = (await tx.query('SELECT * FROM users WHERE email = $1 FOR UPDATE', [lower]))[0];
+      if (userRow === undefined) throw new Error('inviteUser: the user row vanished');
+      const user = toUser(userRow);
+      const before = await memberIn(tx, accountId, user.id);
+      if (before !== null && before.active) throw new AlreadyMemberError(lower);
+      await tx.query(
+        `INSERT INTO account_members (account_id, user_id, role, created_ms) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (account_id, user_id) DO UPDATE SET role = EXCLUDED.role`,
+        [accountId, user.id, role, nowMs],
+      );
+      const linkStored = user.passwordHash === null;
+      if (linkStored)
+        await tx.query(
+          `INSERT INTO user_links (digest, kind, user_id, created_ms, expires_ms) VALUES ($1, 'invitation', $2, $3, $4)`,
+          [linkDigest, user.id, nowMs, expiresMs],
+        );
+      const after = await memberIn(tx, accountId, user.id);
+      if (after === null) throw new Error('inviteUser: the membership row vanished');
+      return { user, before, after, linkStored };
+    });
+  },
+  async findUserByEmail(email) {
+    const rows = await db.query('SELECT * FROM users WHERE email = $1', [email.toLowerCase()]);
+    const row = rows[0];
+    return row === undefined ? null : toUser(row);
+  },
+  async getUser(userId) {
+    const rows = await db.query('SELECT * FROM users WHERE id = $1', [userId]);
+    const row = rows[0];
+    return row === undefined ? null : toUser(row);
+  },
+  async listMembers(accountId) {
+    const rows = await db.query(
+      `SELECT ${MEMBER_COLUMNS} FROM account_members m JOIN users u ON u.id = m.user_id
+       WHERE m.account_id = $1 ORDER BY u.email`,
+      [accountId],
+    );
+    return rows.map(toMember);
+  },
+  getMember: (accountId, userId) => memberIn(db, accountId, userId),
+  async membershipsOf(userId) {
+    const rows = await db.query(
+      'SELECT account_id, role FROM account_members WHERE user_id = $1 ORDER BY account_id',
+      [userId],
+    );
+    return rows.map((row) => ({ accountId: text(row, 'account_id'), role: roleOf(row) }));
+  },
+  async setMemberRole(accountId, userId, role) {
+    return db.transaction(async (tx) => {
+      const admins = await otherAdmins(tx, accountId, userId);
+      const before = await memberIn(tx, accountId, userId);
+      if (before === null) return null;
+      if (before.role === 'admin' && role !== 'admin' && admins === 0) throw new LastAdminError(accountId);
+      await tx.query('UPDATE account_members SET role = $3 WHERE account_id = $1 AND user_id = $2', [
+        accountId,
+        userId,
+        role,
+      ]);
+      return { before, after: { ...before, role } };
+    });
+  },
+  async removeMember(accountId, userId) {
+    return db.transaction(async (tx) => {
+      // The user's row first, as openUserSession and useUserLink lock it: a sign-in that runs beside the
+      // removal either ends before it (its session is ended here) or sees the user in no account.
+      await tx.query('SELECT id FROM users WHERE id = $1 FOR UPDATE', [userId]);
+      const admins = await otherAdmins(tx, accountId, userId);
+      const before = await memberIn(tx, accountId, userId);
+      if (before === null) return null;
+      if (before.role === 'admin' && admins === 0) throw new LastAdminError(accountId);
+      await tx.query('DELETE FROM account_members WHERE account_id = $1 AND user_id = $2', [
+        accountId,
+        userId,
+      ]);
+      let sessionsEnded = 0;
+      if (!(await inSomeAccount(tx, userId))) {
+        // In no account, the person can do nothing here: their sessions end and their links open nothing.
+        sessionsEnded = (
+          await tx.query('DELETE FROM console_sessions WHERE user_id = $1 RETURNING digest', [userId])
+        ).length;
+        await tx.query('DELETE FROM user_links WHERE user_id = $1 AND used_ms IS NULL', [userId]);
+      }
+      return { before, sessionsEnded };
+    });
+  },
+  async createResetLink(userId, linkDigest, nowMs, expiresMs) {
+    const rows = await db.query(
+      `INSERT INTO user_links (digest, kind, user_id, created_ms, expires_ms)
+       SELECT $1::bytea, 'reset', id, $3::bigint, $4::bigint FROM users WHERE id = $2 RETURNING digest`,
+      [linkDigest, userId, nowMs, expiresMs],
+    );
+    return rows.length > 0;
+  },
+  async useUserLink({ linkDigest, kind, passwordHash, name, sessionDigest, nowMs, sessionExpiresMs }) {
+    return db.transaction(async (tx) => {
+      const link = (
+        await tx.query(
+          'SELECT user_id, expires_ms, used_ms FROM user_links WHERE digest = $1 AND kind = $2 FOR UPDATE',
+          [linkDigest, kind],
+        )
+      )[0];
+      if (link === undefined) return { kind: 'refused', why: 'unknown' } as const;
+      if (numOrNull(link, 'used_ms') !== null) return { kind: 'refused', why: 'used' } as const;
+      if (num(link, 'expires_ms') <= nowMs) return { kind: 'refused', why: 'expired' } as const;
+      const userId = text(link, 'user_id');
+      const userRow = (await tx.query('SELECT * FROM users WHERE id = $1 FOR UPDATE', [userId]))[0];
+      if (userRow === undefined) return { kind: 'refused', why: 'unknown' } as const;
+      // A person removed from every account since the link was made can no longer open anything.
+      if (!(await inSomeAccount(tx, userId))) return { kind: 'refused', why: 'unknown' } as const;
+      const before = toUser(userRow);
+      await tx.query('UPDATE user_links SET used_ms = $2 WHERE digest = $1', [linkDigest, nowMs]);
+      const updated = await tx.query(
+        `UPDATE users SET password_hash = $2, name = COALESCE($3, name), last_sign_in_ms = $4 WHERE id = $1
+         RETURNING *`,
+        [userId, passwordHash, name ?? null, nowMs],
+      );
+      const afterRow = updated[0];
+      if (afterRow === undefined) throw new Error('useUserLink: the user row vanished');
+      // A new password ends every session opened with the old one (a reset is what a person does when they
+      // fear someone else has it).
+      const sessionsEnded = (
+        await tx.query('DELETE FROM console_sessions WHERE user_id = $1 RETURNING digest', [userId])
+      ).length;
+      await tx.query(
+        'INSERT INTO console_sessions (digest, user_id, created_ms, expires_ms) VALUES ($1, $2, $3, $4)',
+        [sessionDigest, userId, nowMs, sessionExpiresMs],
+      );
+      return { kind: 'opened', before, after: toUser(afterRow), sessionsEnded } as const;
+    });
+  },
+  async openUserSession(userId, sessionDigest, nowMs, expiresMs) {
+    return db.transaction(async (tx) => {
+      // Locked, then checked by a later statement: a removal from the last account that ran meanwhile is seen.
+      const user = await tx.query('SELECT id FROM users WHERE id = $1 FOR UPDATE', [userId]);
+      if (user.length === 0 || !(await inSomeAccount(tx, userId))) return false;
+      await tx.query('UPDATE users SET last_sign_in_ms = $2 WHERE id = $1', [userId, nowMs]);
+      await tx.query(
+        'INSERT INTO console_sessions (digest, user_id, created_ms, expires_ms) VALUES ($1, $2, $3, $4)',
+        [sessionDigest, userId, nowMs, expiresMs],
+      );
+      return true;
+    });
+  },
+  async purgeUserLinks(beforeMs) {
+    const rows = await db.query('DELETE FROM user_links WHERE expires_ms <= $1 RETURNING digest', [beforeMs]);
+    return rows.length;
+  },
+});
