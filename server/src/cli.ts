@@ -27,6 +27,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   campaign: async () => (await import('./cli/commands-campaign.js')).campaignCommand,
   report: async () => (await import('./cli/commands-campaigns.js')).reportCommand,
   access: async () => (await import('./cli/commands-accesses.js')).accessCommand,
+  user: async () => (await import('./cli/commands-users.js')).userCommand,
   // `console end-sessions` works on the store like the other commands; `console` alone asks a server for a link.
   console: async () => {
     const [{ endSessionsCommand }, { consoleCommand }] = await Promise.all([

@@ -79,6 +79,13 @@ export class StubApi {
   signIn(credential: unknown): Promise<unknown> {
     return this.#call('POST', '/session', credential);
   }
+  useLink(kind: 'invitation' | 'reset', body: unknown): Promise<unknown> {
+    return this.#call(
+      'POST',
+      kind === 'invitation' ? '/session/invitation' : '/session/password-reset',
+      body,
+    );
+  }
   async endAllSessions(): Promise<number> {
     return (await this.#call<{ ended: number }>('DELETE', '/console/sessions')).ended;
   }

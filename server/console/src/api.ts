@@ -67,10 +67,23 @@ export interface TaggedAnswer<T> {
   etag: string;
 }
 
-/** The session's answer: its CSRF token and end. */
+/** The session's answer: its CSRF token and end, and who signed in (null: the operator key). */
 export interface SessionAnswer {
   csrf_token: string;
   expires_at: string;
+  user?: {
+    id: string;
+    email: string;
+    name: string;
+    accounts: Array<{ account_id: string; role: 'admin' | 'editor' | 'viewer' }>;
+  } | null;
+}
+
+/** What an invitation or reset link asks of the person. */
+export interface NewPassword {
+  token: string;
+  password: string;
+  name?: string;
 }
 
 /** Calls the server for the console. */
@@ -100,9 +113,19 @@ export class ConsoleApi {
     }
   }
 
-  /** Signs in with the operator key or a sign-in link token. */
-  async signIn(credential: { operator_key: string } | { sign_in_link: string }): Promise<SessionAnswer> {
+  /** Signs in with the operator key, a sign-in link token, or an email and password. */
+  async signIn(
+    credential: { operator_key: string } | { sign_in_link: string } | { email: string; password: string },
+  ): Promise<SessionAnswer> {
     const session = await this.#call<SessionAnswer>('POST', '/admin/session', credential, false);
+    this.useSession(session);
+    return session;
+  }
+
+  /** Uses an invitation or reset link: sets the password and signs in. */
+  async useLink(kind: 'invitation' | 'reset', body: NewPassword): Promise<SessionAnswer> {
+    const path = kind === 'invitation' ? '/admin/session/invitation' : '/admin/session/password-reset';
+    const session = await this.#call<SessionAnswer>('POST', path, body, false);
     this.useSession(session);
     return session;
   }

@@ -57,6 +57,13 @@ export const unknownAccount = (accountId: string): CliError =>
     `No account has the id "${short(accountId)}": list them with \`feature-server account list\`.`,
   );
 
+/** A user id or email that names no member of the account. */
+export const unknownUser = (accountId: string, user: string): CliError =>
+  new CliError(
+    'unknown_user',
+    `Account "${short(accountId)}" has no member "${short(user)}": list them with \`feature-server user list --account ${short(accountId)}\`.`,
+  );
+
 /** An environment id that names no environment. */
 export const unknownEnvironment = (envId: string): CliError =>
   new CliError('unknown_environment', unknownEnvironmentInput(envId).message);

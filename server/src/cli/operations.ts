@@ -5,7 +5,9 @@
 import type { CampaignReport, CampaignState, RemoteCampaign } from 'feature-ts/protocol';
 import type { FoldAllOutcome } from '../report/rollups/fold-all.js';
 import type { FoldProgress } from '../report/rollups/rollup-progress.js';
+import type { linkAnswer, memberAnswer } from '../services/member-answers.js';
 import type { accessAnswer, accountAnswer, environmentAnswer } from '../services/operator-answers.js';
+import type { Role } from '../store/user-store.js';
 
 /** An account as the CLI prints it. */
 export type AccountView = ReturnType<typeof accountAnswer>;
@@ -13,6 +15,11 @@ export type AccountView = ReturnType<typeof accountAnswer>;
 export type EnvironmentView = ReturnType<typeof environmentAnswer>;
 /** An access as the CLI prints it (never its secret). */
 export type AccessView = ReturnType<typeof accessAnswer>;
+
+/** A member of an account as the CLI prints it. */
+export type MemberView = ReturnType<typeof memberAnswer>;
+/** A one-time invitation or reset link (its path on the server, and when it stops working). */
+export type LinkView = ReturnType<typeof linkAnswer>;
 
 /** Which store a command used: said on stderr, or as `store` in the `--json` object. */
 export type StoreUsed =
@@ -81,6 +88,20 @@ export interface Operations {
   deleteCampaign(envId: string, campaignId: string): Promise<void>;
   /** True when `apiKey` is the environment's current key. */
   apiKeyMatches(envId: string, apiKey: string): Promise<boolean>;
+  /** The members of an account, by email. */
+  listUsers(accountId: string): Promise<MemberView[]>;
+  /** Invites `email` with `role`: the member, and the link when the person has no password yet. */
+  inviteUser(
+    accountId: string,
+    email: string,
+    role: Role,
+  ): Promise<{ user: MemberView; link: LinkView | null }>;
+  /** Changes the role of the member `user` (an id or an email); the account's last admin stays one. */
+  setUserRole(accountId: string, user: string, role: Role): Promise<MemberView>;
+  /** Removes the member `user` (an id or an email) from the account; the last admin stays. */
+  removeUser(accountId: string, user: string): Promise<void>;
+  /** A one-time password reset link for the member `user` (an id or an email). */
+  userResetLink(accountId: string, user: string): Promise<LinkView>;
   /** Ends every console session (unused sign-in links too), on every server of the store; how many ended. */
   endConsoleSessions(): Promise<number>;
   close(): Promise<void>;

@@ -10,6 +10,7 @@ import {
   type RemotePage,
 } from 'feature-ts/protocol';
 import type { LocalOperator } from '../local-operator.js';
+import { clientUserOperations } from './user-operations.js';
 import { CliError, unknownAccess, unknownAccount, unknownCampaign, unknownEnvironment } from './cli-error.js';
 import type { AccessView, AccountView, EnvironmentView, Operations, StoreUsed } from './operations.js';
 
@@ -115,6 +116,7 @@ export const operatorClient = (operator: LocalOperator, used: StoreUsed): Operat
   const campaignPath = (campaignId: string): string => `/campaigns/${enc(campaignId)}`;
 
   return {
+    ...clientUserOperations(call),
     used,
     listAccounts: async () => items<AccountView>(await call({ method: 'GET', path: '/accounts' })),
     createAccount: async (name) =>

@@ -21,6 +21,7 @@ import {
   unknownEnvironment,
 } from './cli-error.js';
 import type { Operations, StoreUsed } from './operations.js';
+import { storeUserOperations } from './user-operations.js';
 
 /** Operations on `store`; `close` closes it. */
 export const storeOperations = (store: Store, used: StoreUsed): Operations => {
@@ -72,6 +73,7 @@ export const storeOperations = (store: Store, used: StoreUsed): Operations => {
   };
 
   return {
+    ...storeUserOperations(store),
     used,
     listAccounts: async () => (await store.listAccounts()).map(accountAnswer),
     createAccount: async (name) => accountAnswer(await store.createAccount(name)),

@@ -144,6 +144,19 @@ export const USAGE_SECTIONS: readonly UsageSection[] = [
       { usage: 'access revoke ID', help: 'revoke an access (its tokens stop at their next use)' },
     ],
   },
+  {
+    title: 'People',
+    entries: [
+      {
+        usage: 'user invite --account A --email E --role admin|editor|viewer',
+        help: 'invite a person; prints their one-time link (7 days)',
+      },
+      { usage: 'user list --account A', help: "list an account's members and their roles" },
+      { usage: 'user role USER --account A --role R', help: "change a member's role (USER: id or email)" },
+      { usage: 'user remove USER --account A', help: 'remove a member from the account' },
+      { usage: 'user reset-link USER --account A', help: 'make a one-time password reset link (1 hour)' },
+    ],
+  },
 ];
 
 /** The help's width, and the column where every entry's help starts. */

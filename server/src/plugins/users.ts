@@ -15,22 +15,10 @@ import {
   type Role,
   type UserStore,
 } from '../store/user-store.js';
+import { linkAnswer, memberAnswer } from '../services/member-answers.js';
 import { userRouteSchemas as doc } from './user-schemas.js';
 
 const PREFIX = '/admin/v1/accounts/:accountId/users';
-
-const iso = (ms: number): string => new Date(ms).toISOString();
-
-/** A member as the user routes answer it. */
-export const memberAnswer = (member: MemberRecord) => ({
-  id: member.userId,
-  email: member.email,
-  name: member.name,
-  role: member.role,
-  active: member.active,
-  created_at: iso(member.createdMs),
-  last_sign_in_at: member.lastSignInMs === null ? null : iso(member.lastSignInMs),
-});
 
 /** Runs a change of members: the store's refusals become 409 and 400 with its message. */
 const memberErrors = async <T>(work: () => Promise<T>): Promise<T> => {
@@ -72,7 +60,7 @@ export const userRoutes: FastifyPluginCallback<{
     const { invitation, link } = await memberErrors(() => people.invite(accountId, email.trim(), role));
     return reply.code(201).send({
       user: memberAnswer(invitation.after),
-      link: link === null ? null : { path: link.path, expires_at: iso(link.expiresMs) },
+      link: link === null ? null : linkAnswer(link),
     });
   });
   scope.patch(`${PREFIX}/:userId`, needs('admin', doc.changeRole), async (request) => {
@@ -106,7 +94,7 @@ export const userRoutes: FastifyPluginCallback<{
     }
     const link = await people.resetLink(member.userId);
     if (link === null) throw errors.notFound(request.method, `user ${member.userId}`);
-    return reply.code(201).send({ path: link.path, expires_at: iso(link.expiresMs) });
+    return reply.code(201).send(linkAnswer(link));
   });
   registered();
 };

@@ -65,6 +65,7 @@ const BODYLESS = new Set([
   'post /admin/v1/console/sign-in-links',
   'post /admin/v1/reports/rebuild',
   'post /admin/v1/environments/{envId}/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver',
+  'post /admin/v1/accounts/{accountId}/users/{userId}/reset-link',
 ]);
 
 const routes: Route[] = [];
@@ -434,6 +435,46 @@ void describe('every operation, called with its documented examples', () => {
     } finally {
       await provider.close();
     }
+  });
+
+  void it('user routes: invite, accept, list, change a role, reset, remove', async () => {
+    const admin = (method: string, template: string, init: Parameters<typeof call>[2] = {}) =>
+      call(method, `/admin/v1/accounts/{accountId}/users${template}`, { ...init, headers: operator });
+    const invited = await admin('post', '', {
+      body: requestExample('post', '/admin/v1/accounts/{accountId}/users'),
+    });
+    assert.equal(invited.status, 201);
+    ids.userId = (invited.body.user as { id: string }).id;
+    const token = (path: unknown): string => String(path).replace(/^\/admin\/#(invite|reset)=/, '');
+    const accept = requestExample('post', '/admin/session/invitation') as Record<string, unknown>;
+    const accepted = await call('post', '/admin/session/invitation', {
+      body: { ...accept, token: token((invited.body.link as { path: string }).path) },
+    });
+    assert.equal(accepted.status, 200);
+    assert.equal(
+      (
+        await call('post', '/admin/session/invitation', {
+          body: { ...accept, token: `fci_${'A'.repeat(43)}` },
+        })
+      ).status,
+      404,
+    );
+    assert.equal((await admin('get', '')).status, 200);
+    assert.equal(
+      (
+        await admin('patch', '/{userId}', {
+          body: requestExample('patch', '/admin/v1/accounts/{accountId}/users/{userId}'),
+        })
+      ).status,
+      200,
+    );
+    const reset = await admin('post', '/{userId}/reset-link');
+    assert.equal(reset.status, 201);
+    const newPassword = requestExample('post', '/admin/session/password-reset') as Record<string, unknown>;
+    const used = { ...newPassword, token: token(reset.body.path) };
+    assert.equal((await call('post', '/admin/session/password-reset', { body: used })).status, 200);
+    assert.equal((await call('post', '/admin/session/password-reset', { body: used })).status, 410);
+    assert.equal((await admin('delete', '/{userId}')).status, 204);
   });
 
   void it('SDK routes: decision, activations, hits, usage, troubleshooting, bucketing file', async () => {

@@ -10,6 +10,7 @@ import { consoleStyles } from '../styles.js';
 import { shellStyles } from './shell-styles.js';
 import type { Account, Environment, Items } from '../types.js';
 import '../sign-in/sign-in-view.js';
+import '../sign-in/choose-password-view.js';
 import { accountChoosers } from './account-choosers.js';
 import { consoleMenu } from './console-menu.js';
 import { routeView } from './route-view.js';
@@ -26,6 +27,7 @@ export class ConsoleApp extends LitElement {
     route: { state: true },
     context: { state: true },
     signInMessage: { state: true },
+    personLink: { state: true },
     notice: { state: true },
     menuOpen: { state: true },
   };
@@ -34,6 +36,8 @@ export class ConsoleApp extends LitElement {
   declare route: Route;
   declare context: ConsoleContext;
   declare signInMessage: string;
+  /** An invitation or reset link the page was opened with, until the person chose a password. */
+  declare personLink: { kind: 'invitation' | 'reset'; token: string } | null;
   declare notice: { message: string; kind: 'info' | 'error' } | null;
   declare menuOpen: boolean;
 
@@ -51,6 +55,7 @@ export class ConsoleApp extends LitElement {
     this.phase = 'loading';
     this.route = parseRoute(location.hash);
     this.signInMessage = '';
+    this.personLink = null;
     this.notice = null;
     this.menuOpen = false;
     this.context = this.#makeContext([], null, [], null);
@@ -80,6 +85,15 @@ export class ConsoleApp extends LitElement {
   }
 
   async #start(): Promise<void> {
+    const person = /^#(invite|reset)=([A-Za-z0-9_-]+)$/.exec(location.hash);
+    if (person !== null) {
+      // Out of the address bar and the history at once; kept here until the password is chosen.
+      history.replaceState(null, '', `${location.pathname}${routeHash({ name: 'campaigns' })}`);
+      this.route = { name: 'campaigns' };
+      this.personLink = { kind: person[1] === 'invite' ? 'invitation' : 'reset', token: person[2] ?? '' };
+      this.phase = 'signed-out';
+      return;
+    }
     const link = /^#sign-in=([A-Za-z0-9_-]+)$/.exec(location.hash)?.[1];
     if (link !== undefined) {
       // The token is spent either way: take it out of the address bar and the history at once.
@@ -174,6 +188,20 @@ export class ConsoleApp extends LitElement {
 
   override render() {
     if (this.phase === 'loading') return html`<p class="loading" role="status">Loading the console…</p>`;
+    if (this.phase === 'signed-out' && this.personLink !== null)
+      return html`<div class="sign-in">
+        <choose-password-view
+          .kind=${this.personLink.kind}
+          .token=${this.personLink.token}
+          @signed-in=${() => {
+            this.personLink = null;
+            void this.#signedIn().catch((error: unknown) => {
+              this.phase = 'signed-out';
+              this.signInMessage = error instanceof Error ? error.message : String(error);
+            });
+          }}
+        ></choose-password-view>
+      </div>`;
     if (this.phase === 'signed-out')
       return html`<div class="sign-in">
         <sign-in-view

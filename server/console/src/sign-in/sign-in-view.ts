@@ -1,13 +1,14 @@
-// The sign-in screen: the operator key, sent once to POST /admin/session and never kept (the form is cleared and
-// the browser is told not to save it). A sign-in link opens the console without it (shell/console-app.ts).
-import { LitElement, html } from 'lit';
+// The sign-in screen: a person's email and password (the browser may offer to save those), or the operator key,
+// sent once to POST /admin/session and never kept (the form is cleared and the browser is told not to save it).
+// A sign-in link opens the console without either (shell/console-app.ts).
+import { LitElement, html, nothing } from 'lit';
 import { ConsoleApiError } from '../api.js';
 import { consumeConsoleContext, type ConsoleContext } from '../console-context.js';
 import { emit } from '../events.js';
 import { consoleStyles } from '../styles.js';
 
 /**
- * Asks for the operator key and signs in.
+ * Asks for an email and password, or the operator key, and signs in.
  * @summary Console sign-in.
  * @fires {CustomEvent<SessionAnswer>} signed-in - The session was opened.
  */
@@ -17,6 +18,7 @@ export class SignInView extends LitElement {
     context: { state: true },
     message: { type: String },
     error: { state: true },
+    personError: { state: true },
     busy: { state: true },
   };
 
@@ -25,6 +27,7 @@ export class SignInView extends LitElement {
   /** Why the screen is shown (a used link, an ended session). */
   declare message: string;
   declare error: string;
+  declare personError: string;
   declare busy: boolean;
 
   constructor() {
@@ -32,7 +35,32 @@ export class SignInView extends LitElement {
     consumeConsoleContext(this);
     this.message = '';
     this.error = '';
+    this.personError = '';
     this.busy = false;
+  }
+
+  async #submitPerson(event: SubmitEvent): Promise<void> {
+    event.preventDefault();
+    const form = event.target as HTMLFormElement;
+    const email = form.elements.namedItem('email') as HTMLInputElement;
+    const password = form.elements.namedItem('password') as HTMLInputElement;
+    if (email.value.trim() === '' || password.value === '') {
+      this.personError = 'Enter your email and your password.';
+      (email.value.trim() === '' ? email : password).focus();
+      return;
+    }
+    this.busy = true;
+    this.personError = '';
+    try {
+      const session = await this.context.api.signIn({ email: email.value.trim(), password: password.value });
+      password.value = '';
+      emit(this, 'signed-in', session);
+    } catch (error) {
+      this.personError = error instanceof ConsoleApiError ? error.message : String(error);
+      password.select();
+    } finally {
+      this.busy = false;
+    }
   }
 
   async #submit(event: SubmitEvent): Promise<void> {
@@ -63,7 +91,40 @@ export class SignInView extends LitElement {
     return html`<main class="card" aria-labelledby="sign-in-title">
       <h1 id="sign-in-title">Sign in to the console</h1>
       ${this.message === '' ? '' : html`<p class="notice warning" role="status">${this.message}</p>`}
-      <form @submit=${(event: SubmitEvent) => void this.#submit(event)} novalidate>
+      <form
+        @submit=${(event: SubmitEvent) => void this.#submitPerson(event)}
+        novalidate
+        aria-labelledby="person-title"
+      >
+        <h2 id="person-title">With your email</h2>
+        <div class="field">
+          <label for="email">Email</label>
+          <input id="email" name="email" type="email" autocomplete="username" spellcheck="false" />
+        </div>
+        <div class="field">
+          <label for="password">Password</label>
+          <input
+            id="password"
+            name="password"
+            type="password"
+            autocomplete="current-password"
+            aria-describedby=${this.personError === '' ? nothing : 'person-error'}
+            aria-invalid=${this.personError === '' ? 'false' : 'true'}
+          />
+          ${
+            this.personError === ''
+              ? ''
+              : html`<p id="person-error" class="error" role="alert">${this.personError}</p>`
+          }
+        </div>
+        <button type="submit" ?disabled=${this.busy}>${this.busy ? 'Signing in…' : 'Sign in'}</button>
+      </form>
+      <form
+        @submit=${(event: SubmitEvent) => void this.#submit(event)}
+        novalidate
+        aria-labelledby="key-title"
+      >
+        <h2 id="key-title">With the operator key</h2>
         <div class="field">
           <label for="key">Operator key</label>
           <input
@@ -82,7 +143,9 @@ export class SignInView extends LitElement {
           </p>
           ${this.error === '' ? '' : html`<p id="key-error" class="error" role="alert">${this.error}</p>`}
         </div>
-        <button type="submit" ?disabled=${this.busy}>${this.busy ? 'Signing in…' : 'Sign in'}</button>
+        <button type="submit" class="secondary" ?disabled=${this.busy}>
+          ${this.busy ? 'Signing in…' : 'Sign in with the key'}
+        </button>
       </form>
     </main>`;
   }

@@ -1,0 +1,21 @@
+// Members as the user routes (plugins/users.ts) and the CLI (`feature-server user …`) answer them.
+import type { MemberRecord } from '../store/user-store.js';
+
+const iso = (ms: number): string => new Date(ms).toISOString();
+
+/** A member as the user routes answer it. */
+export const memberAnswer = (member: MemberRecord) => ({
+  id: member.userId,
+  email: member.email,
+  name: member.name,
+  role: member.role,
+  active: member.active,
+  created_at: iso(member.createdMs),
+  last_sign_in_at: member.lastSignInMs === null ? null : iso(member.lastSignInMs),
+});
+
+/** A one-time link as the user routes answer it. */
+export const linkAnswer = (link: { path: string; expiresMs: number }) => ({
+  path: link.path,
+  expires_at: iso(link.expiresMs),
+});

@@ -1,0 +1,87 @@
+// `feature-server user …` (issue 36) on the embedded store: the first admin invited from the command line
+// (a one-time link printed, valid 7 days), the member list, a role changed by id or email, the last admin kept
+// (a conflict, as one JSON error), a reset link, and a removal; unknown accounts, members and roles refused
+// with what to do.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { openPgliteStore } from '../../../server/src/store/pglite/pglite.js';
+import { runCliInProcess } from '../cli-support.js';
+import { copyTemplateDataDir } from '../template-data-dir.js';
+import { cliJson } from './cli-json.js';
+
+void describe('feature-server user', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'feature-user-commands-'));
+  const dataDir = join(dir, 'data');
+  const env = { FEATURE_DATA_DIR: dataDir };
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  void it('invites, lists, changes roles, keeps the last admin, makes reset links and removes', async () => {
+    await copyTemplateDataDir(dataDir);
+    const store = await openPgliteStore(dataDir);
+    const accountId = (await store.createAccount('Team')).id;
+    await store.close();
+
+    const invited = await cliJson(
+      ['user', 'invite', '--account', accountId, '--email', 'Ada@Example.com', '--role', 'admin'],
+      env,
+    );
+    const user = invited.user as { id: string; email: string; role: string; active: boolean };
+    assert.deepEqual([user.email, user.role, user.active], ['ada@example.com', 'admin', false]);
+    assert.match((invited.link as { path: string }).path, /^\/admin\/#invite=fci_[A-Za-z0-9_-]{43}$/);
+    const human = await runCliInProcess(
+      ['user', 'invite', '--account', accountId, '--email', 'grace@example.com', '--role', 'viewer'],
+      env,
+    );
+    assert.equal(human.code, 0, human.stderr);
+    assert.match(human.stdout, /grace@example.com invited as viewer/);
+    assert.match(human.stdout, /Invitation link: \/admin\/#invite=fci_/);
+
+    const listed = await cliJson(['user', 'list', '--account', accountId], env);
+    assert.deepEqual(
+      (listed.users as Array<{ email: string; role: string }>).map((u) => [u.email, u.role]),
+      [
+        ['ada@example.com', 'admin'],
+        ['grace@example.com', 'viewer'],
+      ],
+    );
+
+    const lastAdmin = await cliJson(
+      ['user', 'role', user.id, '--account', accountId, '--role', 'editor'],
+      env,
+      {
+        code: 2,
+      },
+    );
+    assert.equal((lastAdmin.error as { code: string }).code, 'conflict');
+    assert.match((lastAdmin.error as { message: string }).message, /last admin/);
+    const promoted = await cliJson(
+      ['user', 'role', 'GRACE@example.com', '--account', accountId, '--role', 'admin'],
+      env,
+    );
+    assert.equal((promoted.user as { role: string }).role, 'admin');
+
+    const reset = await cliJson(['user', 'reset-link', 'ada@example.com', '--account', accountId], env);
+    assert.match((reset.link as { path: string }).path, /^\/admin\/#reset=fcr_/);
+
+    const removed = await cliJson(['user', 'remove', 'ada@example.com', '--account', accountId], env);
+    assert.deepEqual(removed.removed, 'ada@example.com');
+    const unknown = await cliJson(['user', 'remove', 'ada@example.com', '--account', accountId], env, {
+      code: 2,
+    });
+    assert.equal((unknown.error as { code: string }).code, 'unknown_user');
+    const noAccount = await cliJson(['user', 'list', '--account', 'nope'], env, { code: 2 });
+    assert.equal((noAccount.error as { code: string }).code, 'unknown_account');
+    const badRole = await cliJson(
+      ['user', 'invite', '--account', accountId, '--email', 'x@example.com', '--role', 'owner'],
+      env,
+      { code: 2 },
+    );
+    assert.match(
+      (badRole.error as { message: string }).message,
+      /--role must be one of viewer, editor, admin/,
+    );
+  });
+});
