@@ -44,6 +44,9 @@ import { streamRoutes } from './plugins/stream.js';
 import { operatorListeningRoute } from './plugins/operator-listening.js';
 import { userRoutes } from './plugins/users.js';
 import { webhookRoutesPlugin } from './plugins/webhooks.js';
+import { ssoSettingsRoutes } from './plugins/sso-settings.js';
+import { ssoPages } from './plugins/sso.js';
+import { SsoProviders } from './sso/sso-providers.js';
 import { authorizeCall } from './http/bearer-auth.js';
 import { guardOperatorScope, operatorEnvironment } from './http/operator-scope.js';
 import { rememberEnvironment } from './http/request-environment.js';
@@ -233,6 +236,8 @@ export const createApp = async (deps: AppDeps): Promise<FastifyInstance> => {
   // One count of wrong operator keys per address, whether sent to the console's sign-in or as a Bearer key, with
   // the token routes' thresholds (kept apart from theirs: a job's wrong client secrets lock no operator out).
   const lockout = new OperatorKeyLockout(new TokenRateLimits(deps.tokenLimits, ctx.now));
+  // The accounts' OpenID providers, discovered when settings are saved and before each sign-in.
+  const ssoProviders = new SsoProviders(ctx.now);
   // The operator routes exist only with an operator key (§13.8): one scope, guarded by the key or a console
   // session, holding their route groups and the campaign routes under /admin/v1/environments/{envId}.
   if (operatorKeys.length > 0) {
@@ -249,6 +254,7 @@ export const createApp = async (deps: AppDeps): Promise<FastifyInstance> => {
       void scope.register(webhookRoutesPlugin, { ctx });
       void scope.register(userRoutes, { ctx, people });
       void scope.register(auditRoutesPlugin, { ctx });
+      void scope.register(ssoSettingsRoutes, { ctx, providers: ssoProviders });
       void scope.register(campaignRoutes, {
         ctx,
         base: OPERATOR_CAMPAIGNS_BASE,
@@ -272,6 +278,9 @@ export const createApp = async (deps: AppDeps): Promise<FastifyInstance> => {
     now: ctx.now,
     audit: deps.store,
   });
+  // Single sign-on opens console sessions: it exists with the console (an operator key).
+  const sso = { store: deps.store, providers: ssoProviders, sessions: consoleSessions, now: ctx.now };
+  if (operatorKeys.length > 0) void app.register(ssoPages, sso);
   if (deps.static !== undefined) void app.register(staticRoutes, deps.static);
 
   scheduleHourlyUpkeep(app, ctx, {

@@ -188,6 +188,26 @@ export const errors = {
   notFound: (method: string, url: string) =>
     new ApiError(404, 'not_found', `No route ${method} ${url.split('?')[0] ?? ''}: check the URL.`),
   conflict: (message: string) => new ApiError(409, 'conflict', message),
+  noSsoSettings: (accountId: string) =>
+    new ApiError(
+      404,
+      'not_found',
+      `Account "${accountId.slice(0, 64)}" has no single sign-on settings: set them with PUT /admin/v1/accounts/{accountId}/sso.`,
+    ),
+  ssoIssuerUndiscoverable: (issuer: string, why: string) =>
+    new ApiError(
+      400,
+      'invalid_body',
+      `issuer: ${issuer.slice(0, 200)} could not be discovered (${why.slice(0, 300)}): give the provider's issuer URL exactly as its /.well-known/openid-configuration names it, reachable from this server.`,
+      { details: [{ path: 'issuer', message: `could not be discovered (${why.slice(0, 300)})` }] },
+    ),
+  ssoSecretRequired: () =>
+    new ApiError(
+      400,
+      'invalid_body',
+      'client_secret: required when the settings are first saved (later saves may leave it out to keep it): give the client secret the provider issued.',
+      { details: [{ path: 'client_secret', message: 'required when the settings are first saved' }] },
+    ),
   tooManyStreams: (limit: number, retryAfterSeconds: number) =>
     new ApiError(
       503,

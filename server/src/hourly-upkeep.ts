@@ -1,5 +1,5 @@
 // The app's hourly upkeep: rows that expired or outlived their retention are dropped (tokens, console
-// sessions, user links, unused assignments, audit entries past FEATURE_AUDIT_RETENTION_DAYS). It runs once when
+// sessions, user links, single sign-ons started and never finished, unused assignments, audit entries past FEATURE_AUDIT_RETENTION_DAYS). It runs once when
 // the app is ready, then every hour, and stops with the app. Each part is logged apart, so one failing never
 // keeps the others from running.
 import type { FastifyInstance } from 'fastify';
@@ -27,6 +27,7 @@ export const scheduleHourlyUpkeep = (app: FastifyInstance, ctx: AppContext, opti
       await store.purgeExpiredTokens(ctx.now());
       await store.purgeConsoleSessions(ctx.now());
       await store.purgeUserLinks(ctx.now());
+      await store.purgeSsoSignIns(ctx.now());
       const purged = await store.purgeAssignments(ctx.now() - retentionMs);
       if (purged > 0) {
         ctx.assignments.clear();

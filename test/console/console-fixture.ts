@@ -79,6 +79,11 @@ export class StubApi {
   signIn(credential: unknown): Promise<unknown> {
     return this.#call('POST', '/session', credential);
   }
+  /** The accounts offering single sign-on the sign-in screen is told of (not recorded as a call). */
+  offers: Array<{ account_id: string; name: string; start_path: string }> = [];
+  singleSignOnOffers(): Promise<Array<{ account_id: string; name: string; start_path: string }>> {
+    return Promise.resolve(this.offers);
+  }
   useLink(kind: 'invitation' | 'reset', body: unknown): Promise<unknown> {
     return this.#call(
       'POST',

@@ -79,6 +79,13 @@ export interface SessionAnswer {
   } | null;
 }
 
+/** An account whose people may sign in through its OpenID provider: the sign-in screen links to `start_path`. */
+export interface SingleSignOnOffer {
+  account_id: string;
+  name: string;
+  start_path: string;
+}
+
 /** What an invitation or reset link asks of the person. */
 export interface NewPassword {
   token: string;
@@ -120,6 +127,11 @@ export class ConsoleApi {
     const session = await this.#call<SessionAnswer>('POST', '/admin/session', credential, false);
     this.useSession(session);
     return session;
+  }
+
+  /** The accounts that offer single sign-on, by name (public: asked before anyone signs in). */
+  async singleSignOnOffers(): Promise<SingleSignOnOffer[]> {
+    return (await this.#call<{ items: SingleSignOnOffer[] }>('GET', '/admin/sso', undefined, false)).items;
   }
 
   /** Uses an invitation or reset link: sets the password and signs in. */

@@ -11,6 +11,7 @@ import type { CollectStore } from './collect-store.js';
 import type { ConfigurationStore } from './configuration-store.js';
 import type { ConsoleSessionStore } from './console-session-store.js';
 import type { ReportStore } from './report-store.js';
+import type { SsoStore } from './sso-store.js';
 import type { UpkeepStore } from './upkeep-store.js';
 import type { UserStore } from './user-store.js';
 import type { WebhookStore } from './webhook-store.js';
@@ -29,7 +30,8 @@ export interface Store
     ReportStore,
     UpkeepStore,
     WebhookStore,
-    UserStore {
+    UserStore,
+    SsoStore {
   /** "pglite" or "postgres", for logs and tests. */
   readonly kind: 'pglite' | 'postgres';
   /** Lets pending rollup folds finish, then closes the connection(s). */

@@ -85,4 +85,20 @@ describe('<sign-in-view>', () => {
     });
     assert.strictEqual(inShadow<HTMLInputElement>(el, '#password').value, '');
   });
+
+  it('offers each account with single sign-on as a link to its start, and nothing without one', async () => {
+    const none = await mount<SignInView>(html`<sign-in-view></sign-in-view>`, new StubApi({}));
+    assert.isNull(none.el.shadowRoot?.querySelector('.sso-offers') ?? null);
+    none.el.remove();
+    const api = new StubApi({});
+    api.offers = [{ account_id: 'acc-1', name: 'Acme', start_path: '/admin/sso/acc-1/start' }];
+    const { el } = await mount<SignInView>(html`<sign-in-view></sign-in-view>`, api);
+    const link = await until(() => el.shadowRoot?.querySelector<HTMLAnchorElement>('.sso-offers a') ?? null, {
+      what: 'the single sign-on link',
+    });
+    assert.strictEqual(link.textContent.trim(), 'Sign in with Acme');
+    assert.strictEqual(link.getAttribute('href'), '/admin/sso/acc-1/start');
+    await expect(el).to.be.accessible();
+    assert.deepEqual(api.calls, [], 'a link: nothing is called');
+  });
 });

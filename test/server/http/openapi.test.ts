@@ -12,6 +12,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import type { FastifyInstance } from 'fastify';
 import { ACTIONS } from '../../../src/protocol/index.js';
+import { startTestProvider } from '../../support/oidc-provider.js';
 import { EXAMPLE } from '../../../server/src/plugins/shared-schemas.js';
 import { openFreshPgliteStore } from '../template-data-dir.js';
 import type { Store } from '../../../server/src/store/store.js';
@@ -53,8 +54,10 @@ interface Route {
 
 const OPERATOR_KEY = 'operator-key-for-the-openapi-test';
 const TAGS = ['sdk', 'ofrep', 'tokens', 'remote-control', 'operator'];
-// Files and pages, not API operations: the only routes that may hide from the document.
-const HIDDEN = /^\/(?:$|demo\/|sdk\/|docs(?:\/|$)|openapi\.json$|admin$|admin\/assets\/)/;
+// Files and pages, not API operations: the only routes that may hide from the document (single sign-on's
+// start and callback are browser navigations that answer redirects and pages).
+const HIDDEN =
+  /^\/(?:$|demo\/|sdk\/|docs(?:\/|$)|openapi\.json$|admin$|admin\/assets\/|admin\/sso\/(?::accountId\/start|callback)$)/;
 // Actions that take no body (everything they need is in the path).
 const BODYLESS = new Set([
   'post /admin/v1/environments/{envId}/rotate-key',
@@ -418,6 +421,33 @@ void describe('every operation, called with its documented examples', () => {
     assert.equal((await admin('delete', '/{webhookId}')).status, 204);
     assert.equal((await admin('delete', '/{webhookId}')).status, 404);
     await call('patch', '/admin/v1/environments/{envId}', { body: { panic: false }, headers: operator });
+  });
+
+  void it('single sign-on settings: an undiscoverable issuer, save, read, remove', async () => {
+    const path = '/admin/v1/accounts/{accountId}/sso';
+    const example = requestExample('put', path) as Record<string, unknown>;
+    const refused = await call('put', path, { body: example, headers: operator });
+    assert.equal(refused.status, 400, 'the example issuer cannot be discovered');
+    const provider = await startTestProvider(`${server.url}/admin/sso/callback`);
+    try {
+      const body = {
+        ...example,
+        issuer: provider.issuer,
+        client_id: provider.client.id,
+        client_secret: provider.client.secret,
+      };
+      assert.equal((await call('put', path, { body, headers: operator })).status, 200);
+      const offers = await call('get', '/admin/sso');
+      assert.deepEqual(offers.body.items, [
+        { account_id: ids.accountId, name: 'Acme', start_path: `/admin/sso/${ids.accountId ?? ''}/start` },
+      ]);
+      assert.equal((await call('get', path, { headers: operator })).body.client_secret, '(set)');
+      assert.equal((await call('delete', path, { headers: operator })).status, 204);
+      assert.equal((await call('get', path, { headers: operator })).status, 404);
+      assert.equal((await call('delete', path, { headers: operator })).status, 404);
+    } finally {
+      await provider.close();
+    }
   });
 
   void it('user routes: invite, accept, list, change a role, reset, remove', async () => {

@@ -59,6 +59,7 @@ void describe('migrations in the compiled server', () => {
         { version: 12, name: '012-webhooks' },
         { version: 13, name: '013-people' },
         { version: 14, name: '014-audit-log' },
+        { version: 15, name: '015-single-sign-on' },
       ]);
       const tables = await sql.query(
         // The month partitions of activations and hits (migration 10) depend on the date: listed apart.
@@ -92,6 +93,9 @@ void describe('migrations in the compiled server', () => {
           'rollup_persons',
           'rollup_visit_windows',
           'schema_migrations',
+          'sso_identities',
+          'sso_settings',
+          'sso_sign_ins',
           'tokens',
           'usage_counts',
           'user_links',

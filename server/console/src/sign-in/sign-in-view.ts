@@ -1,8 +1,9 @@
 // The sign-in screen: a person's email and password (the browser may offer to save those), or the operator key,
 // sent once to POST /admin/session and never kept (the form is cleared and the browser is told not to save it).
-// A sign-in link opens the console without either (shell/console-app.ts).
-import { LitElement, html, nothing } from 'lit';
-import { ConsoleApiError } from '../api.js';
+// A sign-in link opens the console without either (shell/console-app.ts). An account with single sign-on on
+// gets a "Sign in with <name>" link: a plain navigation to its provider, which comes back signed in.
+import { LitElement, css, html, nothing } from 'lit';
+import { ConsoleApiError, type SingleSignOnOffer } from '../api.js';
 import { consumeConsoleContext, type ConsoleContext } from '../console-context.js';
 import { emit } from '../events.js';
 import { consoleStyles } from '../styles.js';
@@ -13,13 +14,25 @@ import { consoleStyles } from '../styles.js';
  * @fires {CustomEvent<SessionAnswer>} signed-in - The session was opened.
  */
 export class SignInView extends LitElement {
-  static override styles = consoleStyles;
+  static override styles = [
+    consoleStyles,
+    css`
+      .sso-offers {
+        list-style: none;
+        padding: 0;
+        margin: 0 0 1.5rem;
+        display: grid;
+        gap: 0.5rem;
+      }
+    `,
+  ];
   static override properties = {
     context: { state: true },
     message: { type: String },
     error: { state: true },
     personError: { state: true },
     busy: { state: true },
+    offers: { state: true },
   };
 
   /** The shared state, provided by <console-app> (the form uses its API). */
@@ -29,6 +42,8 @@ export class SignInView extends LitElement {
   declare error: string;
   declare personError: string;
   declare busy: boolean;
+  /** The accounts that offer single sign-on (none until asked, or when asking failed). */
+  declare offers: SingleSignOnOffer[];
 
   constructor() {
     super();
@@ -37,6 +52,17 @@ export class SignInView extends LitElement {
     this.error = '';
     this.personError = '';
     this.busy = false;
+    this.offers = [];
+  }
+
+  override firstUpdated(): void {
+    // Without the list the other two ways still work: a failure only leaves the buttons out.
+    this.context.api.singleSignOnOffers().then(
+      (offers) => {
+        this.offers = offers;
+      },
+      () => undefined,
+    );
   }
 
   async #submitPerson(event: SubmitEvent): Promise<void> {
@@ -91,6 +117,19 @@ export class SignInView extends LitElement {
     return html`<main class="card" aria-labelledby="sign-in-title">
       <h1 id="sign-in-title">Sign in to the console</h1>
       ${this.message === '' ? '' : html`<p class="notice warning" role="status">${this.message}</p>`}
+      ${
+        this.offers.length === 0
+          ? ''
+          : html`<section aria-labelledby="sso-title">
+              <h2 id="sso-title">With single sign-on</h2>
+              <ul class="sso-offers">
+                ${this.offers.map(
+                  (offer) =>
+                    html`<li><a class="button" href=${offer.start_path}>Sign in with ${offer.name}</a></li>`,
+                )}
+              </ul>
+            </section>`
+      }
       <form
         @submit=${(event: SubmitEvent) => void this.#submitPerson(event)}
         novalidate

@@ -14,6 +14,7 @@ import { pendingReceivedMigration } from './011-pending-received.js';
 import { webhooksMigration } from './012-webhooks.js';
 import { peopleMigration } from './013-people.js';
 import { auditLogMigration } from './014-audit-log.js';
+import { singleSignOnMigration } from './015-single-sign-on.js';
 import type { Queryable } from '../sql/sql.js';
 import type { MigrationStep } from './migration-progress.js';
 
@@ -45,4 +46,5 @@ export const MIGRATIONS: readonly Migration[] = [
   webhooksMigration,
   peopleMigration,
   auditLogMigration,
+  singleSignOnMigration,
 ];

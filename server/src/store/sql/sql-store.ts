@@ -11,6 +11,7 @@ import { groupCommit } from './group-commit.js';
 import { reportQueries } from './report-sql.js';
 import { applyRetention } from './retention-sql.js';
 import { readRollupHorizon } from '../rollups/rollup-horizon.js';
+import { ssoQueries } from './sso-sql.js';
 import { rollupFolder } from '../rollups/rollup-folder.js';
 import { rollupQueries } from '../rollups/rollups-sql.js';
 import type { Sql } from './sql.js';
@@ -77,6 +78,7 @@ export const createSqlStore = (sql: Sql, kind: Store['kind'], options: SqlStoreO
     ...userQueries(sql),
     ...auditQueries(sql),
     ...campaignRestoreQueries(sql, channel),
+    ...ssoQueries(sql),
     ...collect,
     insertActivations: thenFold(groupCommit(storeActivations, undefined, inFlight)),
     insertHits: thenFold(groupCommit(storeHits, undefined, inFlight)),
