@@ -13,11 +13,14 @@ import { openSsoSession } from '../sso/sso-session.js';
 import { SsoSignIns, type SsoIdentity, type StartedSignIn } from '../sso/sso-sign-in.js';
 import type { UserStore } from '../store/user-store.js';
 import type { SsoStore } from '../store/sso-store.js';
+import type { AuditStore } from '../store/audit-store.js';
+import { consoleSignInRefused, recordRefusedSignIn } from '../audit/refused-sign-in.js';
 import { ssoRoutes as doc } from './sso-settings-schemas.js';
 
 /** What the pages are built with. */
 export interface SsoPageOptions {
-  store: SsoStore;
+  /** The settings and sign-ins; refused sign-ins go to the audit log. */
+  store: SsoStore & Pick<AuditStore, 'recordAuditEvent'>;
   signIns: SsoSignIns;
   /** Opens what a verified sign-in gives (a console session) and answers the browser. */
   onSignedIn: (identity: SsoIdentity, request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>;
@@ -73,6 +76,7 @@ export const ssoPagesWith: FastifyPluginCallback<SsoPageOptions> = (app, options
     } catch (error) {
       if (!(error instanceof SsoRefusal)) throw error;
       request.log.info({ reason: error.reason }, 'single sign-on refused');
+      await recordRefusedSignIn(store, request, consoleSignInRefused({ method: 'sso', why: error.reason }));
       return sendRefusal(reply, error);
     }
     return options.onSignedIn(identity, request, reply);
@@ -82,7 +86,7 @@ export const ssoPagesWith: FastifyPluginCallback<SsoPageOptions> = (app, options
 
 /** The pages as the server runs them: a verified sign-in opens a console session (sso-session.ts). */
 export const ssoPages: FastifyPluginCallback<{
-  store: SsoStore & UserStore;
+  store: SsoStore & UserStore & Pick<AuditStore, 'recordAuditEvent'>;
   providers: SsoProviders;
   sessions: ConsoleSessions;
   now: () => number;

@@ -6,6 +6,8 @@ import { setRequestActor } from '../audit/actor.js';
 import type { ConsoleSessions } from '../auth/console-sessions.js';
 import { sessionCookie } from '../auth/session-cookie.js';
 import type { SsoStore } from '../store/sso-store.js';
+import type { AuditStore } from '../store/audit-store.js';
+import { consoleSignInRefused, recordRefusedSignIn } from '../audit/refused-sign-in.js';
 import { sendRefusal } from './sso-page.js';
 import { refusals } from './sso-refusal.js';
 import type { SsoIdentity } from './sso-sign-in.js';
@@ -15,10 +17,18 @@ export const CONSOLE_PATH = '/admin/';
 
 /** The `onSignedIn` of the single sign-on pages: records the sign-in, opens the session, redirects. */
 export const openSsoSession =
-  (store: SsoStore, sessions: ConsoleSessions, now: () => number) =>
+  (store: SsoStore & Pick<AuditStore, 'recordAuditEvent'>, sessions: ConsoleSessions, now: () => number) =>
   async (identity: SsoIdentity, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
-    const recorded = await store.recordSsoSignIn({ ...identity, nowMs: now() });
-    if ('refused' in recorded) return sendRefusal(reply, refusals.otherAccounts(identity.email));
+    const recorded = await store.recordSsoSignIn({ ...identity, nowMs: now(), address: request.ip });
+    if ('refused' in recorded) {
+      const refusal = refusals.otherAccounts(identity.email);
+      await recordRefusedSignIn(
+        store,
+        request,
+        consoleSignInRefused({ method: 'sso', why: refusal.reason, email: identity.email }),
+      );
+      return sendRefusal(reply, refusal);
+    }
     // Whatever the sign-in changed (a user made, a role set) is the person's own doing.
     setRequestActor(request, {
       kind: 'user',

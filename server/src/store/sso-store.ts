@@ -60,6 +60,8 @@ export interface SsoSignInRecord {
   /** The role the account's mappings give. */
   role: Role;
   nowMs: number;
+  /** Where the person signed in from (the request's address), for the audit log. */
+  address: string | null;
 }
 
 /** What a single sign-on changed: the user (found or made) and their role in the account before and now. */

@@ -101,6 +101,7 @@ describeStoreOnEveryKind('single sign-on settings', (opened) => {
       name: 'Ann',
       role: 'editor' as const,
       nowMs: 1_000,
+      address: '203.0.113.9',
     };
     const first = await store.recordSsoSignIn(signIn);
     assert.ok(!('refused' in first));
@@ -162,6 +163,7 @@ describeStoreOnEveryKind('single sign-on settings', (opened) => {
       name: null,
       role: 'admin' as const,
       nowMs: 2_000,
+      address: '203.0.113.9',
     };
     assert.deepEqual(await store.recordSsoSignIn(signIn), { refused: 'other_accounts' });
     assert.equal(await store.getMember(mine.id, member.user.id), null);

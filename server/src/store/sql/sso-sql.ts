@@ -1,6 +1,8 @@
 // Single sign-on over the shared SQL (issue 36). The mappings are kept as JSON text (a short list read whole
 // with its settings). A started sign-in is taken by deleting it, so a browser that comes back twice (a
 // replayed callback) finds nothing the second time, even when two instances race.
+import type { JsonValue } from '../../audit/audit-diff.js';
+import { recordAudit, SECRET_SET } from './audit-sql.js';
 import type {
   DomainRole,
   GroupRole,
@@ -79,6 +81,18 @@ const userOfSignIn = async (
   return { user: toUser(found), created: made[0] !== undefined };
 };
 
+/** The settings as the audit log keeps them: the client secret only as a marker ("(changed)" when replaced). */
+const ssoState = (settings: SsoSettings, secretReplaced = false): JsonValue => ({
+  name: settings.name,
+  issuer: settings.issuer,
+  clientId: settings.clientId,
+  clientSecret: secretReplaced ? '(changed)' : SECRET_SET,
+  groupsClaim: settings.groupsClaim,
+  groupRoles: settings.groupRoles.map((entry) => ({ ...entry })),
+  domainRoles: settings.domainRoles.map((entry) => ({ ...entry })),
+  enabled: settings.enabled,
+});
+
 /** Single sign-on operations of the store. */
 export const ssoQueries = (db: Pick<Sql, 'query' | 'transaction'>): SsoStore => ({
   async getSsoSettings(accountId) {
@@ -86,9 +100,14 @@ export const ssoQueries = (db: Pick<Sql, 'query' | 'transaction'>): SsoStore => 
     return rows[0] === undefined ? null : toSettings(rows[0]);
   },
   async putSsoSettings(accountId, input, nowMs) {
-    // One statement: a first save needs a secret; a later one without a secret keeps the stored secret.
-    const rows = await db.query(
-      `WITH secret AS (
+    return db.transaction(async (tx) => {
+      const previous = await tx.query('SELECT * FROM sso_settings WHERE account_id = $1 FOR UPDATE', [
+        accountId,
+      ]);
+      const before = previous[0] === undefined ? null : toSettings(previous[0]);
+      // One statement: a first save needs a secret; a later one without a secret keeps the stored secret.
+      const rows = await tx.query(
+        `WITH secret AS (
          SELECT COALESCE($5::text, (SELECT client_secret FROM sso_settings WHERE account_id = $1)) AS value
        )
        INSERT INTO sso_settings (account_id, name, issuer, client_id, client_secret, groups_claim,
@@ -100,26 +119,55 @@ export const ssoQueries = (db: Pick<Sql, 'query' | 'transaction'>): SsoStore => 
          groups_claim = EXCLUDED.groups_claim, group_roles = EXCLUDED.group_roles,
          domain_roles = EXCLUDED.domain_roles, enabled = EXCLUDED.enabled, updated_ms = EXCLUDED.updated_ms
        RETURNING *`,
-      [
-        accountId,
-        input.name,
-        input.issuer,
-        input.clientId,
-        input.clientSecret,
-        input.groupsClaim,
-        JSON.stringify(input.groupRoles),
-        JSON.stringify(input.domainRoles),
-        input.enabled,
-        nowMs,
-      ],
-    );
-    return rows[0] === undefined ? null : toSettings(rows[0]);
+        [
+          accountId,
+          input.name,
+          input.issuer,
+          input.clientId,
+          input.clientSecret,
+          input.groupsClaim,
+          JSON.stringify(input.groupRoles),
+          JSON.stringify(input.domainRoles),
+          input.enabled,
+          nowMs,
+        ],
+      );
+      const after = rows[0] === undefined ? null : toSettings(rows[0]);
+      if (after === null) return null;
+      const [was, now] = [
+        before === null ? null : ssoState(before),
+        ssoState(after, input.clientSecret !== null && before !== null),
+      ];
+      // Settings saved as they were change nothing, and log nothing.
+      if (JSON.stringify(was) !== JSON.stringify(now))
+        await recordAudit(tx, {
+          accountId,
+          envId: null,
+          subjectKind: 'sso',
+          subjectId: accountId,
+          action: before === null ? 'sso.settings_created' : 'sso.settings_changed',
+          before: was,
+          after: now,
+        });
+      return after;
+    });
   },
   async deleteSsoSettings(accountId) {
-    const rows = await db.query('DELETE FROM sso_settings WHERE account_id = $1 RETURNING account_id', [
-      accountId,
-    ]);
-    return rows.length > 0;
+    return db.transaction(async (tx) => {
+      const rows = await tx.query('DELETE FROM sso_settings WHERE account_id = $1 RETURNING *', [accountId]);
+      const deleted = rows[0];
+      if (deleted === undefined) return false;
+      await recordAudit(tx, {
+        accountId,
+        envId: null,
+        subjectKind: 'sso',
+        subjectId: accountId,
+        action: 'sso.settings_deleted',
+        before: ssoState(toSettings(deleted)),
+        after: null,
+      });
+      return true;
+    });
   },
   async listEnabledSso() {
     const rows = await db.query(
@@ -171,12 +219,30 @@ export const ssoQueries = (db: Pick<Sql, 'query' | 'transaction'>): SsoStore => 
          ON CONFLICT (account_id, user_id) DO UPDATE SET role = EXCLUDED.role`,
         [signIn.accountId, user.id, signIn.role, signIn.nowMs],
       );
-      return {
-        user,
-        created,
-        roleBefore: roleBefore !== null && isRole(roleBefore) ? roleBefore : null,
-        role: signIn.role,
-      };
+      const previousRole = roleBefore !== null && isRole(roleBefore) ? roleBefore : null;
+      // What the sign-in changed in the account (a member made, a role the mappings moved) is the person's own
+      // doing, at the address they came from; a sign-in that changed nothing logs nothing.
+      if (previousRole !== signIn.role) {
+        const member = (role: Role) => ({
+          userId: user.id,
+          email: user.email,
+          name: user.name,
+          role,
+          active: true,
+        });
+        await recordAudit(tx, {
+          accountId: signIn.accountId,
+          envId: null,
+          subjectKind: 'user',
+          subjectId: user.id,
+          action: previousRole === null ? 'user.joined_by_sso' : 'user.role_changed',
+          before: previousRole === null ? null : member(previousRole),
+          after: member(signIn.role),
+          details: { issuer: signIn.issuer, userCreated: created },
+          actor: { kind: 'user', id: user.id, label: user.email, address: signIn.address },
+        });
+      }
+      return { user, created, roleBefore: previousRole, role: signIn.role };
     });
   },
   async purgeSsoSignIns(nowMs) {

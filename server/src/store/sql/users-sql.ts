@@ -37,7 +37,7 @@ const toUser = (row: Row): UserRecord => ({
 });
 
 const MEMBER_COLUMNS = `m.account_id, m.user_id, u.email, u.name, m.role, m.created_ms, u.last_sign_in_ms,
-  u.password_hash IS NOT NULL AS active`;
+  (u.password_hash IS NOT NULL OR EXISTS (SELECT 1 FROM sso_identities i WHERE i.user_id = u.id)) AS active`;
 
 const toMember = (row: Row): MemberRecord => ({
   accountId: text(row, 'account_id'),
