@@ -12,7 +12,8 @@ export type Route =
   | { name: 'account' }
   | { name: 'environments' }
   | { name: 'remote-control' }
-  | { name: 'webhooks' };
+  | { name: 'webhooks' }
+  | { name: 'users' };
 
 /** The route of a location hash; unknown hashes open the campaigns. */
 export const parseRoute = (hash: string): Route => {
@@ -31,6 +32,7 @@ export const parseRoute = (hash: string): Route => {
   if (first === 'settings' && second === 'api-key') return { name: 'environments' };
   if (first === 'settings' && second === 'remote-control') return { name: 'remote-control' };
   if (first === 'settings' && second === 'webhooks') return { name: 'webhooks' };
+  if (first === 'settings' && second === 'users') return { name: 'users' };
   return { name: 'campaigns' };
 };
 
@@ -55,6 +57,8 @@ export const routeHash = (route: Route): string => {
       return '#/settings/remote-control';
     case 'webhooks':
       return '#/settings/webhooks';
+    case 'users':
+      return '#/settings/users';
   }
 };
 

@@ -10,6 +10,7 @@ import '../settings/account-view.js';
 import '../settings/environments-view.js';
 import '../settings/remote-control-view.js';
 import '../settings/webhooks-view.js';
+import '../people/users-view.js';
 
 /** The view element of `route`. */
 export const routeView = (route: Route): TemplateResult => {
@@ -32,5 +33,7 @@ export const routeView = (route: Route): TemplateResult => {
       return html`<remote-control-view></remote-control-view>`;
     case 'webhooks':
       return html`<webhooks-view></webhooks-view>`;
+    case 'users':
+      return html`<users-view></users-view>`;
   }
 };
