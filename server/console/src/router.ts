@@ -13,7 +13,8 @@ export type Route =
   | { name: 'environments' }
   | { name: 'remote-control' }
   | { name: 'webhooks' }
-  | { name: 'users' };
+  | { name: 'users' }
+  | { name: 'audit' };
 
 /** The route of a location hash; unknown hashes open the campaigns. */
 export const parseRoute = (hash: string): Route => {
@@ -33,6 +34,7 @@ export const parseRoute = (hash: string): Route => {
   if (first === 'settings' && second === 'remote-control') return { name: 'remote-control' };
   if (first === 'settings' && second === 'webhooks') return { name: 'webhooks' };
   if (first === 'settings' && second === 'users') return { name: 'users' };
+  if (first === 'settings' && second === 'audit') return { name: 'audit' };
   return { name: 'campaigns' };
 };
 
@@ -59,6 +61,8 @@ export const routeHash = (route: Route): string => {
       return '#/settings/webhooks';
     case 'users':
       return '#/settings/users';
+    case 'audit':
+      return '#/settings/audit';
   }
 };
 

@@ -11,6 +11,7 @@ import '../settings/environments-view.js';
 import '../settings/remote-control-view.js';
 import '../settings/webhooks-view.js';
 import '../people/users-view.js';
+import '../audit/audit-log-view.js';
 
 /** The view element of `route`. */
 export const routeView = (route: Route): TemplateResult => {
@@ -35,5 +36,7 @@ export const routeView = (route: Route): TemplateResult => {
       return html`<webhooks-view></webhooks-view>`;
     case 'users':
       return html`<users-view></users-view>`;
+    case 'audit':
+      return html`<audit-log-view></audit-log-view>`;
   }
 };
