@@ -8,6 +8,7 @@ export type Route =
   | { name: 'campaign-new' }
   | { name: 'campaign'; campaignId: string }
   | { name: 'report'; campaignId: string }
+  | { name: 'history'; campaignId: string }
   | { name: 'live' }
   | { name: 'account' }
   | { name: 'environments' }
@@ -27,6 +28,8 @@ export const parseRoute = (hash: string): Route => {
   if (first === 'campaigns' && second === 'new') return { name: 'campaign-new' };
   if (first === 'campaigns' && second !== undefined && third === 'report')
     return { name: 'report', campaignId: second };
+  if (first === 'campaigns' && second !== undefined && third === 'history')
+    return { name: 'history', campaignId: second };
   if (first === 'campaigns' && second !== undefined) return { name: 'campaign', campaignId: second };
   if (first === 'live') return { name: 'live' };
   if (first === 'settings' && second === 'account') return { name: 'account' };
@@ -49,6 +52,8 @@ export const routeHash = (route: Route): string => {
       return `#/campaigns/${encodeURIComponent(route.campaignId)}`;
     case 'report':
       return `#/campaigns/${encodeURIComponent(route.campaignId)}/report`;
+    case 'history':
+      return `#/campaigns/${encodeURIComponent(route.campaignId)}/history`;
     case 'live':
       return '#/live';
     case 'account':

@@ -17,9 +17,12 @@ const MENU: ReadonlyArray<{ route: Route; label: string; group?: string; need?: 
   { route: { name: 'audit' }, label: 'Audit log', group: 'Team', need: 'admin' },
 ];
 
-/** Which menu entry a route belongs to (a campaign's editor and report sit under Campaigns). */
+/** Which menu entry a route belongs to (a campaign's editor, report and history sit under Campaigns). */
 const menuOf = (route: Route): Route['name'] =>
-  route.name === 'campaign' || route.name === 'campaign-new' || route.name === 'report'
+  route.name === 'campaign' ||
+  route.name === 'campaign-new' ||
+  route.name === 'report' ||
+  route.name === 'history'
     ? 'campaigns'
     : route.name;
 

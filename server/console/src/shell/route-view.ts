@@ -12,6 +12,7 @@ import '../settings/remote-control-view.js';
 import '../settings/webhooks-view.js';
 import '../people/users-view.js';
 import '../audit/audit-log-view.js';
+import '../audit/campaign-history-view.js';
 
 /** The view element of `route`. */
 export const routeView = (route: Route): TemplateResult => {
@@ -38,5 +39,7 @@ export const routeView = (route: Route): TemplateResult => {
       return html`<users-view></users-view>`;
     case 'audit':
       return html`<audit-log-view></audit-log-view>`;
+    case 'history':
+      return html`<campaign-history-view .campaignId=${route.campaignId}></campaign-history-view>`;
   }
 };
