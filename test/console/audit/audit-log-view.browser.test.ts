@@ -129,7 +129,7 @@ describe('<audit-log-view>', () => {
     typeInto(inShadow<HTMLInputElement>(el, '#audit-action'), 'campaign.updated');
     typeInto(inShadow<HTMLInputElement>(el, '#audit-from'), '2026-11-01');
     typeInto(inShadow<HTMLInputElement>(el, '#audit-to'), '2026-11-02');
-    buttonIn(el, /^\s*Show\s*$/).click();
+    buttonIn(el, /^\s*Apply filters\s*$/).click();
     await until(() => /No entry matches these filters/.test(textOf(el)), { what: 'the filtered answer' });
     assert.strictEqual(api.made('GET').at(-1)?.path, `${BASE}?${query}&limit=50`);
     assert.strictEqual(
@@ -154,7 +154,7 @@ describe('<audit-log-view>', () => {
       );
     });
     typeInto(inShadow<HTMLInputElement>(el, '#audit-action'), 'Bad');
-    buttonIn(el, /^\s*Show\s*$/).click();
+    buttonIn(el, /^\s*Apply filters\s*$/).click();
     await until(() => el.shadowRoot?.querySelector('[role=alert]') !== null, { what: 'the refusal' });
     assert.match(
       inShadow(el, '[role=alert]').textContent,

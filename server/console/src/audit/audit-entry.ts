@@ -15,7 +15,7 @@ const ACTOR_KINDS: Readonly<Record<string, string>> = {
   access: 'remote access',
   operator_key: 'operator key',
   cli: 'command line',
-  system: 'the server',
+  system: 'server upkeep',
   anonymous: 'not signed in',
 };
 

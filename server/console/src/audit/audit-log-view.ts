@@ -195,7 +195,7 @@ export class AuditLogView extends LitElement {
         </div>
       </div>
       <div class="row">
-        <button type="submit">Show</button>
+        <button type="submit">Apply filters</button>
         <a
           href="/admin/v1/accounts/${seg(this.#accountId ?? '')}/audit/export?${auditQuery(this.filters, false)}"
           download="audit-${this.#accountId ?? ''}.jsonl"
