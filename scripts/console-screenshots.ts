@@ -2,9 +2,10 @@
 // sees the console. A server in this process (in-memory store, the demo seeded, the built console from
 // server/dist/console: run `npm run build` first) gets five days of made-up but plausible traffic on the demo
 // A/B test (its clock moved day by day), a second A/B test with one day of equal traffic in each variation (the
-// daily chart's bars), two remote control accesses (one revoked), then Debian's Chromium signs in and
-// photographs each screen, and the campaigns and the report at phone width (390 px). Writes PNGs into the
-// folder (default docs/images).
+// daily chart's bars), two remote control accesses (one revoked), two people (an admin who accepted her
+// invitation and renamed the headline test, an editor still invited), then Debian's Chromium signs in and
+// photographs each screen (Users, the Audit log and the headline test's History too), and the campaigns and
+// the report at phone width (390 px). Writes PNGs into the folder (default docs/images).
 import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -12,6 +13,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp } from '../server/src/app.js';
+import { actingAs, SERVER_ACTOR } from '../server/src/audit/actor.js';
 import { consoleDir, sdkBundleDir } from '../server/src/assets.js';
 import { seedDemo } from '../server/src/demo-seed.js';
 import { createLogger } from '../server/src/logger.js';
@@ -32,7 +34,8 @@ if (!existsSync(join(consoleDir(), 'index.html'))) {
 mkdirSync(out, { recursive: true });
 const work = mkdtempSync(join(tmpdir(), 'console-screenshots-'));
 const store = await openPgliteStore(null);
-const demo = await seedDemo(store, join(work, 'demo-credentials.json'));
+// Seeded on the store directly, as `start` does under the CLI's actor: every change needs one for the audit log.
+const demo = await actingAs(SERVER_ACTOR, () => seedDemo(store, join(work, 'demo-credentials.json')));
 const realNow = Date.now();
 let clock = realNow;
 const app = await createApp({
@@ -197,12 +200,48 @@ try {
   await deliverer.stop();
   receiver.close();
 
+  // Two people: Ada accepts her invitation (a password, a name: she signs in) and renames the headline test
+  // with her session, so the audit log and the test's History name a person; Grace's invitation is pending.
+  const invited = await call(
+    'POST',
+    `/admin/v1/accounts/${demo.accountId}/users`,
+    { email: 'ada@example.com', role: 'admin' },
+    operator,
+  );
+  const inviteToken = (invited.link as { path: string }).path.replace(/^.*#invite=/, '');
+  const accepted = await fetch(`${url}/admin/session/invitation`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      token: inviteToken,
+      password: 'correct horse battery staple',
+      name: 'Ada Lovelace',
+    }),
+  });
+  if (!accepted.ok) throw new Error(`invitation: ${accepted.status} ${await accepted.text()}`);
+  const adaSession = {
+    cookie: /^(feature_console=[^;]+)/.exec(accepted.headers.get('set-cookie') ?? '')?.[1] ?? '',
+    'x-csrf-token': ((await accepted.json()) as { csrf_token: string }).csrf_token,
+  };
+  await call(
+    'PATCH',
+    `/admin/v1/environments/${demo.envId}/campaigns/${String(headline.id)}`,
+    { name: 'Headline: half price', description: 'Does saying "half price" in the headline sell more?' },
+    adaSession,
+  );
+  await call(
+    'POST',
+    `/admin/v1/accounts/${demo.accountId}/users`,
+    { email: 'grace@example.com', role: 'editor' },
+    operator,
+  );
+
   const browser = await launchChromium();
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     await page.goto(`${url}/admin`);
-    await page.getByLabel('Operator key').fill(KEY);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('textbox', { name: 'Operator key' }).fill(KEY);
+    await page.getByRole('button', { name: 'Sign in with the key' }).click();
     await page.getByRole('button', { name: 'Sign out' }).waitFor();
     const shoot = async (hash: string, name: string, ready: () => Promise<void>, fullPage = true) => {
       await page.evaluate((h) => (location.hash = h), hash);
@@ -254,6 +293,17 @@ try {
         .click();
       await page.getByText('busy, try again later').waitFor();
     });
+    await shoot('#/settings/users', 'users', () => page.getByText('grace@example.com').first().waitFor());
+    await shoot('#/settings/audit', 'audit-log', async () => {
+      await page.getByText('By ada@example.com').first().waitFor();
+      await page.locator('summary').first().click();
+    });
+    await shoot(`#/campaigns/${String(headline.id)}/history`, 'history', () =>
+      page
+        .getByRole('button', { name: /^Restore this version/ })
+        .first()
+        .waitFor(),
+    );
     await page.evaluate(() => (location.hash = '#/settings/api-key'));
     await page.getByLabel('Environment name').fill('staging');
     await page.getByRole('button', { name: 'Create environment' }).click();

@@ -179,6 +179,7 @@ export const mount = async <T extends HTMLElement>(
   const reloads: Mounted<T>['reloads'] = [];
   let context: ConsoleContext = {
     api: api as unknown as ConsoleApi,
+    user: null,
     accounts: [ACCOUNT],
     account: ACCOUNT,
     environments: [ENV],

@@ -134,8 +134,8 @@ void test('the editor sets and saves the analysis settings; bad ones are refused
     if (request.method() === 'PATCH') patches.push(request.postData() ?? '');
   });
   await page.goto(`${server.url}/admin#/campaigns/checkout`);
-  await page.getByLabel('Operator key').fill(KEY);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('textbox', { name: 'Operator key' }).fill(KEY);
+  await page.getByRole('button', { name: 'Sign in with the key' }).click();
   await page.getByRole('heading', { level: 1, name: /^Edit Checkout button/ }).waitFor();
 
   const section = page.getByRole('region', { name: 'Analysis' });

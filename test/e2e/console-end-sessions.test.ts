@@ -50,8 +50,8 @@ const signedIn = async (): Promise<{ context: BrowserContext; page: Page; proble
       problems.push(`console error: ${message.text()}`);
   });
   await page.goto(`${server.url}/admin#/settings/account`);
-  await page.getByLabel('Operator key').fill(KEY);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('textbox', { name: 'Operator key' }).fill(KEY);
+  await page.getByRole('button', { name: 'Sign in with the key' }).click();
   await page.getByRole('heading', { level: 1, name: /^Account/ }).waitFor();
   return { context, page, problems };
 };
@@ -84,12 +84,12 @@ void test('End all sessions signs every browser out, this one at once, after ask
   await dialog.getByText(/this one included/).waitFor();
   await dialog.getByRole('button', { name: 'End all sessions' }).click();
   await one.page.getByText('Every console session has ended, this one included: sign in again.').waitFor();
-  await one.page.getByLabel('Operator key').waitFor();
+  await one.page.getByRole('textbox', { name: 'Operator key' }).waitFor();
   for (const cookie of cookies) assert.equal(await accountsWith(cookie), 401);
 
   // The other browser finds out at its next call.
   await other.page.evaluate(() => (location.hash = '#/settings/remote-control'));
-  await other.page.getByLabel('Operator key').waitFor();
+  await other.page.getByRole('textbox', { name: 'Operator key' }).waitFor();
   await other.page.getByText('Your session has ended: sign in again.').waitFor();
 
   assert.deepEqual([...one.problems, ...other.problems], []);

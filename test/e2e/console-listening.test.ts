@@ -58,8 +58,8 @@ void test('the campaign list and the report say how many pages listen now on thi
   const problems: string[] = [];
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   await page.goto(`${server.url}/admin#/campaigns`);
-  await page.getByLabel('Operator key').fill(KEY);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('textbox', { name: 'Operator key' }).fill(KEY);
+  await page.getByRole('button', { name: 'Sign in with the key' }).click();
   await shows(page, '0 pages listening now (this server)');
 
   for (let i = 0; i < 2; i += 1) {

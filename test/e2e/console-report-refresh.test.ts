@@ -91,8 +91,8 @@ void test('the report refreshes with If-None-Match: 304 keeps what is shown, a n
   const problems: string[] = [];
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   await page.goto(`${server.url}/admin#/campaigns/c1/report`);
-  await page.getByLabel('Operator key').fill(KEY);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('textbox', { name: 'Operator key' }).fill(KEY);
+  await page.getByRole('button', { name: 'Sign in with the key' }).click();
   const original = page.locator('report-group tr', { hasText: 'Original' }).locator('td').nth(1);
   await original.waitFor();
   assert.equal(await original.textContent(), '1');

@@ -154,9 +154,9 @@ void test('an operator runs an A/B test from the console, from sign-in to sign-o
 
   // Sign in with the operator key; a new server has no account, so the console starts there.
   await page.goto(`${server.url}/admin`);
-  await page.getByLabel('Operator key').fill(KEY);
+  await page.getByRole('textbox', { name: 'Operator key' }).fill(KEY);
   await checkScreen(page, 'sign-in');
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in with the key' }).click();
   await page.getByLabel('Account name').fill('Shop');
   await page.getByRole('button', { name: 'Create account' }).click();
   const accountId = ((await page.getByTestId('account-id').textContent()) ?? '').trim();
@@ -426,7 +426,7 @@ void test('an operator runs an A/B test from the console, from sign-in to sign-o
   assert.equal(cookie.sameSite, 'Strict');
   assert.equal(await page.evaluate(() => document.cookie), '', 'scripts cannot read the session');
   await page.getByRole('button', { name: 'Sign out' }).click();
-  await page.getByLabel('Operator key').waitFor();
+  await page.getByRole('textbox', { name: 'Operator key' }).waitFor();
   let refusedCalls = 0;
   for (const [method, path] of await consoleCalls(server.url, { accountId, envId, campaignId })) {
     const withBody = method !== 'GET' && method !== 'DELETE';
@@ -462,7 +462,7 @@ void test('a one-time sign-in link signs in once, and leaves the address bar', a
   const again = await second.newPage();
   await again.goto(`${server.url}${path}`);
   await again.getByText(/already used or has expired/).waitFor();
-  await again.getByLabel('Operator key').waitFor();
+  await again.getByRole('textbox', { name: 'Operator key' }).waitFor();
   await second.close();
   assert.deepEqual(problems, []);
   await context.close();

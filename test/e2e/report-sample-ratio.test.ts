@@ -103,8 +103,8 @@ void test('a broken split: a red banner with the split and its usual causes, and
   const problems: string[] = [];
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   await page.goto(`${server.url}/admin#/campaigns/checkout/report`);
-  await page.getByLabel('Operator key').fill(KEY);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('textbox', { name: 'Operator key' }).fill(KEY);
+  await page.getByRole('button', { name: 'Sign in with the key' }).click();
   const banner = page.getByTestId('sample-ratio-mismatch');
   await banner.waitFor();
   const text = (await banner.textContent()) ?? '';
@@ -145,8 +145,8 @@ void test('Download CSV saves the report on screen: a header, then one row per v
       problems.push(`console error: ${message.text()}`);
   });
   await page.goto(`${server.url}/admin#/campaigns/checkout/report`);
-  await page.getByLabel('Operator key').fill(KEY);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('textbox', { name: 'Operator key' }).fill(KEY);
+  await page.getByRole('button', { name: 'Sign in with the key' }).click();
   const button = page.getByRole('button', { name: 'Download CSV' });
   await button.waitFor();
   const [download] = await Promise.all([page.waitForEvent('download'), button.click()]);

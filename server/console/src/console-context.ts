@@ -5,11 +5,14 @@
 import { ContextConsumer, createContext } from '@lit/context';
 import type { ReactiveElement } from 'lit';
 import type { ConsoleApi } from './api.js';
+import type { SessionUser } from './roles.js';
 import type { Account, Environment } from './types.js';
 
 /** The console's shared state (a new object on each change, so a view sees a change as a new value). */
 export interface ConsoleContext {
   api: ConsoleApi;
+  /** The person signed in, with their role in each account; null for the operator key (every right). */
+  user: SessionUser | null;
   accounts: readonly Account[];
   /** The chosen account, or null when there is none yet. */
   account: Account | null;

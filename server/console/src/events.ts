@@ -1,7 +1,7 @@
 // Every event the console's elements send, in one map: a listener (`@access-created=${…}` or addEventListener)
 // gets its detail typed from the name, and a sender cannot send a name or a detail the map does not list.
 import type { SessionAnswer } from './api.js';
-import type { Access, Environment, Webhook } from './types.js';
+import type { Access, Environment, Member, Webhook } from './types.js';
 
 /** What a new API key of an environment card is: made by rotation there. */
 export interface KeyRotatedDetail {
@@ -19,6 +19,8 @@ export interface ConsoleEventDetails {
   'access-changed': Access;
   /** <webhook-create-form>: the server made a webhook (without its secret). */
   'webhook-created': Webhook;
+  /** <user-invite-form>: the server made (or re-invited) a member. */
+  'member-invited': Member;
   /** <environment-card>: the server accepted a change; the environment now. */
   'environment-changed': Environment;
   /** <environment-card>: a new API key was made; the owner shows it once. */

@@ -8,11 +8,14 @@ export type Route =
   | { name: 'campaign-new' }
   | { name: 'campaign'; campaignId: string }
   | { name: 'report'; campaignId: string }
+  | { name: 'history'; campaignId: string }
   | { name: 'live' }
   | { name: 'account' }
   | { name: 'environments' }
   | { name: 'remote-control' }
-  | { name: 'webhooks' };
+  | { name: 'webhooks' }
+  | { name: 'users' }
+  | { name: 'audit' };
 
 /** The route of a location hash; unknown hashes open the campaigns. */
 export const parseRoute = (hash: string): Route => {
@@ -25,12 +28,16 @@ export const parseRoute = (hash: string): Route => {
   if (first === 'campaigns' && second === 'new') return { name: 'campaign-new' };
   if (first === 'campaigns' && second !== undefined && third === 'report')
     return { name: 'report', campaignId: second };
+  if (first === 'campaigns' && second !== undefined && third === 'history')
+    return { name: 'history', campaignId: second };
   if (first === 'campaigns' && second !== undefined) return { name: 'campaign', campaignId: second };
   if (first === 'live') return { name: 'live' };
   if (first === 'settings' && second === 'account') return { name: 'account' };
   if (first === 'settings' && second === 'api-key') return { name: 'environments' };
   if (first === 'settings' && second === 'remote-control') return { name: 'remote-control' };
   if (first === 'settings' && second === 'webhooks') return { name: 'webhooks' };
+  if (first === 'settings' && second === 'users') return { name: 'users' };
+  if (first === 'settings' && second === 'audit') return { name: 'audit' };
   return { name: 'campaigns' };
 };
 
@@ -45,6 +52,8 @@ export const routeHash = (route: Route): string => {
       return `#/campaigns/${encodeURIComponent(route.campaignId)}`;
     case 'report':
       return `#/campaigns/${encodeURIComponent(route.campaignId)}/report`;
+    case 'history':
+      return `#/campaigns/${encodeURIComponent(route.campaignId)}/history`;
     case 'live':
       return '#/live';
     case 'account':
@@ -55,6 +64,10 @@ export const routeHash = (route: Route): string => {
       return '#/settings/remote-control';
     case 'webhooks':
       return '#/settings/webhooks';
+    case 'users':
+      return '#/settings/users';
+    case 'audit':
+      return '#/settings/audit';
   }
 };
 

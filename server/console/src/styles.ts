@@ -104,6 +104,8 @@ export const consoleStyles = css`
   input[type='password'],
   input[type='search'],
   input[type='url'],
+  input[type='email'],
+  input[type='date'],
   input:not([type]),
   select,
   textarea {

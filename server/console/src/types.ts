@@ -61,3 +61,50 @@ export interface WebhookDelivery {
   settled_at: string | null;
   body: string;
 }
+
+/** A member of an account (`GET /admin/v1/accounts/{accountId}/users`). */
+export interface Member {
+  id: string;
+  email: string;
+  /** Empty until the person chooses one. */
+  name: string;
+  role: 'admin' | 'editor' | 'viewer';
+  /** False until the person accepted the invitation. */
+  active: boolean;
+  created_at: string;
+  last_sign_in_at: string | null;
+}
+
+/** A one-time link the server made (invitation or reset): its path on this server, shown once. */
+export interface PersonLink {
+  path: string;
+  expires_at: string;
+}
+
+/** One changed value of an audit entry ("" path: the whole subject); an absent side was not there. */
+export interface AuditDiffLine {
+  path: string;
+  before?: unknown;
+  after?: unknown;
+}
+
+/** An audit log entry (docs/teams.md "An entry"). */
+export interface AuditEntry {
+  seq: number;
+  at: string;
+  actor: { kind: string; id: string | null; label: string; address: string | null };
+  account_id: string | null;
+  env_id: string | null;
+  subject: { kind: string; id: string | null };
+  action: string;
+  before: unknown;
+  after: unknown;
+  diff: AuditDiffLine[];
+  details: Record<string, unknown> | null;
+}
+
+/** A page of audit entries, newest first; `next_before_seq` reads the older page (null: the last). */
+export interface AuditPage {
+  items: AuditEntry[];
+  next_before_seq: number | null;
+}

@@ -17,7 +17,7 @@ const emptyPage = {
 };
 
 /** A fetch double that answers the console's routes by `METHOD path` (401 for the session when `signedIn` is false). */
-const serve = (signedIn: boolean) => {
+const serve = (signedIn: boolean, user?: unknown) => {
   const asked: string[] = [];
   const answers: Record<string, unknown> = {
     'GET /admin/v1/accounts': { items: [ACCOUNT] },
@@ -37,7 +37,11 @@ const serve = (signedIn: boolean) => {
     },
   };
   if (signedIn)
-    answers['GET /admin/session'] = { csrf_token: 'csrf', expires_at: '2026-12-01T00:00:00.000Z' };
+    answers['GET /admin/session'] = {
+      csrf_token: 'csrf',
+      expires_at: '2026-12-01T00:00:00.000Z',
+      ...(user === undefined ? {} : { user }),
+    };
   const original = window.fetch.bind(window);
   window.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
     const url = input instanceof Request ? input.url : input instanceof URL ? input.href : input;
@@ -95,6 +99,29 @@ describe('<console-app>', () => {
       accountId: 'acc-1',
       envId: 'env-2',
     });
+  });
+
+  it("offers Users only to the operator key and the account's admins, as the session says", async () => {
+    const menuLinks = async (user: unknown): Promise<string[]> => {
+      server = serve(true, user);
+      const app = mountApp();
+      await until(() => app.shadowRoot?.querySelector('#menu') !== null, { what: 'the menu' });
+      const links = [...(app.shadowRoot?.querySelectorAll('#menu a') ?? [])].map((a) => a.textContent.trim());
+      server.restore();
+      app.parentElement?.remove();
+      return links;
+    };
+    const person = (role: string) => ({
+      id: 'usr-1',
+      email: 'ada@example.com',
+      name: 'Ada',
+      accounts: [{ account_id: 'acc-1', role }],
+    });
+    assert.include(await menuLinks(undefined), 'Users');
+    assert.include(await menuLinks(null), 'Users');
+    assert.include(await menuLinks(person('admin')), 'Users');
+    assert.notInclude(await menuLinks(person('editor')), 'Users');
+    assert.notInclude(await menuLinks(person('viewer')), 'Users');
   });
 
   it('shows the sign-in without a session', async () => {

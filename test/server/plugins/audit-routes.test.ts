@@ -259,6 +259,26 @@ describeOnEveryStoreWith<Fixture>(
       assert.equal(onlyCreated.text.trimEnd().split('\n').length, 1);
     });
 
+    void it("exports with the console's session cookie alone, as the Audit log's Export link asks", async () => {
+      const { server, env } = fixture();
+      const signIn = await fetch(`${server.url}/admin/session`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ operator_key: KEY }),
+      });
+      assert.equal(signIn.status, 200);
+      const cookie = /^(feature_console=[^;]+)/.exec(signIn.headers.get('set-cookie') ?? '')?.[1] ?? '';
+      assert.notEqual(cookie, '');
+      const path = `${server.url}/admin/v1/accounts/${env.accountId}/audit/export?action=account.created`;
+      // A link's GET sends the cookie and nothing else: no Authorization, no CSRF token.
+      const exported = await fetch(path, { headers: { cookie } });
+      assert.equal(exported.status, 200);
+      assert.match(exported.headers.get('content-type') ?? '', /^application\/x-ndjson/);
+      const lines = (await exported.text()).trimEnd().split('\n');
+      assert.equal((JSON.parse(lines[0] ?? '') as { action: string }).action, 'account.created');
+      assert.equal((await fetch(path)).status, 401);
+    });
+
     void it('refuses bad queries with a 400 naming the parameter, and unknown accounts with a 404', async () => {
       const { env } = fixture();
       const path = `/admin/v1/accounts/${env.accountId}/audit`;

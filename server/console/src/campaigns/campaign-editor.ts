@@ -253,7 +253,12 @@ export class CampaignEditor extends LitElement {
           : `Edit ${this.campaign.name}`;
     const links = html`<p class="row top-links">
       <a href=${routeHash({ name: 'campaigns' })}>Back to campaigns</a>
-      ${this.campaignId === null ? nothing : html`<a href=${routeHash({ name: 'report', campaignId: this.campaignId })}>Report</a>`}
+      ${
+        this.campaignId === null
+          ? nothing
+          : html`<a href=${routeHash({ name: 'report', campaignId: this.campaignId })}>Report</a>
+              <a href=${routeHash({ name: 'history', campaignId: this.campaignId })}>History</a>`
+      }
     </p>`;
     if (env === null)
       return html`<h1>${title}</h1>

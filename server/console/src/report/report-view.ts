@@ -211,6 +211,7 @@ export class ReportView extends LitElement {
               <a href=${routeHash({ name: 'campaign', campaignId: this.campaignId })}
                 >Back to the campaign editor</a
               >
+              <a href=${routeHash({ name: 'history', campaignId: this.campaignId })}>History</a>
               <span class="badge ${this.campaign.state}">${this.campaign.state}</span>
             </p>`
       }

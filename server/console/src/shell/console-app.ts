@@ -15,6 +15,7 @@ import { accountChoosers } from './account-choosers.js';
 import { consoleMenu } from './console-menu.js';
 import { routeView } from './route-view.js';
 import { saveChoice, savedChoice, type Choice } from './saved-choice.js';
+import { mayAct, type SessionUser } from '../roles.js';
 
 /**
  * The whole console.
@@ -42,6 +43,8 @@ export class ConsoleApp extends LitElement {
   declare menuOpen: boolean;
 
   readonly #api = new ConsoleApi();
+  /** Who signed in (null: the operator key), for what the views offer. */
+  #user: SessionUser | null = null;
   /** Answers the views' context requests; its value follows `context` (set in willUpdate). */
   readonly #provider = new ContextProvider(this, { context: consoleContext });
   #noticeTimer: ReturnType<typeof setTimeout> | undefined;
@@ -100,8 +103,7 @@ export class ConsoleApp extends LitElement {
       history.replaceState(null, '', `${location.pathname}${routeHash({ name: 'campaigns' })}`);
       this.route = { name: 'campaigns' };
       try {
-        await this.#api.signIn({ sign_in_link: link });
-        await this.#signedIn();
+        await this.#signedIn(await this.#api.signIn({ sign_in_link: link }));
         return;
       } catch (error) {
         this.signInMessage =
@@ -118,15 +120,16 @@ export class ConsoleApp extends LitElement {
         this.phase = 'signed-out';
         return;
       }
-      await this.#signedIn();
+      await this.#signedIn(session);
     } catch (error) {
       this.phase = 'signed-out';
       this.signInMessage = error instanceof Error ? error.message : String(error);
     }
   }
 
-  async #signedIn(_session?: SessionAnswer): Promise<void> {
+  async #signedIn(session: SessionAnswer): Promise<void> {
     this.signInMessage = '';
+    this.#user = session.user ?? null;
     await this.#reload(savedChoice());
     // A new server with no account yet: the first thing to do is to make one.
     if (this.context.account === null) location.hash = routeHash({ name: 'account' });
@@ -155,6 +158,7 @@ export class ConsoleApp extends LitElement {
   ): ConsoleContext {
     return {
       api: this.#api,
+      user: this.#user,
       accounts,
       account,
       environments,
@@ -193,9 +197,9 @@ export class ConsoleApp extends LitElement {
         <choose-password-view
           .kind=${this.personLink.kind}
           .token=${this.personLink.token}
-          @signed-in=${() => {
+          @signed-in=${(event: HTMLElementEventMap['signed-in']) => {
             this.personLink = null;
-            void this.#signedIn().catch((error: unknown) => {
+            void this.#signedIn(event.detail).catch((error: unknown) => {
               this.phase = 'signed-out';
               this.signInMessage = error instanceof Error ? error.message : String(error);
             });
@@ -206,8 +210,8 @@ export class ConsoleApp extends LitElement {
       return html`<div class="sign-in">
         <sign-in-view
           .message=${this.signInMessage}
-          @signed-in=${() =>
-            void this.#signedIn().catch((error: unknown) => {
+          @signed-in=${(event: HTMLElementEventMap['signed-in']) =>
+            void this.#signedIn(event.detail).catch((error: unknown) => {
               this.phase = 'signed-out';
               this.signInMessage = error instanceof Error ? error.message : String(error);
             })}
@@ -236,7 +240,7 @@ export class ConsoleApp extends LitElement {
         <button type="button" class="secondary" @click=${() => void this.#signOut()}>Sign out</button>
       </header>
       <div class="layout">
-        ${consoleMenu(this.route, this.menuOpen)}
+        ${consoleMenu(this.route, this.menuOpen, (need) => mayAct(this.#user, context.account?.id ?? null, need))}
         <main id="main" tabindex="-1">
           ${
             context.environment?.panic === true

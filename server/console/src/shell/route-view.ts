@@ -10,6 +10,9 @@ import '../settings/account-view.js';
 import '../settings/environments-view.js';
 import '../settings/remote-control-view.js';
 import '../settings/webhooks-view.js';
+import '../people/users-view.js';
+import '../audit/audit-log-view.js';
+import '../audit/campaign-history-view.js';
 
 /** The view element of `route`. */
 export const routeView = (route: Route): TemplateResult => {
@@ -32,5 +35,11 @@ export const routeView = (route: Route): TemplateResult => {
       return html`<remote-control-view></remote-control-view>`;
     case 'webhooks':
       return html`<webhooks-view></webhooks-view>`;
+    case 'users':
+      return html`<users-view></users-view>`;
+    case 'audit':
+      return html`<audit-log-view></audit-log-view>`;
+    case 'history':
+      return html`<campaign-history-view .campaignId=${route.campaignId}></campaign-history-view>`;
   }
 };
