@@ -283,12 +283,7 @@ export const createApp = async (deps: AppDeps): Promise<FastifyInstance> => {
   if (operatorKeys.length > 0) void app.register(ssoPages, sso);
   if (deps.static !== undefined) void app.register(staticRoutes, deps.static);
 
-  scheduleHourlyUpkeep(app, ctx, {
-    ...(deps.assignmentRetentionDays === undefined
-      ? {}
-      : { assignmentRetentionDays: deps.assignmentRetentionDays }),
-    auditRetentionDays: deps.auditRetentionDays ?? null,
-  });
+  scheduleHourlyUpkeep(app, ctx, deps);
   // Before the server stops accepting: an open stream never ends by itself, and clients reconnect elsewhere.
   app.addHook('preClose', (done) => {
     streams.endAll();
