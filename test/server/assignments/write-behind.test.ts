@@ -14,7 +14,7 @@ import { openPgliteStore } from '../../../server/src/store/pglite/pglite.js';
 import type { VisitorAssignments } from '../../../server/src/store/assignment-store.js';
 import type { Store } from '../../../server/src/store/store.js';
 import type { Decision } from '../../../src/protocol/index.js';
-import { checkoutCampaign, post, seedEnvironment, startApp, storeKinds } from '../support.js';
+import { auditedByTests, checkoutCampaign, post, seedEnvironment, startApp, storeKinds } from '../support.js';
 import { copyTemplateDataDir } from '../template-data-dir.js';
 
 /** A database that can be opened again after its store was closed, as a restarted server does. */
@@ -34,7 +34,7 @@ const reopenables = (): Reopenable[] => {
       open: async () => {
         copied ??= copyTemplateDataDir(dir);
         await copied;
-        return openPgliteStore(dir);
+        return auditedByTests(await openPgliteStore(dir));
       },
       cleanup: () => Promise.resolve(rmSync(dir, { recursive: true, force: true })),
     },

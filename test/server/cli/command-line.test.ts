@@ -159,6 +159,9 @@ void describe('feature-server command lines', () => {
       'report',
       'serve',
       'start',
+      'user',
     ]);
+    assert.deepEqual(options('user', 'invite'), { values: ['account', 'email', 'role'], flags: [] });
+    assert.deepEqual(options('user', 'role'), { values: ['account', 'role'], flags: [] });
   });
 });
