@@ -4,6 +4,7 @@
 // (never a 500).
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
+import { auditDiff } from '../../../server/src/audit/audit-diff.js';
 import type { Store } from '../../../server/src/store/store.js';
 import { startTestProvider, type TestProvider } from '../../support/oidc-provider.js';
 import { openFreshPgliteStore } from '../template-data-dir.js';
@@ -98,6 +99,26 @@ void describe('single sign-on settings routes', () => {
     assert.equal((await call('DELETE', path)).status, 204);
     assert.equal((await call('DELETE', path)).status, 404);
     assert.equal((await call('GET', path)).status, 404);
+
+    // One audit entry per change (issue 36), by the operator key, with the secret only as a marker.
+    const entries = (await store.listAudit({ subjectKind: 'sso' }, { limit: 10 })).reverse();
+    assert.deepEqual(
+      entries.map((entry) => [entry.action, entry.actor.kind, entry.subjectId, entry.accountId]),
+      [
+        ['sso.settings_created', 'operator_key', accountId, accountId],
+        ['sso.settings_changed', 'operator_key', accountId, accountId],
+        ['sso.settings_deleted', 'operator_key', accountId, accountId],
+      ],
+    );
+    assert.deepEqual(auditDiff(entries[1]?.before ?? null, entries[1]?.after ?? null), [
+      { path: 'name', before: 'Acme', after: 'Acme SSO' },
+      { path: 'enabled', before: true, after: false },
+    ]);
+    assert.equal(
+      entries[0]?.after !== null && (entries[0]?.after as { clientSecret: string }).clientSecret,
+      '(set)',
+    );
+    assert.ok(!JSON.stringify(entries).includes(provider.client.secret));
   });
 
   void it('refuses an issuer it cannot discover, naming issuer and what failed', async () => {

@@ -11,13 +11,9 @@ const MIGRATION_LOCK = 7_200_107;
 /** The migrations in order (embedded modules: a built server needs nothing from src/). */
 export const listMigrations = (): readonly Migration[] => {
   MIGRATIONS.forEach((migration, i) => {
-    // A reordering would apply a schema out of order on some database: refuse to start. Versions ascend
-    // (a number held by a branch not merged yet may be missing: issue 36's helpers each took one).
-    const previous = MIGRATIONS[i - 1]?.version ?? 0;
-    if (migration.version <= previous) {
-      throw new Error(
-        `Migration ${migration.name} has version ${migration.version}, expected above ${previous}.`,
-      );
+    // A gap or a reordering would apply a schema out of order on some database: refuse to start.
+    if (migration.version !== i + 1) {
+      throw new Error(`Migration ${migration.name} has version ${migration.version}, expected ${i + 1}.`);
     }
   });
   return MIGRATIONS;
