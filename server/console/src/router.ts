@@ -15,6 +15,7 @@ export type Route =
   | { name: 'remote-control' }
   | { name: 'webhooks' }
   | { name: 'users' }
+  | { name: 'sso' }
   | { name: 'audit' };
 
 /** The route of a location hash; unknown hashes open the campaigns. */
@@ -37,6 +38,7 @@ export const parseRoute = (hash: string): Route => {
   if (first === 'settings' && second === 'remote-control') return { name: 'remote-control' };
   if (first === 'settings' && second === 'webhooks') return { name: 'webhooks' };
   if (first === 'settings' && second === 'users') return { name: 'users' };
+  if (first === 'settings' && second === 'sso') return { name: 'sso' };
   if (first === 'settings' && second === 'audit') return { name: 'audit' };
   return { name: 'campaigns' };
 };
@@ -66,6 +68,8 @@ export const routeHash = (route: Route): string => {
       return '#/settings/webhooks';
     case 'users':
       return '#/settings/users';
+    case 'sso':
+      return '#/settings/sso';
     case 'audit':
       return '#/settings/audit';
   }

@@ -108,3 +108,21 @@ export interface AuditPage {
   items: AuditEntry[];
   next_before_seq: number | null;
 }
+
+/** An account's single sign-on settings (`GET /admin/v1/accounts/{accountId}/sso`); the secret is never answered. */
+export interface SsoSettings {
+  account_id: string;
+  /** What the sign-in button says: "Sign in with <name>". */
+  name: string;
+  issuer: string;
+  client_id: string;
+  client_secret: '(set)';
+  groups_claim: string;
+  group_roles: Array<{ group: string; role: 'admin' | 'editor' | 'viewer' }>;
+  domain_roles: Array<{ domain: string; role: 'admin' | 'editor' | 'viewer' }>;
+  enabled: boolean;
+  /** The URL to register at the provider as the client's redirect URI. */
+  redirect_uri: string;
+  created_at: string;
+  updated_at: string;
+}

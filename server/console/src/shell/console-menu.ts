@@ -1,5 +1,5 @@
 // The console's menu, laid out as the specification names the settings (Settings > Account, API Key & Settings,
-// Integrations > Remote Control API, then the team's Users and Audit log); the entry of the current screen is
+// Integrations > Remote Control API, then the team's Users, Single sign-on and Audit log); the entry of the current screen is
 // marked for assistive technology. An entry whose screen needs a role the caller lacks in the chosen account is
 // left out: its routes would only answer 403.
 import { html, nothing, type TemplateResult } from 'lit';
@@ -14,6 +14,7 @@ const MENU: ReadonlyArray<{ route: Route; label: string; group?: string; need?: 
   { route: { name: 'remote-control' }, label: 'Integrations › Remote Control API', group: 'Settings' },
   { route: { name: 'webhooks' }, label: 'Integrations › Webhooks', group: 'Settings' },
   { route: { name: 'users' }, label: 'Users', group: 'Team', need: 'admin' },
+  { route: { name: 'sso' }, label: 'Single sign-on', group: 'Team', need: 'admin' },
   { route: { name: 'audit' }, label: 'Audit log', group: 'Team', need: 'admin' },
 ];
 

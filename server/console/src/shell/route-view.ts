@@ -11,6 +11,7 @@ import '../settings/environments-view.js';
 import '../settings/remote-control-view.js';
 import '../settings/webhooks-view.js';
 import '../people/users-view.js';
+import '../people/sso-settings-view.js';
 import '../audit/audit-log-view.js';
 import '../audit/campaign-history-view.js';
 
@@ -37,6 +38,8 @@ export const routeView = (route: Route): TemplateResult => {
       return html`<webhooks-view></webhooks-view>`;
     case 'users':
       return html`<users-view></users-view>`;
+    case 'sso':
+      return html`<sso-settings-view></sso-settings-view>`;
     case 'audit':
       return html`<audit-log-view></audit-log-view>`;
     case 'history':
