@@ -9,6 +9,7 @@ import { html } from 'lit';
 import { ConsoleApiError } from '../../../server/console/src/api.js';
 import '../../../server/console/src/people/sso-settings-view.js';
 import type { SsoSettingsView } from '../../../server/console/src/people/sso-settings-view.js';
+import { parseRoute, routeHash } from '../../../server/console/src/router.js';
 import type { SsoSettings } from '../../../server/console/src/types.js';
 import {
   ACCOUNT,
@@ -55,6 +56,11 @@ const shown = async (api: StubApi, user: Parameters<typeof mount>[2] = {}): Prom
 const text = (el: Element): string => (el.shadowRoot?.textContent ?? '').replace(/\s+/g, ' ');
 
 describe('<sso-settings-view>', () => {
+  it('has its own address under the settings', () => {
+    assert.deepEqual(parseRoute('#/settings/sso'), { name: 'sso' });
+    assert.strictEqual(routeHash({ name: 'sso' }), '#/settings/sso');
+  });
+
   it('shows the stored settings, the secret as Set and the redirect URI with a copy button', async () => {
     const el = await shown(new StubApi({ [`GET ${PATH}`]: STORED }));
     assert.strictEqual(inShadow<HTMLInputElement>(el, '#sso-issuer').value, STORED.issuer);

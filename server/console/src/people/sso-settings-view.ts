@@ -6,20 +6,14 @@
 import { LitElement, css, html, nothing, type PropertyValues } from 'lit';
 import { ConsoleApiError, seg } from '../api.js';
 import { consumeConsoleContext, type ConsoleContext } from '../console-context.js';
-import { mayAct, ROLES, type Role } from '../roles.js';
+import { mayAct } from '../roles.js';
 import { consoleStyles } from '../styles.js';
 import type { SsoSettings } from '../types.js';
 import { confirmAction } from '../widgets/confirm.js';
 import '../widgets/copy-button.js';
+import { roleRows, type MapKind, type MapRow } from './sso-role-rows.js';
 
 const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
-
-/** One group → role or domain → role row being edited. */
-interface MapRow {
-  key: string;
-  role: Role;
-}
-type MapKind = 'group' | 'domain';
 
 /**
  * An account's single sign-on settings: read, save, replace the secret, delete.
@@ -230,61 +224,12 @@ export class SsoSettingsView extends LitElement {
     </div>`;
   }
 
-  /** The group → role or domain → role rows, each with its role and a Remove, and an Add. */
+  /** The rows of `kind`, edited in place (the rows are read when an event runs, not when the rows were drawn). */
   #map(kind: MapKind) {
-    // The handlers read the rows when they run: two events before the next render must not undo each other.
     const current = () => (kind === 'group' ? this.groupRows : this.domainRows);
-    const rows = current();
-    const set = (next: readonly MapRow[]) =>
-      kind === 'group' ? (this.groupRows = next) : (this.domainRows = next);
-    const edit = (index: number, change: Partial<MapRow>) =>
-      set(current().map((r, i) => (i === index ? { ...r, ...change } : r)));
-    const what = kind === 'group' ? 'Group' : 'Email domain';
-    return html`<fieldset class="map">
-      <legend>${kind === 'group' ? 'Groups → roles' : 'Email domains → roles'}</legend>
-      ${rows.map((row, index) => {
-        const id = `${kind}-${index}`;
-        const error =
-          this.fieldErrors.get(`${kind}_roles[${index}].${kind}`) ??
-          this.fieldErrors.get(`${kind}_roles[${index}]`);
-        return html`<div class="field">
-          <div class="row">
-            <label class="visually-hidden" for=${id}>${what} ${index + 1}</label>
-            <input
-              id=${id}
-              type="text"
-              .value=${row.key}
-              placeholder=${kind === 'group' ? 'feature-admins' : 'example.com'}
-              aria-invalid=${error === undefined ? 'false' : 'true'}
-              aria-describedby=${error === undefined ? nothing : `${id}-error`}
-              @input=${(e: Event) => edit(index, { key: (e.target as HTMLInputElement).value })}
-            />
-            <label class="visually-hidden" for="${id}-role">Role of ${what.toLowerCase()} ${index + 1}</label>
-            <select
-              id="${id}-role"
-              @change=${(e: Event) => edit(index, { role: (e.target as HTMLSelectElement).value as Role })}
-            >
-              ${ROLES.map((r) => html`<option value=${r} ?selected=${r === row.role}>${r}</option>`)}
-            </select>
-            <button
-              type="button"
-              class="secondary danger"
-              @click=${() => set(current().filter((_, i) => i !== index))}
-            >
-              Remove<span class="visually-hidden"> ${what.toLowerCase()} ${index + 1}</span>
-            </button>
-          </div>
-          ${error === undefined ? nothing : html`<p id="${id}-error" class="error">${error}</p>`}
-        </div>`;
-      })}
-      <button
-        type="button"
-        class="secondary"
-        @click=${() => set([...current(), { key: '', role: 'viewer' }])}
-      >
-        Add ${kind === 'group' ? 'a group' : 'an email domain'}
-      </button>
-    </fieldset>`;
+    return roleRows(kind, current, this.fieldErrors, (next) =>
+      kind === 'group' ? (this.groupRows = next) : (this.domainRows = next),
+    );
   }
 
   #form() {
