@@ -128,7 +128,11 @@ describe('<console-app>', () => {
     server = serve(false);
     const app = mountApp();
     await until(() => app.shadowRoot?.querySelector('sign-in-view') !== null, { what: 'the sign-in' });
-    assert.deepEqual(server.asked, ['GET /admin/session']);
+    // The session, then (public) which accounts offer single sign-on, for the sign-in's buttons.
+    await until(() => server?.asked.includes('GET /admin/sso') === true || undefined, {
+      what: 'the single sign-on offers asked',
+    });
+    assert.deepEqual(server.asked, ['GET /admin/session', 'GET /admin/sso']);
     await expect(app).to.be.accessible();
   });
 });

@@ -1,7 +1,9 @@
 // The audit log (issue 36): one row per change, in the order the changes committed their entries (`seq`).
-// Append-only for real: a trigger refuses every UPDATE, DELETE and TRUNCATE of the table, whoever sends it
-// (the product, a hand-written statement, a bug), except a DELETE made while the transaction-local setting
-// `feature.audit_purge` is on, which only the retention purge sets (sql/audit-sql.ts), and which logs itself.
+// Append-only for real: a trigger refuses every UPDATE, DELETE and TRUNCATE of the table that the product (or
+// a bug in it) sends, except a DELETE made while the transaction-local setting `feature.audit_purge` is on,
+// which only the retention purge sets (sql/audit-sql.ts), and which logs itself. Someone with the database's
+// own credentials can set that setting, or drop the trigger: keeping them from it is the database's access
+// control, not something a table can do.
 import type { Queryable } from '../sql/sql.js';
 
 /** The setting the retention purge turns on for its own transaction only. */

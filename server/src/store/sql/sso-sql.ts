@@ -214,15 +214,27 @@ export const ssoQueries = (db: Pick<Sql, 'query' | 'transaction'>): SsoStore => 
         [signIn.accountId, user.id],
       );
       const roleBefore = before[0] === undefined ? null : text(before[0], 'role');
+      // The mappings never leave an account without an admin: its last one stays admin (as setMemberRole keeps
+      // them), whatever their groups now say.
+      const admins = await tx.query(
+        `SELECT 1 FROM account_members WHERE account_id = $1 AND role = 'admin' AND user_id <> $2 FOR UPDATE`,
+        [signIn.accountId, user.id],
+      );
+      const role = roleBefore === 'admin' && admins.length === 0 ? 'admin' : signIn.role;
       await tx.query(
         `INSERT INTO account_members (account_id, user_id, role, created_ms) VALUES ($1, $2, $3, $4)
          ON CONFLICT (account_id, user_id) DO UPDATE SET role = EXCLUDED.role`,
-        [signIn.accountId, user.id, signIn.role, signIn.nowMs],
+        [signIn.accountId, user.id, role, signIn.nowMs],
       );
+      // A reset link made for the person was checked against the accounts they were in then: void it.
+      if (roleBefore === null)
+        await tx.query(`DELETE FROM user_links WHERE user_id = $1 AND kind = 'reset' AND used_ms IS NULL`, [
+          user.id,
+        ]);
       const previousRole = roleBefore !== null && isRole(roleBefore) ? roleBefore : null;
       // What the sign-in changed in the account (a member made, a role the mappings moved) is the person's own
       // doing, at the address they came from; a sign-in that changed nothing logs nothing.
-      if (previousRole !== signIn.role) {
+      if (previousRole !== role) {
         const member = (role: Role) => ({
           userId: user.id,
           email: user.email,
@@ -237,12 +249,12 @@ export const ssoQueries = (db: Pick<Sql, 'query' | 'transaction'>): SsoStore => 
           subjectId: user.id,
           action: previousRole === null ? 'user.joined_by_sso' : 'user.role_changed',
           before: previousRole === null ? null : member(previousRole),
-          after: member(signIn.role),
+          after: member(role),
           details: { issuer: signIn.issuer, userCreated: created },
           actor: { kind: 'user', id: user.id, label: user.email, address: signIn.address },
         });
       }
-      return { user, created, roleBefore: previousRole, role: signIn.role };
+      return { user, created, roleBefore: previousRole, role };
     });
   },
   async purgeSsoSignIns(nowMs) {

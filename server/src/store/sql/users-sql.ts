@@ -10,13 +10,13 @@ import {
   LastAdminError,
   type MemberRecord,
   type Role,
-  type UserRecord,
   type UserStore,
 } from '../user-store.js';
-import { currentActor } from '../../audit/actor.js';
 import { recordAudit } from './audit-sql.js';
-import { memberState, userState } from './audit-states.js';
-import { num, numOrNull, text, textOrNull, type Queryable, type Row, type Sql } from './sql.js';
+import { memberState } from './audit-states.js';
+import { userLinkQueries } from './user-links-sql.js';
+import { toUser } from './user-rows.js';
+import { num, numOrNull, text, type Queryable, type Row, type Sql } from './sql.js';
 
 const isRole = (value: string): value is Role =>
   value === 'admin' || value === 'editor' || value === 'viewer';
@@ -26,15 +26,6 @@ const roleOf = (row: Row): Role => {
   // The column's CHECK keeps other values out; viewer would fail closed all the same.
   return isRole(value) ? value : 'viewer';
 };
-
-const toUser = (row: Row): UserRecord => ({
-  id: text(row, 'id'),
-  email: text(row, 'email'),
-  name: text(row, 'name'),
-  passwordHash: textOrNull(row, 'password_hash'),
-  createdMs: num(row, 'created_ms'),
-  lastSignInMs: numOrNull(row, 'last_sign_in_ms'),
-});
 
 const MEMBER_COLUMNS = `m.account_id, m.user_id, u.email, u.name, m.role, m.created_ms, u.last_sign_in_ms,
   (u.password_hash IS NOT NULL OR EXISTS (SELECT 1 FROM sso_identities i WHERE i.user_id = u.id)) AS active`;
@@ -96,7 +87,21 @@ export const userQueries = (db: Pick<Sql, 'query' | 'transaction'>): UserStore =
          ON CONFLICT (account_id, user_id) DO UPDATE SET role = EXCLUDED.role`,
         [accountId, user.id, role, nowMs],
       );
-      const linkStored = user.passwordHash === null;
+      // A link lets whoever holds it choose the person's password: it is given only for a person who has no
+      // way to sign in yet and belongs to no other account. Otherwise an admin of this account could take the
+      // person over in accounts they are no admin of (through a password set by the link, or a person who signs
+      // in through another account's single sign-on). Such a person simply becomes a member, and any reset link
+      // made for them (checked against the accounts they were in then) is voided.
+      const elsewhere = await tx.query(
+        `SELECT 1 FROM account_members WHERE user_id = $1 AND account_id <> $2
+         UNION ALL SELECT 1 FROM sso_identities WHERE user_id = $1 LIMIT 1`,
+        [user.id, accountId],
+      );
+      const linkStored = user.passwordHash === null && elsewhere.length === 0;
+      if (!linkStored)
+        await tx.query(`DELETE FROM user_links WHERE user_id = $1 AND kind = 'reset' AND used_ms IS NULL`, [
+          user.id,
+        ]);
       if (linkStored)
         await tx.query(
           `INSERT INTO user_links (digest, kind, user_id, account_id, created_ms, expires_ms)
@@ -204,81 +209,7 @@ export const userQueries = (db: Pick<Sql, 'query' | 'transaction'>): UserStore =
       return { before, sessionsEnded };
     });
   },
-  async createResetLink(accountId, userId, linkDigest, nowMs, expiresMs) {
-    return db.transaction(async (tx) => {
-      const rows = await tx.query(
-        `INSERT INTO user_links (digest, kind, user_id, account_id, created_ms, expires_ms)
-         SELECT $1::bytea, 'reset', id, $5::text, $3::bigint, $4::bigint FROM users WHERE id = $2
-         RETURNING digest`,
-        [linkDigest, userId, nowMs, expiresMs, accountId],
-      );
-      if (rows.length === 0) return false;
-      // The link itself never enters the log: only that one was made, for whom, and until when.
-      await recordAudit(tx, {
-        accountId,
-        envId: null,
-        subjectKind: 'user',
-        subjectId: userId,
-        action: 'user.reset_link_created',
-        before: null,
-        after: null,
-        details: { expiresAt: new Date(expiresMs).toISOString() },
-      });
-      return true;
-    });
-  },
-  async useUserLink({ linkDigest, kind, passwordHash, name, sessionDigest, nowMs, sessionExpiresMs }) {
-    return db.transaction(async (tx) => {
-      const link = (
-        await tx.query(
-          'SELECT user_id, account_id, expires_ms, used_ms FROM user_links WHERE digest = $1 AND kind = $2 FOR UPDATE',
-          [linkDigest, kind],
-        )
-      )[0];
-      if (link === undefined) return { kind: 'refused', why: 'unknown' } as const;
-      if (numOrNull(link, 'used_ms') !== null) return { kind: 'refused', why: 'used' } as const;
-      if (num(link, 'expires_ms') <= nowMs) return { kind: 'refused', why: 'expired' } as const;
-      const userId = text(link, 'user_id');
-      const userRow = (await tx.query('SELECT * FROM users WHERE id = $1 FOR UPDATE', [userId]))[0];
-      if (userRow === undefined) return { kind: 'refused', why: 'unknown' } as const;
-      // A person removed from every account since the link was made can no longer open anything.
-      if (!(await inSomeAccount(tx, userId))) return { kind: 'refused', why: 'unknown' } as const;
-      const before = toUser(userRow);
-      await tx.query('UPDATE user_links SET used_ms = $2 WHERE digest = $1', [linkDigest, nowMs]);
-      const updated = await tx.query(
-        `UPDATE users SET password_hash = $2, name = COALESCE($3, name), last_sign_in_ms = $4 WHERE id = $1
-         RETURNING *`,
-        [userId, passwordHash, name ?? null, nowMs],
-      );
-      const afterRow = updated[0];
-      if (afterRow === undefined) throw new Error('useUserLink: the user row vanished');
-      const after = toUser(afterRow);
-      // The link names the person: the entry is theirs, at the address the request came from.
-      const address = currentActor()?.address ?? null;
-      await recordAudit(tx, {
-        accountId: text(link, 'account_id'),
-        envId: null,
-        subjectKind: 'user',
-        subjectId: userId,
-        action: kind === 'invitation' ? 'user.invitation_accepted' : 'user.password_reset',
-        before: userState(before),
-        // A reset replaces one password with another: the marker says it changed.
-        after:
-          kind === 'reset' ? { ...(userState(after) as object), password: '(changed)' } : userState(after),
-        actor: { kind: 'user', id: userId, label: after.email, address },
-      });
-      // A new password ends every session opened with the old one (a reset is what a person does when they
-      // fear someone else has it).
-      const sessionsEnded = (
-        await tx.query('DELETE FROM console_sessions WHERE user_id = $1 RETURNING digest', [userId])
-      ).length;
-      await tx.query(
-        'INSERT INTO console_sessions (digest, user_id, created_ms, expires_ms) VALUES ($1, $2, $3, $4)',
-        [sessionDigest, userId, nowMs, sessionExpiresMs],
-      );
-      return { kind: 'opened', before, after, sessionsEnded } as const;
-    });
-  },
+  ...userLinkQueries(db),
   async openUserSession(userId, sessionDigest, nowMs, expiresMs) {
     return db.transaction(async (tx) => {
       // Locked, then checked by a later statement: a removal from the last account that ran meanwhile is seen.

@@ -1,0 +1,75 @@
+// A person's links can never take them over from an account that is not theirs to manage (issue 36's review):
+// an invitation link is given only for a person with no way to sign in and no other account; once a password is
+// chosen, every other unused link is void; a link opens nothing once the person left the account it was made
+// from; joining another account voids a pending reset link (checked against the accounts of its time).
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { it } from 'node:test';
+import type { UserLinkKind } from '../../../server/src/store/user-store.js';
+import type { Store } from '../../../server/src/store/store.js';
+import { describeStoreOnEveryKind } from '../support.js';
+
+const NOW = 1_800_000_000_000;
+const HOUR = 3_600_000;
+const token = (): Uint8Array => randomBytes(32);
+
+describeStoreOnEveryKind('user links', (opened) => {
+  const invite = (store: Store, accountId: string, email: string, link = token()) =>
+    store.inviteUser({
+      accountId,
+      email,
+      role: 'admin',
+      linkDigest: link,
+      nowMs: NOW,
+      expiresMs: NOW + HOUR,
+    });
+  const use = (store: Store, linkDigest: Uint8Array, kind: UserLinkKind, passwordHash: string) =>
+    store.useUserLink({
+      linkDigest,
+      kind,
+      passwordHash,
+      name: undefined,
+      sessionDigest: token(),
+      nowMs: NOW + 1,
+      sessionExpiresMs: NOW + HOUR,
+    });
+
+  void it("gives no invitation link for a person of another account, and voids a person's other links", async () => {
+    const { store, accountId } = opened();
+    const other = await store.createAccount('Other');
+    // Invited to both accounts before choosing a password: only the first invitation carries a link.
+    const first = token();
+    assert.equal((await invite(store, accountId, 'bob@example.com', first)).linkStored, true);
+    const second = token();
+    assert.equal((await invite(store, other.id, 'bob@example.com', second)).linkStored, false);
+    assert.deepEqual(await use(store, second, 'invitation', 'never'), { kind: 'refused', why: 'unknown' });
+
+    // Bob chooses his password with his link: the other account's admin holds nothing that replaces it.
+    const used = await use(store, first, 'invitation', 'bob-hash');
+    assert.equal(used.kind, 'opened');
+    const reset = token();
+    const bob = await store.findUserByEmail('bob@example.com');
+    assert.ok(bob !== null);
+    assert.equal(await store.createResetLink(accountId, bob.id, reset, NOW, NOW + HOUR), true);
+    // Another invitation of a person who signs in gives no link, and voids the pending reset link.
+    const third = token();
+    const another = await store.createAccount('Another');
+    assert.equal((await invite(store, another.id, 'bob@example.com', third)).linkStored, false);
+    assert.deepEqual(await use(store, reset, 'reset', 'taken'), { kind: 'refused', why: 'unknown' });
+    assert.deepEqual(await use(store, third, 'invitation', 'taken'), { kind: 'refused', why: 'unknown' });
+    assert.equal((await store.findUserByEmail('bob@example.com'))?.passwordHash, 'bob-hash');
+  });
+
+  void it('opens nothing once the person left the account the link was made from', async () => {
+    const { store, accountId } = opened();
+    const other = await store.createAccount('Elsewhere');
+    const link = token();
+    const invited = await invite(store, accountId, 'cy@example.com', link);
+    await invite(store, other.id, 'cy@example.com');
+    // Another admin stays in the account, so that cy may be removed from it.
+    await invite(store, accountId, 'dee@example.com');
+    assert.ok((await store.removeMember(accountId, invited.user.id)) !== null);
+    assert.deepEqual(await use(store, link, 'invitation', 'cy-hash'), { kind: 'refused', why: 'unknown' });
+    assert.equal((await store.getUser(invited.user.id))?.passwordHash, null);
+  });
+});
