@@ -124,7 +124,8 @@ void test('an invited editor edits and restores a campaign; the admin reads and 
   await operator.page.getByRole('button', { name: 'Apply filters' }).click();
   await operator.page.getByText('campaign.updated').first().waitFor();
   const actions = await operator.page.locator('article.entry h3 code').allTextContents();
-  assert.deepEqual(actions, ['campaign.restored', 'campaign.updated']);
+  // Newest first: accepting the invitation was the editor's own first change.
+  assert.deepEqual(actions, ['campaign.restored', 'campaign.updated', 'user.invitation_accepted']);
   assert.deepEqual(await axeViolations(operator.page), [], 'axe on the Audit log');
   const [download] = await Promise.all([
     operator.page.waitForEvent('download'),
@@ -133,7 +134,7 @@ void test('an invited editor edits and restores a campaign; the admin reads and 
   const lines = (await (await download.createReadStream()).toArray()).join('').trimEnd().split('\n');
   assert.deepEqual(
     lines.map((line) => (JSON.parse(line) as { action: string }).action),
-    ['campaign.updated', 'campaign.restored'],
+    ['user.invitation_accepted', 'campaign.updated', 'campaign.restored'],
   );
 
   assert.deepEqual([...operator.problems, ...editor.problems], []);
