@@ -93,7 +93,10 @@ void describe('migrate: the lines of an upgrade', () => {
         `a line before the end says what is left (${moves.join(' | ')})`,
       );
       const newest = upgrades.at(-1) ?? '';
-      assert.match(lines.at(-1) ?? '', new RegExp(`^Upgrading the database, migration ${newest}: done in \\d+ s$`));
+      assert.match(
+        lines.at(-1) ?? '',
+        new RegExp(`^Upgrading the database, migration ${newest}: done in \\d+ s$`),
+      );
     } finally {
       await sql.close();
     }
