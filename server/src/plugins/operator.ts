@@ -76,7 +76,7 @@ export const operatorAccountRoutes: FastifyPluginCallback<{
     needs('admin', doc.newEnvironment),
     async (request, reply) => {
       const owner = await account(request);
-      const { enabledXPC, enabled1V1T } = request.body as EnvironmentPatch;
+      const { enabledXPC, enabled1V1T } = request.body as EnvironmentChange;
       const { environment: created, apiKey } = await storeErrors(() =>
         ctx.store.createEnvironment({
           accountId: owner.id,
