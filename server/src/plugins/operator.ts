@@ -14,7 +14,7 @@ import { operatorEnvironment } from '../http/operator-scope.js';
 import { reportEtag, reportVersions, sendReportAnswer } from '../http/report-etag.js';
 import { buildCampaignReport } from '../report/build-report.js';
 import type { AccessRecord } from '../store/access-store.js';
-import type { Account, EnvironmentRecord } from '../store/account-store.js';
+import type { Account, EnvironmentChange, EnvironmentRecord } from '../store/account-store.js';
 import { FieldError, validateBucketingCampaigns } from '../validation/bucketing-campaigns.js';
 import { operatorRoutes as doc } from './operator-schemas.js';
 import { accessAnswer, accountAnswer, environmentAnswer } from '../services/operator-answers.js';
@@ -28,13 +28,6 @@ const PREFIX = '/admin/v1';
 
 // Bodies are checked by their route schemas (operator-schemas.ts); a name is kept without its outer spaces.
 const nameOf = (request: FastifyRequest): string => (request.body as { name: string }).name.trim();
-
-/** The settings a PATCH of an environment gives (checked by its schema: booleans or absent). */
-interface EnvironmentPatch {
-  enabledXPC?: boolean;
-  enabled1V1T?: boolean;
-  panic?: boolean;
-}
 
 /**
  * The operator routes of accounts, environments, accesses, import and reports, as a fastify plugin: app.ts
@@ -83,7 +76,7 @@ export const operatorAccountRoutes: FastifyPluginCallback<{
     needs('admin', doc.newEnvironment),
     async (request, reply) => {
       const owner = await account(request);
-      const { enabledXPC, enabled1V1T } = request.body as EnvironmentPatch;
+      const { enabledXPC, enabled1V1T } = request.body as EnvironmentChange;
       const { environment: created, apiKey } = await storeErrors(() =>
         ctx.store.createEnvironment({
           accountId: owner.id,
@@ -103,13 +96,8 @@ export const operatorAccountRoutes: FastifyPluginCallback<{
   });
   scope.patch(`${PREFIX}/environments/:envId`, needs('admin', doc.updateEnvironment), async (request) => {
     const found = await environment(request);
-    const { enabledXPC, enabled1V1T, panic } = request.body as EnvironmentPatch;
-    if (enabledXPC !== undefined || enabled1V1T !== undefined)
-      await ctx.store.setAccountSettings(found.id, {
-        ...(enabledXPC === undefined ? {} : { enabledXPC }),
-        ...(enabled1V1T === undefined ? {} : { enabled1V1T }),
-      });
-    if (panic !== undefined) await ctx.store.setPanic(found.id, panic);
+    // One transaction and one audit entry, whatever the body holds.
+    await ctx.store.updateEnvironment(found.id, request.body as EnvironmentChange);
     return environmentAnswer(await environment(request));
   });
   scope.put(

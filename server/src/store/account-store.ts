@@ -23,6 +23,11 @@ export interface EnvironmentRecord {
 }
 
 /** The store's accounts and environments. */
+/** What one change of an environment may set; an absent field stays as it is. */
+export interface EnvironmentChange extends Partial<AccountSettings> {
+  readonly panic?: boolean;
+}
+
 export interface AccountStore {
   createAccount(name: string): Promise<Account>;
   getAccount(id: string): Promise<Account | null>;
@@ -41,4 +46,10 @@ export interface AccountStore {
   rotateApiKey(envId: string): Promise<string>;
   setPanic(envId: string, panic: boolean): Promise<void>;
   setAccountSettings(envId: string, settings: Partial<AccountSettings>): Promise<void>;
+  /**
+   * Changes an environment's panic and settings in one transaction: one audit entry for the request
+   * (`environment.panic_changed`, `environment.settings_changed`, or `environment.updated` when both change),
+   * and each concept's webhook event. What is absent stays; a change to nothing records nothing.
+   */
+  updateEnvironment(envId: string, change: EnvironmentChange): Promise<void>;
 }

@@ -200,6 +200,21 @@ describeOnEveryStoreWith<Fixture>(
         { path: 'accountSettings.enabledXPC', before: false, after: true },
       ]);
 
+      // Panic and a setting in one request: one entry, whose diff holds both.
+      const both = await entriesOf(() =>
+        call('PATCH', `/admin/v1/environments/${envId}`, { panic: false, enabled1V1T: true }),
+      );
+      const updated = oneEntry(both.entries, {
+        action: 'environment.updated',
+        subject: ['environment', envId],
+        actor: operator,
+        accountId,
+      });
+      assert.deepEqual(auditDiff(updated.before, updated.after), [
+        { path: 'panic', before: true, after: false },
+        { path: 'accountSettings.enabled1V1T', before: false, after: true },
+      ]);
+
       const imported = await entriesOf(() =>
         call('PUT', `/admin/v1/environments/${env.envId}/campaigns`, {
           campaigns: [checkoutCampaign(), { ...checkoutCampaign('im-'), name: 'Imported' }],

@@ -105,6 +105,39 @@ describeStoreOnEveryKind('audit log', (opened) => {
     assert.deepEqual(imported.details, { campaigns: 1 });
   });
 
+  void it('records one entry for a change of panic and settings together, and none for a change to nothing', async () => {
+    const { store, envId } = opened();
+    await actingAs(ALICE, () =>
+      store.updateEnvironment(envId, { panic: false, enabledXPC: false, enabled1V1T: false }),
+    );
+    const start = await lastSeq(store);
+    await actingAs(ALICE, async () => {
+      // Panic and a setting in one request: one transaction, one entry with both in its diff.
+      await store.updateEnvironment(envId, { panic: true, enabled1V1T: true });
+      await store.updateEnvironment(envId, { panic: true, enabled1V1T: true }); // no change: no entry
+      await store.updateEnvironment(envId, { enabledXPC: true }); // one concept: its own action
+    });
+    const entries = await since(store, start);
+    assert.deepEqual(
+      entries.map((e) => e.action),
+      ['environment.updated', 'environment.settings_changed'],
+    );
+    const [both] = entries;
+    assert.deepEqual(
+      [both?.before, both?.after].map((state) => {
+        const { panic, accountSettings } = state as { panic: boolean; accountSettings: object };
+        return { panic, accountSettings };
+      }),
+      [
+        { panic: false, accountSettings: { enabledXPC: false, enabled1V1T: false } },
+        { panic: true, accountSettings: { enabledXPC: false, enabled1V1T: true } },
+      ],
+    );
+    // A change of an unknown environment is refused whole.
+    await assert.rejects(actingAs(ALICE, () => store.updateEnvironment('no-such-env', { panic: true })));
+    assert.equal((await since(store, start)).length, 2);
+  });
+
   void it('records accounts, environments, accesses, webhooks and ended sessions, with secrets as markers', async () => {
     const { store } = opened();
     const start = await lastSeq(store);

@@ -5,7 +5,7 @@ import type { AccountSettings } from 'feature-ts/protocol';
 import { InputError, unknownEnvironmentInput } from '../../errors.js';
 import { digest, newApiKey, newId } from '../../ids.js';
 import { bool, bytes, num, text, type Queryable, type Row, type Sql } from './sql.js';
-import type { Account, EnvironmentRecord } from '../account-store.js';
+import type { Account, EnvironmentChange, EnvironmentRecord } from '../account-store.js';
 import type { ConfigurationStamp } from '../configuration-store.js';
 import { recordAudit, SECRET_ROTATED } from './audit-sql.js';
 import { accountState, environmentState } from './audit-states.js';
@@ -58,6 +58,56 @@ const auditEnvironmentChange = async (
     action,
     before: environmentState(toEnvironment(before)),
     after: environmentState(environment),
+  });
+};
+
+/**
+ * Changes an environment's panic and settings in one transaction, with one audit entry for the request and
+ * each concept's webhook event (AccountStore.updateEnvironment).
+ */
+const updateEnvironment = async (
+  db: Pick<Sql, 'transaction'>,
+  channel: string,
+  envId: string,
+  change: EnvironmentChange,
+): Promise<void> => {
+  await db.transaction(async (tx) => {
+    // The row before, under its lock: a write that changes nothing is no event and no entry.
+    const before = await tx.query('SELECT * FROM environments WHERE id = $1 FOR UPDATE', [envId]);
+    const rows = await tx.query(
+      `UPDATE environments SET panic = COALESCE($2, panic), enabled_xpc = COALESCE($3, enabled_xpc),
+         enabled_1v1t = COALESCE($4, enabled_1v1t)
+       WHERE id = $1 RETURNING *`,
+      [envId, change.panic ?? null, change.enabledXPC ?? null, change.enabled1V1T ?? null],
+    );
+    const was = before[0];
+    const now = rows[0];
+    if (was === undefined || now === undefined) throw unknownEnvironmentInput(envId);
+    await publish(tx, channel, envId);
+    const panicChanged = bool(was, 'panic') !== bool(now, 'panic');
+    const settingsChanged =
+      bool(was, 'enabled_xpc') !== bool(now, 'enabled_xpc') ||
+      bool(was, 'enabled_1v1t') !== bool(now, 'enabled_1v1t');
+    // Each concept keeps its own webhook event; the audit log gets one entry for the one request.
+    if (panicChanged)
+      await queueWebhookEvent(tx, envId, { type: 'environment.panic_changed', panic: bool(now, 'panic') });
+    if (settingsChanged)
+      await queueWebhookEvent(tx, envId, {
+        type: 'environment.settings_changed',
+        enabledXPC: bool(now, 'enabled_xpc'),
+        enabled1V1T: bool(now, 'enabled_1v1t'),
+      });
+    if (panicChanged || settingsChanged)
+      await auditEnvironmentChange(
+        tx,
+        panicChanged && settingsChanged
+          ? 'environment.updated'
+          : panicChanged
+            ? 'environment.panic_changed'
+            : 'environment.settings_changed',
+        was,
+        now,
+      );
   });
 };
 
@@ -189,43 +239,11 @@ export const environmentQueries = (db: Pick<Sql, 'query' | 'transaction'>, chann
     return apiKey;
   },
   async setPanic(envId: string, panic: boolean): Promise<void> {
-    await db.transaction(async (tx) => {
-      const before = await tx.query('SELECT * FROM environments WHERE id = $1 FOR UPDATE', [envId]);
-      const rows = await tx.query('UPDATE environments SET panic = $2 WHERE id = $1 RETURNING *', [
-        envId,
-        panic,
-      ]);
-      if (rows[0] === undefined) throw unknownEnvironmentInput(envId);
-      await publish(tx, channel, envId);
-      if (before[0] !== undefined && bool(before[0], 'panic') !== panic) {
-        await queueWebhookEvent(tx, envId, { type: 'environment.panic_changed', panic });
-        await auditEnvironmentChange(tx, 'environment.panic_changed', before[0], rows[0]);
-      }
-    });
+    await updateEnvironment(db, channel, envId, { panic });
   },
   async setAccountSettings(envId: string, settings: Partial<AccountSettings>): Promise<void> {
-    await db.transaction(async (tx) => {
-      // The settings before, under the row's lock: a write that changes nothing is no event (as for panic).
-      const before = await tx.query('SELECT * FROM environments WHERE id = $1 FOR UPDATE', [envId]);
-      const rows = await tx.query(
-        `UPDATE environments SET enabled_xpc = COALESCE($2, enabled_xpc), enabled_1v1t = COALESCE($3, enabled_1v1t)
-         WHERE id = $1 RETURNING *`,
-        [envId, settings.enabledXPC ?? null, settings.enabled1V1T ?? null],
-      );
-      if (rows[0] === undefined) throw unknownEnvironmentInput(envId);
-      await publish(tx, channel, envId);
-      const unchanged =
-        before[0] !== undefined &&
-        bool(before[0], 'enabled_xpc') === bool(rows[0], 'enabled_xpc') &&
-        bool(before[0], 'enabled_1v1t') === bool(rows[0], 'enabled_1v1t');
-      if (!unchanged && before[0] !== undefined) {
-        await queueWebhookEvent(tx, envId, {
-          type: 'environment.settings_changed',
-          enabledXPC: bool(rows[0], 'enabled_xpc'),
-          enabled1V1T: bool(rows[0], 'enabled_1v1t'),
-        });
-        await auditEnvironmentChange(tx, 'environment.settings_changed', before[0], rows[0]);
-      }
-    });
+    await updateEnvironment(db, channel, envId, settings);
   },
+  updateEnvironment: (envId: string, change: EnvironmentChange): Promise<void> =>
+    updateEnvironment(db, channel, envId, change),
 });
