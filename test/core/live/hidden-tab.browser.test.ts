@@ -50,7 +50,9 @@ describe('hidden tab (PROTOCOL.md §17, Chromium)', () => {
     delete (document as { visibilityState?: unknown }).visibilityState;
   });
 
-  it('closes the stream 20 s after the tab is hidden, and reopens it with a re-fetch when shown', async () => {
+  it('closes the stream 20 s after the tab is hidden, and reopens it with a re-fetch when shown', async function () {
+    // The waits below allow 5 + 5 + 20 s on a loaded machine: mocha's 10 s would cut them short.
+    this.timeout(40_000);
     const double = await browserHarness.startDouble();
     const clock = fakeTimers();
     let refreshes = 0;
