@@ -34,6 +34,12 @@ export class RefusedTargetError extends Error {
   override name = 'RefusedTargetError';
 }
 
+/** Rejects when `signal` aborts (a resolver cannot be stopped, only no longer waited for). */
+const aborted = (signal: AbortSignal): Promise<never> =>
+  new Promise((_resolve, reject) => {
+    signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true });
+  });
+
 /** A resolved address of a target. */
 interface Address {
   address: string;
@@ -44,11 +50,15 @@ interface Address {
  * The addresses to connect to for `hostname`, in the resolver's order: those webhooks may reach (every one
  * with `privateNetworks`); throws a {@link RefusedTargetError} when there is none.
  */
-const checkedAddresses = async (hostname: string, privateNetworks: boolean): Promise<Address[]> => {
+const checkedAddresses = async (
+  hostname: string,
+  privateNetworks: boolean,
+  signal: AbortSignal,
+): Promise<Address[]> => {
   const literal = literalAddress(hostname);
   const resolved: Address[] =
     literal === null
-      ? await resolveName(hostname, { all: true, verbatim: true })
+      ? await Promise.race([resolveName(hostname, { all: true, verbatim: true }), aborted(signal)])
       : [{ address: literal, family: isIP(literal) }];
   const allowed = privateNetworks
     ? resolved
@@ -62,12 +72,6 @@ const checkedAddresses = async (hostname: string, privateNetworks: boolean): Pro
     `refused: ${what}, ${kind}, which webhooks may not reach unless the server is started with ${PRIVATE_NETWORKS_SETTING}`,
   );
 };
-
-/** The network's error as the delivery log says it: a timeout in words. */
-const said = (error: Error, timeoutMs: number): Error =>
-  error.name === 'AbortError' || error.name === 'TimeoutError'
-    ? new Error(`no answer within ${timeoutMs} ms`)
-    : error;
 
 /** Reads at most `max` characters of `response`'s body, then drops the rest. */
 const answerStart = (response: IncomingMessage, max: number): Promise<string> =>
@@ -86,13 +90,13 @@ const answerStart = (response: IncomingMessage, max: number): Promise<string> =>
     response.on('error', reject);
   });
 
-/**
- * Posts `options.body` to `url` at the address its host was checked to be; rejects with a
- * {@link RefusedTargetError} when the target may not be reached, or with the network's error.
- */
-export const postWebhook = async (url: string, options: WebhookPostOptions): Promise<WebhookAnswer> => {
-  const target = new URL(url);
-  const pinned = await checkedAddresses(target.hostname, options.privateNetworks);
+/** Sends the request to the checked addresses of `target`; `signal` cuts it off wherever it is. */
+const exchange = async (
+  target: URL,
+  options: WebhookPostOptions,
+  signal: AbortSignal,
+): Promise<WebhookAnswer> => {
+  const pinned = await checkedAddresses(target.hostname, options.privateNetworks, signal);
   const [first] = pinned;
   if (first === undefined) throw new Error(`${target.hostname} resolves to no address`);
   // The connection asks its lookup rather than the resolver, so it reaches only the addresses checked above:
@@ -108,10 +112,11 @@ export const postWebhook = async (url: string, options: WebhookPostOptions): Pro
       method: 'POST',
       headers: { ...options.headers, 'content-length': String(Buffer.byteLength(options.body)) },
       lookup,
-      // The whole exchange, not each socket read: a target that trickles its answer is cut off too.
-      signal: AbortSignal.timeout(options.timeoutMs),
+      // A connection of its own: a pooled one could have been opened to another address, by another lookup.
+      agent: false,
+      signal,
     });
-    request.on('error', (error) => reject(said(error, options.timeoutMs)));
+    request.on('error', reject);
     request.on('response', (response) => {
       answerStart(response, options.answerChars).then(
         (answer) =>
@@ -121,10 +126,27 @@ export const postWebhook = async (url: string, options: WebhookPostOptions): Pro
             retryAfter:
               typeof response.headers['retry-after'] === 'string' ? response.headers['retry-after'] : null,
           }),
-        (error: unknown) =>
-          reject(error instanceof Error ? said(error, options.timeoutMs) : new Error(String(error))),
+        reject,
       );
     });
     request.end(options.body);
   });
+};
+
+/**
+ * Posts `options.body` to `url` at an address its host was checked to be, within `options.timeoutMs` from
+ * resolving the name to reading the answer's start (a target that trickles its answer is cut off too);
+ * rejects with a {@link RefusedTargetError} when the target may not be reached, or with the network's error.
+ */
+export const postWebhook = async (url: string, options: WebhookPostOptions): Promise<WebhookAnswer> => {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), options.timeoutMs);
+  try {
+    return await exchange(new URL(url), options, controller.signal);
+  } catch (error) {
+    if (controller.signal.aborted) throw new Error(`no answer within ${options.timeoutMs} ms`);
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
 };
