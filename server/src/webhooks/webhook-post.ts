@@ -1,5 +1,5 @@
 // One webhook POST (issue 36), to exactly the address that was checked: the target's name is resolved here,
-// every address it resolves to is checked (webhook-address.ts), and the connection is made to the chosen one
+// every address it resolves to is checked (webhook-address.ts), and the connection goes only to the addresses that passed
 // through the request's `lookup`, so a name that resolves to a public address for the check and to a private
 // one for the connection (DNS rebinding) reaches nothing it should not. Redirects are never followed: a 3xx is
 // the target's answer. node:http rather than fetch: fetch cannot be told which address to connect to without
