@@ -1,8 +1,8 @@
-// One webhook POST (issue 36), to exactly the address that was checked: the target's name is resolved here,
-// every address it resolves to is checked (webhook-address.ts), and the connection goes only to the addresses that passed
-// through the request's `lookup`, so a name that resolves to a public address for the check and to a private
-// one for the connection (DNS rebinding) reaches nothing it should not. Redirects are never followed: a 3xx is
-// the target's answer. node:http rather than fetch: fetch cannot be told which address to connect to without
+// One webhook POST (issue 36), only to addresses that were checked: the target's name is resolved here, every
+// address it resolves to is checked (webhook-address.ts), and the request's `lookup` hands the connection only
+// the addresses that passed, so a name that resolves to a public address for the check and to a private one
+// for the connection (DNS rebinding) reaches nothing it should not. Redirects are never followed: a 3xx is the
+// target's answer. node:http rather than fetch: fetch cannot be told which address to connect to without
 // undici's Agent, which is not a dependency of the server.
 import { lookup as resolveName } from 'node:dns/promises';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
