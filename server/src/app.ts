@@ -23,7 +23,7 @@ import { errors } from './errors.js';
 import { STORABLE_TEXT_RULE, isStorableText } from './validation/storable-text.js';
 import { createLogger, redactUrl } from './logger.js';
 import { carryRequestActors } from './audit/actor.js';
-import { scheduleHourlyUpkeep } from './hourly-upkeep.js';
+import { scheduleHourlyUpkeep, type UpkeepOptions } from './hourly-upkeep.js';
 import { auditRoutesPlugin } from './plugins/audit.js';
 import { activationRoutes } from './plugins/activation.js';
 import { bucketingRoutes } from './plugins/bucketing.js';
@@ -75,15 +75,13 @@ export const liveUpdatesOf = (app: FastifyInstance): LiveUpdates => {
   return found;
 };
 
-/** What the app is built from. */
-export interface AppDeps {
+/** What the app is built from; the upkeep's options say how long what is kept. */
+export interface AppDeps extends UpkeepOptions {
   store: Store;
   /** A logger (default: pino at `info` on stdout). */
   logger?: Logger;
-  /** Days an unused assignment is kept (ASSIGNMENT_RETENTION_DAYS, default 90). */
-  assignmentRetentionDays?: number;
-  /** Days an audit entry is kept (FEATURE_AUDIT_RETENTION_DAYS); absent or null: forever. */
-  auditRetentionDays?: number | null;
+  /** FEATURE_WEBHOOK_PRIVATE_NETWORKS=allow: webhook URLs may name the server's own network (default false). */
+  webhookPrivateNetworks?: boolean;
   /** The demo page and SDK bundles; without it `/` and `/sdk/` are not served. */
   static?: StaticOptions;
   /** The clock, for tests. */
@@ -251,7 +249,10 @@ export const createApp = async (deps: AppDeps): Promise<FastifyInstance> => {
       void scope.register(operatorInsightRoutes, { ctx });
       void scope.register(operatorListeningRoute, { ctx, changes });
       void scope.register(operatorRollupRoutes, { ctx });
-      void scope.register(webhookRoutesPlugin, { ctx });
+      void scope.register(webhookRoutesPlugin, {
+        ctx,
+        privateNetworks: deps.webhookPrivateNetworks ?? false,
+      });
       void scope.register(userRoutes, { ctx, people });
       void scope.register(auditRoutesPlugin, { ctx });
       void scope.register(ssoSettingsRoutes, { ctx, providers: ssoProviders });

@@ -36,6 +36,13 @@ export interface ServerConfig {
    * waits three times longer, up to an hour, for 24 h (docs/teams.md).
    */
   webhookFirstRetryMs: number;
+  /**
+   * FEATURE_WEBHOOK_PRIVATE_NETWORKS=allow: webhooks may target loopback, private and link-local addresses
+   * (receivers on the operator's own network); false, the default: refused at creation and at every delivery.
+   */
+  webhookPrivateNetworks: boolean;
+  /** FEATURE_WEBHOOK_LOG_DAYS: settled webhook deliveries older than this many days are purged hourly. */
+  webhookLogDays: number;
 }
 
 /** How many live-update streams a process holds by default (PROTOCOL.md §17). */
@@ -43,6 +50,9 @@ export const DEFAULT_MAX_STREAMS = 10_000;
 
 /** How long a failed webhook delivery waits before its second attempt, by default. */
 export const DEFAULT_FIRST_RETRY_MS = 10_000;
+
+/** How many days settled webhook deliveries are kept in the delivery log by default. */
+export const DEFAULT_WEBHOOK_LOG_DAYS = 30;
 
 const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
@@ -81,6 +91,16 @@ const auditRetentionDays = (value: string | undefined): number | null => {
       `FEATURE_AUDIT_RETENTION_DAYS=${value} is invalid: set it to a whole number of days from 1 to 36500 (e.g. 730 keeps two years of the audit log), or unset it to keep every entry.`,
     );
   return n;
+};
+
+/** FEATURE_WEBHOOK_PRIVATE_NETWORKS: `allow`, or unset (or `deny`) for the default. */
+const webhookPrivateNetworks = (value: string | undefined): boolean => {
+  const said = value?.trim().toLowerCase() ?? '';
+  if (said === 'allow') return true;
+  if (said === '' || said === 'deny') return false;
+  throw new InputError(
+    `FEATURE_WEBHOOK_PRIVATE_NETWORKS=${value} is invalid: set it to allow to let webhooks reach loopback, private and link-local addresses (receivers on this server's own network), or unset it to refuse them (the default).`,
+  );
 };
 
 /** An operator key must be hard to guess: it opens every account (§13.8). */
@@ -159,6 +179,14 @@ export const readServerConfig = (env: NodeJS.ProcessEnv = process.env): ServerCo
       DEFAULT_FIRST_RETRY_MS,
       100,
       3_600_000,
+    ),
+    webhookPrivateNetworks: webhookPrivateNetworks(env.FEATURE_WEBHOOK_PRIVATE_NETWORKS),
+    webhookLogDays: integer(
+      env.FEATURE_WEBHOOK_LOG_DAYS,
+      'FEATURE_WEBHOOK_LOG_DAYS',
+      DEFAULT_WEBHOOK_LOG_DAYS,
+      1,
+      36_500,
     ),
   };
 };

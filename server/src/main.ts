@@ -75,6 +75,8 @@ export const serve = async (
     logger: log,
     assignmentRetentionDays: config.assignmentRetentionDays,
     auditRetentionDays: config.auditRetentionDays,
+    webhookLogDays: config.webhookLogDays,
+    webhookPrivateNetworks: config.webhookPrivateNetworks,
     operatorKeys,
     maxTokenLifetimeSeconds: config.maxTokenLifetimeSeconds,
     maxStreams: config.maxStreams,
@@ -104,6 +106,7 @@ export const serve = async (
     webhooks = startWebhookDeliverer(store, {
       log: { info: (line) => log.info(line), warn: (line) => log.warn(line) },
       retryDelayMs: retryDelay(config.webhookFirstRetryMs),
+      privateNetworks: config.webhookPrivateNetworks,
     });
     // fastify logs one line an address it listens on; that line also names the store, so it is the only one.
     const storeName = store.kind === 'pglite' ? 'embedded PGlite store' : 'PostgreSQL store';

@@ -43,7 +43,12 @@ before(async () => {
   sdkDir = buildSdkBundles();
   consoleDir = buildConsole();
   store = await openFreshPgliteStore();
-  server = await startApp(store, { operatorKeys: [KEY], static: { demoDir: work, sdkDir, consoleDir } });
+  // The webhook receiver below is on this machine, which webhooks reach only when allowed.
+  server = await startApp(store, {
+    operatorKeys: [KEY],
+    webhookPrivateNetworks: true,
+    static: { demoDir: work, sdkDir, consoleDir },
+  });
   browser = await launchChromium();
   if (SHOTS !== undefined) mkdirSync(SHOTS, { recursive: true });
 });
@@ -351,6 +356,7 @@ void test('an operator runs an A/B test from the console, from sign-in to sign-o
   const deliverer = startWebhookDeliverer(store, {
     log: { info: () => undefined, warn: () => undefined },
     pollMs: 100,
+    privateNetworks: true,
   });
   try {
     await open(page, '#/settings/webhooks', /^Webhooks/);

@@ -24,6 +24,8 @@ void describe('server configuration', () => {
         maxTokenLifetimeSeconds: null,
         maxStreams: 10_000,
         webhookFirstRetryMs: 10_000,
+        webhookPrivateNetworks: false,
+        webhookLogDays: 30,
       },
     );
   });
@@ -61,6 +63,19 @@ void describe('server configuration', () => {
     );
   });
 
+  void it('reads the webhook settings: private networks only when allowed, and the days the log keeps', () => {
+    assert.equal(
+      readServerConfig({ FEATURE_WEBHOOK_PRIVATE_NETWORKS: 'allow' }).webhookPrivateNetworks,
+      true,
+    );
+    assert.equal(
+      readServerConfig({ FEATURE_WEBHOOK_PRIVATE_NETWORKS: 'deny' }).webhookPrivateNetworks,
+      false,
+    );
+    assert.equal(readServerConfig({ FEATURE_WEBHOOK_PRIVATE_NETWORKS: '' }).webhookPrivateNetworks, false);
+    assert.equal(readServerConfig({ FEATURE_WEBHOOK_LOG_DAYS: '7' }).webhookLogDays, 7);
+  });
+
   void it('reads a read replica for reports beside the primary', () => {
     const config = readServerConfig({
       DATABASE_URL: 'postgres://primary/db',
@@ -88,6 +103,16 @@ void describe('server configuration', () => {
       /FEATURE_MAX_STREAMS=-1 is invalid: set it to an integer from 0 to 1000000/,
     ],
     [{ FEATURE_MAX_STREAMS: 'many' }, /FEATURE_MAX_STREAMS=many is invalid/],
+    [
+      { FEATURE_WEBHOOK_PRIVATE_NETWORKS: 'yes' },
+      /FEATURE_WEBHOOK_PRIVATE_NETWORKS=yes is invalid: set it to allow to let webhooks reach loopback, private and link-local addresses/,
+    ],
+    [{ FEATURE_WEBHOOK_PRIVATE_NETWORKS: 'true' }, /FEATURE_WEBHOOK_PRIVATE_NETWORKS=true is invalid/],
+    [
+      { FEATURE_WEBHOOK_LOG_DAYS: '0' },
+      /FEATURE_WEBHOOK_LOG_DAYS=0 is invalid: set it to an integer from 1 to 36500/,
+    ],
+    [{ FEATURE_WEBHOOK_LOG_DAYS: 'forever' }, /FEATURE_WEBHOOK_LOG_DAYS=forever is invalid/],
     [{ PORT: '70000' }, /PORT=70000 is invalid/],
     [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL=loud is invalid/],
   ];

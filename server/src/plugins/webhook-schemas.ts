@@ -80,7 +80,7 @@ export const webhookRoutes = {
   newWebhook: operatorRoute({
     summary: 'Create a webhook',
     description:
-      'Events of this environment are POSTed to `url`, signed with HMAC-SHA256 (`Feature-Signature: t=…,v1=…`), retried with backoff for 24 h and kept across restarts, in order per webhook. The secret is in this answer only.',
+      'Events of this environment are POSTed to `url`, signed with HMAC-SHA256 (`Feature-Signature: t=…,v1=…`), retried with backoff for 24 h and kept across restarts, in order per webhook. The secret is in this answer only. Unless the server is started with FEATURE_WEBHOOK_PRIVATE_NETWORKS=allow, `url` must reach a public address: a loopback, private or link-local address as its host is refused here, and a name is checked at each delivery on what it resolves to.',
     params: pathParameters('envId'),
     consumes: ['application/json'],
     body: {
@@ -93,7 +93,8 @@ export const webhookRoutes = {
           minLength: 1,
           maxLength: 2048,
           'x-storable': true,
-          description: 'An absolute http or https URL.',
+          description:
+            'An absolute http or https URL of a public address (any address with FEATURE_WEBHOOK_PRIVATE_NETWORKS=allow).',
           'x-rule': 'must be an absolute http:// or https:// URL of at most 2048 characters',
         },
         events: {
@@ -135,7 +136,8 @@ export const webhookRoutes = {
   }),
   listDeliveries: operatorRoute({
     summary: "A webhook's latest deliveries",
-    description: 'Newest first, at most 50, each with its last attempt and answer.',
+    description:
+      'Newest first, at most 50, each with its last attempt and answer; settled ones are kept FEATURE_WEBHOOK_LOG_DAYS days (default 30).',
     params: pathParameters('envId', 'webhookId'),
     response: { 200: list('The deliveries.', deliverySchema, deliveryExample), 404: notFound('webhook') },
   }),

@@ -9,6 +9,7 @@ import { operatorEnvironment } from '../http/operator-scope.js';
 import { deliveryAnswer, webhookAnswer } from '../services/webhook-answers.js';
 import type { AccountStore } from '../store/account-store.js';
 import type { WebhookRecord, WebhookStore } from '../store/webhook-store.js';
+import { literalAddressProblem } from '../webhooks/webhook-address.js';
 import type { WebhookEventType } from '../webhooks/webhook-events.js';
 import { webhookRoutes as doc } from './webhook-schemas.js';
 
@@ -17,8 +18,12 @@ const PREFIX = '/admin/v1/environments/:envId/webhooks';
 /** How many deliveries the console is shown per webhook. */
 export const DELIVERIES_SHOWN = 50;
 
-/** The URL a webhook posts to: absolute http(s), no credentials in it; else the reason. */
-const urlProblem = (value: string): string | null => {
+/**
+ * The URL a webhook posts to: absolute http(s), no credentials in it, and unless `privateNetworks`, not a
+ * literal address of the server's own network (a name is checked at each delivery, on what it resolves to);
+ * else the reason.
+ */
+const urlProblem = (value: string, privateNetworks: boolean): string | null => {
   let url: URL;
   try {
     url = new URL(value);
@@ -29,13 +34,15 @@ const urlProblem = (value: string): string | null => {
     return `must be an http:// or https:// URL, not ${url.protocol}//`;
   if (url.username !== '' || url.password !== '')
     return 'must not hold a user name or password: the signature authenticates each delivery';
-  return null;
+  return privateNetworks ? null : literalAddressProblem(url);
 };
 
 /** The webhook routes, registered by app.ts in the operator scope. */
 export const webhookRoutesPlugin: FastifyPluginCallback<{
   ctx: AppContext<AccountStore & WebhookStore>;
-}> = (scope, { ctx }, registered) => {
+  /** FEATURE_WEBHOOK_PRIVATE_NETWORKS=allow: URLs may name loopback, private and link-local addresses. */
+  privateNetworks: boolean;
+}> = (scope, { ctx, privateNetworks }, registered) => {
   const webhook = async (request: FastifyRequest): Promise<WebhookRecord> => {
     const found = await operatorEnvironment(ctx.store, request);
     const { webhookId } = request.params as { webhookId: string };
@@ -52,7 +59,7 @@ export const webhookRoutesPlugin: FastifyPluginCallback<{
     const found = await operatorEnvironment(ctx.store, request);
     const body = request.body as { url: string; events?: WebhookEventType[] };
     const url = body.url.trim();
-    const problem = urlProblem(url);
+    const problem = urlProblem(url, privateNetworks);
     if (problem !== null) throw errors.invalidBody('url', problem);
     const { webhook: created, secret } = await ctx.store.createWebhook(found.id, {
       url,

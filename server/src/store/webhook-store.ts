@@ -87,4 +87,9 @@ export interface WebhookStore {
     claimed: Pick<ClaimedDelivery, 'id' | 'createdMs' | 'leaseUntilMs'>,
     attempt: DeliveryAttempt,
   ): Promise<void>;
+  /**
+   * Drops the deliveries settled (delivered or given up) before `settledBeforeMs`, with their bodies and
+   * answers (FEATURE_WEBHOOK_LOG_DAYS); pending ones stay, however old. Resolves with how many went.
+   */
+  purgeDeliveries(settledBeforeMs: number): Promise<number>;
 }

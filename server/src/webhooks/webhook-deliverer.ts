@@ -1,9 +1,11 @@
 // Sends the store's webhook deliveries (issue 36): claims each target's oldest due delivery, posts it signed,
 // and records the answer. A 2xx settles it; anything else (an error status, a refused connection, a timeout, a
-// redirect) is retried with backoff and jitter for 24 h from the event, then given up. Everything is in the
+// redirect, a target on the server's own network: webhook-post.ts) is retried with backoff and jitter for 24 h
+// from the event, then given up. Everything is in the
 // store, so a restart resumes where it stopped: a delivery sent but not yet recorded as answered is sent again
 // (receivers deduplicate by the delivery id), never lost.
 import type { ClaimedDelivery, WebhookStore } from '../store/webhook-store.js';
+import { postWebhook } from './webhook-post.js';
 import { DELIVERY_HEADER, EVENT_HEADER, SIGNATURE_HEADER, signWebhook } from './webhook-signature.js';
 
 /** Where the deliverer's lines go (the server's logger). */
@@ -27,6 +29,11 @@ export interface WebhookDelivererOptions {
   giveUpAfterMs?: number;
   /** At most how many targets are sent to at once (default 16). */
   concurrency?: number;
+  /**
+   * FEATURE_WEBHOOK_PRIVATE_NETWORKS=allow: targets on loopback, private and link-local addresses are sent to
+   * (default false: refused, and logged as a failed attempt).
+   */
+  privateNetworks?: boolean;
 }
 
 /** The running deliverer. */
@@ -58,21 +65,6 @@ const retryAfterMs = (header: string | null, now: number): number => {
   return Number.isNaN(at) ? 0 : Math.max(0, at - now);
 };
 
-/** The start of an answer's body, at most `max` characters, without reading the rest. */
-const answerStart = async (response: Response, max: number): Promise<string> => {
-  const reader = response.body?.getReader();
-  if (reader === undefined) return '';
-  const decoder = new TextDecoder();
-  let text = '';
-  while (text.length < max) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    text += decoder.decode(value, { stream: true });
-  }
-  await reader.cancel().catch(() => undefined);
-  return text.slice(0, max);
-};
-
 /**
  * The target as a log line names it: its origin only, since many receivers (chat incoming-webhook URLs, for
  * one) carry their credential in the path or query, and logs are read more widely than the operator routes.
@@ -96,6 +88,7 @@ export const startWebhookDeliverer = (
   const delayAfter = options.retryDelayMs ?? retryDelay(10_000);
   const giveUpAfter = options.giveUpAfterMs ?? RETRY_FOR_MS;
   const concurrency = options.concurrency ?? 16;
+  const privateNetworks = options.privateNetworks ?? false;
   let timer: NodeJS.Timeout | null = null;
   let stopped = false;
   let running: Promise<number> | null = null;
@@ -107,10 +100,10 @@ export const startWebhookDeliverer = (
     let error: string | null = null;
     let askedWait = 0;
     try {
-      const response = await fetch(delivery.url, {
-        method: 'POST',
-        redirect: 'manual',
-        signal: AbortSignal.timeout(timeoutMs),
+      const response = await postWebhook(delivery.url, {
+        timeoutMs,
+        answerChars: 1024,
+        privateNetworks,
         headers: {
           'content-type': 'application/json',
           'user-agent': 'feature-server-webhooks',
@@ -121,15 +114,10 @@ export const startWebhookDeliverer = (
         body: delivery.body,
       });
       status = response.status;
-      answer = await answerStart(response, 1024);
-      askedWait = retryAfterMs(response.headers.get('retry-after'), sentAt);
+      answer = response.answer;
+      askedWait = retryAfterMs(response.retryAfter, sentAt);
     } catch (cause) {
-      const reason =
-        cause instanceof Error
-          ? ((cause.cause as Error | undefined)?.message ?? cause.message)
-          : String(cause);
-      error =
-        cause instanceof Error && cause.name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : reason;
+      error = cause instanceof Error ? cause.message : String(cause);
     }
     const delivered = status !== null && status >= 200 && status < 300;
     const settledAt = now();

@@ -126,7 +126,7 @@ before(async () => {
   });
   ids.accessId = String(access.body.id);
   const hook = await call(server, 'POST', `/admin/v1/environments/${env.envId}/webhooks`, operator, {
-    url: 'http://127.0.0.1:9/hook',
+    url: 'https://hooks.example.com/hook',
   });
   ids.webhookId = String(hook.body.id);
   ids.deliveryId = 'no-such-delivery';

@@ -261,7 +261,9 @@ describeOnEveryStoreWith<Fixture>(
     void it('logs webhooks: create, redeliver, delete', async () => {
       const { operator, env } = fixture();
       const created = await entriesOf(() =>
-        call('POST', `/admin/v1/environments/${env.envId}/webhooks`, { url: 'http://127.0.0.1:9/hook' }),
+        call('POST', `/admin/v1/environments/${env.envId}/webhooks`, {
+          url: 'https://hooks.example.com/hook',
+        }),
       );
       const webhookId = String(created.result.body?.id);
       const made = oneEntry(created.entries, {

@@ -59,6 +59,8 @@ void it("logs a failed delivery without the URL's path or query", async () => {
   const deliverer = startWebhookDeliverer(store, {
     log: { info: (line) => lines.push(line), warn: (line) => lines.push(line) },
     pollMs: 60_000,
+    // The receiver is on this machine, which webhooks reach only when allowed.
+    privateNetworks: true,
   });
   after(() => deliverer.stop());
   await until(() => settled.length === 1, { what: 'the failed attempt recorded' });

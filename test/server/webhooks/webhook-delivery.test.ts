@@ -95,6 +95,8 @@ void describe('webhook delivery across failures and a killed server (embedded st
       FEATURE_DATA_DIR: dir,
       FEATURE_OPERATOR_KEY: KEY,
       FEATURE_WEBHOOK_FIRST_RETRY_MS: '200',
+      // The receiver is on this machine: a server refuses it unless told its own network is allowed.
+      FEATURE_WEBHOOK_PRIVATE_NETWORKS: 'allow',
     };
     const first = await startServerProcess(serverEnv);
     children.push(first.child);

@@ -243,4 +243,14 @@ export const webhookQueries = (db: Pick<Sql, 'query' | 'transaction'>): WebhookS
       ],
     );
   },
+  async purgeDeliveries(settledBeforeMs) {
+    // A settled delivery has its settled_ms; a redeliver clears it and makes the delivery pending, so one sent
+    // again is never dropped while it waits.
+    const rows = await db.query(
+      `WITH d AS (DELETE FROM webhook_deliveries WHERE state <> 'pending' AND settled_ms < $1 RETURNING 1)
+       SELECT count(*)::int AS n FROM d`,
+      [settledBeforeMs],
+    );
+    return rows[0] === undefined ? 0 : num(rows[0], 'n');
+  },
 });
