@@ -65,7 +65,7 @@ export const storeUserOperations = (store: Store): UserOperations => {
         refusals(async () => {
           if ((await store.getAccount(accountId)) === null) throw unknownAccount(accountId);
           const { invitation, link } = await people.invite(accountId, email, role);
-          return { user: memberAnswer(invitation.after), link: link === null ? null : linkAnswer(link) };
+          return { user: memberAnswer(invitation.after), link: linkAnswer(link) };
         }),
       ),
     setUserRole: (accountId, user, role) =>
