@@ -61,6 +61,10 @@ void describe('feature-server user', () => {
       [pending.name, pending.active, pending.last_sign_in_at, pending.role],
       ['', false, null, 'viewer'],
     );
+    const noReset = await cliJson(['user', 'reset-link', 'grace@example.com', '--account', otherId], env, {
+      code: 2,
+    });
+    assert.equal((noReset.error as { code: string }).code, 'conflict');
 
     const listed = await cliJson(['user', 'list', '--account', accountId], env);
     assert.deepEqual(
