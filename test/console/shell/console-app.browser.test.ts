@@ -158,6 +158,7 @@ describe('<console-app>', () => {
           role: 'viewer',
           expires_at: '2026-12-06T10:00:00.000Z',
         },
+        'POST /admin/v1/console/join': { account_id: 'acc-1', answer: 'join' },
       },
     );
     const again = mountApp();
@@ -176,6 +177,21 @@ describe('<console-app>', () => {
     assert.include(server.asked, 'POST /admin/v1/console/join/peek');
     assert.notInclude(server.asked.join(' '), 'fcj_abc');
     await expect(again).to.be.accessible();
+
+    // Joined: the token is forgotten, the session read again (its roles changed), and the console shown.
+    const join = must(
+      [...(view.shadowRoot?.querySelectorAll('button') ?? [])].find((b) =>
+        /^\s*Join\s*$/.test(b.textContent),
+      ),
+    );
+    const asked = server.asked.length;
+    join.click();
+    await until(() => again.shadowRoot?.querySelector('#menu') !== null, { what: 'the console' });
+    assert.isNull(sessionStorage.getItem('feature-console.join-token'));
+    await until(() => server?.asked.slice(asked).includes('GET /admin/session') === true || undefined, {
+      what: 'the session read again',
+    });
+    assert.strictEqual(server.asked[asked], 'POST /admin/v1/console/join');
   });
 
   it('shows the sign-in without a session', async () => {

@@ -11,16 +11,13 @@ import { shellStyles } from './shell-styles.js';
 import type { Account, Environment, Items } from '../types.js';
 import '../sign-in/sign-in-view.js';
 import '../sign-in/choose-password-view.js';
-import '../sign-in/join-invitation-view.js';
 import { forgetJoinToken, keptJoinToken, takeJoinTokenFromAddress } from './join-token.js';
+import { JOIN_SIGN_IN, joinScreen, type JoinOutcome } from './join-screen.js';
 import { accountChoosers } from './account-choosers.js';
 import { consoleMenu } from './console-menu.js';
 import { routeView } from './route-view.js';
 import { saveChoice, savedChoice, type Choice } from './saved-choice.js';
 import { mayAct, type SessionUser } from '../roles.js';
-
-/** What the sign-in screen says while a join link waits for its person. */
-const JOIN_SIGN_IN = 'Sign in as the invited person to answer this invitation.';
 
 /**
  * The whole console.
@@ -197,12 +194,19 @@ export class ConsoleApp extends LitElement {
   }
 
   /** The invitation answered or left: the screen goes, and the console shows the account joined. */
-  #leaveJoin(joined: { accountId: string; message: string } | null): void {
+  #leaveJoin(joined: JoinOutcome): void {
     forgetJoinToken();
     this.joinToken = null;
     if (joined === null) return;
     this.#notify(joined.message, 'info');
-    void this.#reload({ accountId: joined.accountId }).catch((error: unknown) =>
+    const show = async () => {
+      // The session's roles changed (what the menus offer): read them again, then open the account joined.
+      const session = await this.#api.readSession();
+      if (session !== null) this.#user = session.user ?? null;
+      await this.#reload({ accountId: joined.accountId });
+      location.hash = routeHash({ name: 'campaigns' });
+    };
+    show().catch((error: unknown) =>
       this.#notify(error instanceof Error ? error.message : String(error), 'error'),
     );
   }
@@ -241,19 +245,10 @@ export class ConsoleApp extends LitElement {
         ></sign-in-view>
       </div>`;
     if (this.joinToken !== null)
-      return html`<div class="sign-in">
-        <join-invitation-view
-          .token=${this.joinToken}
-          @join-answered=${({ detail }: HTMLElementEventMap['join-answered']) =>
-            this.#leaveJoin(
-              detail.answer === 'join'
-                ? { accountId: detail.accountId, message: `You joined ${detail.accountName}.` }
-                : null,
-            )}
-          @join-left=${() => this.#leaveJoin(null)}
-          @sign-out-requested=${() => void this.#signOut()}
-        ></join-invitation-view>
-      </div>`;
+      return joinScreen(this.joinToken, {
+        answered: (joined) => this.#leaveJoin(joined),
+        signOut: () => void this.#signOut(),
+      });
     const { context } = this;
     return html` <header class="top">
         <button
