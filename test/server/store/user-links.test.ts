@@ -48,6 +48,8 @@ describeStoreOnEveryKind('user links', (opened) => {
     // Bob chooses his password with his link: the other account's admin holds nothing that replaces it.
     const used = await use(store, first, 'invitation', 'bob-hash');
     assert.equal(used.kind, 'opened');
+    // His join link stays: it sets no password, and only Bob, signed in, answers it.
+    assert.equal((await store.peekJoinLink(second, NOW + 2)).kind, 'found');
     const reset = token();
     const bob = await store.findUserByEmail('bob@example.com');
     assert.ok(bob !== null);
