@@ -54,8 +54,8 @@ export const userQueries = (db: Pick<Sql, 'query' | 'transaction'>): UserStore &
       // other account: otherwise an admin of this account could take the person over in accounts they are no
       // admin of (through a password set by the link, or a person who signs in through another account's
       // single sign-on). Anyone else is asked: a pending membership (which grants nothing and shows nothing of
-      // them) and a join link they answer signed in as themselves. The answer looks the same either way, so
-      // inviting tells no admin whether the email has a user here.
+      // them) and a join link they answer signed in as themselves. The member answered has the same shape and
+      // values either way (name, sign-in times and activity stay the person's until they join).
       const elsewhere = await tx.query(
         `SELECT 1 FROM account_members WHERE user_id = $1 AND account_id <> $2 AND NOT pending
          UNION ALL SELECT 1 FROM sso_identities WHERE user_id = $1 LIMIT 1`,
