@@ -43,6 +43,7 @@ import { staticRoutes, type StaticOptions } from './plugins/static.js';
 import { streamRoutes } from './plugins/stream.js';
 import { operatorListeningRoute } from './plugins/operator-listening.js';
 import { userRoutes } from './plugins/users.js';
+import { joinRoutes } from './plugins/join.js';
 import { webhookRoutesPlugin } from './plugins/webhooks.js';
 import { ssoSettingsRoutes } from './plugins/sso-settings.js';
 import { ssoPages } from './plugins/sso.js';
@@ -254,6 +255,7 @@ export const createApp = async (deps: AppDeps): Promise<FastifyInstance> => {
         privateNetworks: deps.webhookPrivateNetworks ?? false,
       });
       void scope.register(userRoutes, { ctx, people });
+      void scope.register(joinRoutes, { people });
       void scope.register(auditRoutesPlugin, { ctx });
       void scope.register(ssoSettingsRoutes, { ctx, providers: ssoProviders });
       void scope.register(campaignRoutes, {

@@ -160,17 +160,24 @@ export const errors = {
       'invalid_token',
       'Wrong email or password: check both, or ask an admin of your account for a reset link.',
     ),
-  spentUserLink: (kind: 'invitation' | 'reset', why: 'unknown' | 'used' | 'expired') =>
+  spentUserLink: (kind: 'invitation' | 'reset' | 'join', why: 'unknown' | 'used' | 'expired') =>
     new ApiError(
       why === 'unknown' ? 404 : 410,
       why === 'unknown' ? 'not_found' : 'link_expired',
-      `This ${kind === 'invitation' ? 'invitation' : 'password reset'} link ${
+      `This ${kind === 'reset' ? 'password reset' : 'invitation'} link ${
         why === 'used'
           ? 'was already used'
           : why === 'expired'
             ? 'has expired'
             : 'is not one this server made'
       }: ask an admin of your account for a new one${kind === 'reset' ? ', or sign in with your password' : ''}.`,
+    ),
+  // insufficient_role: the caller is signed in, and is not the one this needs (the invited person).
+  otherPersonsInvitation: () =>
+    new ApiError(
+      403,
+      'insufficient_role',
+      'This invitation is for another person: sign out, then open the link again and sign in as the person it invites.',
     ),
   signInLockedForEmail: (waitSeconds: number) =>
     new ApiError(

@@ -66,7 +66,7 @@ export const sessionOf = (answer: Answer): Session => {
 /** The token of a link path (`/admin/#invite=…`). */
 export const linkToken = (path: unknown): string => {
   assert.equal(typeof path, 'string');
-  return String(path).replace(/^\/admin\/#(invite|reset)=/, '');
+  return String(path).replace(/^\/admin\/#(invite|reset|join)=/, '');
 };
 
 /**
@@ -92,9 +92,24 @@ export const addPerson = async (
     },
   );
   assert.equal(invited.status, 201, invited.text);
-  const link = invited.body.link as { path: string } | null;
+  const link = invited.body.link as { path: string };
   const user = invited.body.user as { id: string };
-  if (link === null) return { session: await signInAs(server, email, password), userId: user.id };
+  if (link.path.startsWith('/admin/#join=')) {
+    // A person who already has a user: they sign in as themselves and join.
+    const session = await signInAs(server, email, password);
+    const joined = await call(
+      server,
+      'POST',
+      '/admin/v1/console/join',
+      { session },
+      {
+        token: linkToken(link.path),
+        answer: 'join',
+      },
+    );
+    assert.equal(joined.status, 200, joined.text);
+    return { session, userId: user.id };
+  }
   const accepted = await call(server, 'POST', '/admin/session/invitation', null, {
     token: linkToken(link.path),
     password,

@@ -9,10 +9,23 @@ export interface KeyRotatedDetail {
   apiKey: string;
 }
 
+/** What a person answered to a join link's invitation. */
+export interface JoinAnsweredDetail {
+  accountId: string;
+  accountName: string;
+  answer: 'join' | 'decline';
+}
+
 /** The console's event names and the detail each carries (`undefined`: the name says it all). */
 export interface ConsoleEventDetails {
   /** <sign-in-view>: the session was opened. */
   'signed-in': SessionAnswer;
+  /** <join-invitation-view>: the person joined the account, or declined. */
+  'join-answered': JoinAnsweredDetail;
+  /** <join-invitation-view>: the person leaves the invitation unanswered, for the console. */
+  'join-left': undefined;
+  /** <join-invitation-view>: the link is another person's: the shell signs out. */
+  'sign-out-requested': undefined;
   /** <access-create-form>: the server made an access (without its secret). */
   'access-created': Access;
   /** <access-list>: an access changed (was revoked); as the server has it now. */

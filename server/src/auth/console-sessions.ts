@@ -14,7 +14,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { digest, secretMatches } from '../ids.js';
 import type { ConsoleSessionStore } from '../store/console-session-store.js';
-import type { UserLinkKind, UserLinkRefusal, UserStore } from '../store/user-store.js';
+import type { PasswordLinkKind, UserLinkRefusal, UserStore } from '../store/user-store.js';
 import { OperatorKeys } from './operator-keys.js';
 
 /**
@@ -97,7 +97,7 @@ export class ConsoleSessions {
    * opens one, in one store transaction; why not, when the link opens nothing.
    */
   async openWithUserLink(input: {
-    kind: UserLinkKind;
+    kind: PasswordLinkKind;
     token: string;
     passwordHash: string;
     name: string | undefined;

@@ -1,6 +1,8 @@
 // People's sign-in and links (issue 36): email and password in, a console session out (console-sessions.ts:
 // the same cookie and CSRF token as the operator key's); invitations and password resets as one-time links
-// the console opens (`/admin/#invite=…`, `/admin/#reset=…`), kept as SHA-256 digests (they are random).
+// the console opens (`/admin/#invite=…`, `/admin/#reset=…`, `/admin/#join=…`), kept as SHA-256 digests (they
+// are random). A person who already has a user is never added to an account without their consent: they get a
+// join link, answered signed in as themselves, that sets no password and opens no session.
 //
 // An unknown email, a user with no password yet, a user in no account and a wrong password all take one
 // argon2id verification (passwords.ts verifies a dummy hash when there is none) and get the same answer no
@@ -9,7 +11,14 @@ import { randomBytes } from 'node:crypto';
 import { errors } from '../errors.js';
 import { CREDENTIAL_FAILURE_FLOOR_MS, noSoonerThan } from '../http/failure-floor.js';
 import { digest } from '../ids.js';
-import type { InvitationResult, Role, UserLinkKind, UserStore } from '../store/user-store.js';
+import type { JoinInvitation, JoinLinkStore } from '../store/join-link-store.js';
+import type {
+  InvitationResult,
+  PasswordLinkKind,
+  Role,
+  UserLinkKind,
+  UserStore,
+} from '../store/user-store.js';
 import type { ConsoleSessions, OpenedSession } from './console-sessions.js';
 import { hashPassword, passwordMatches, passwordProblem } from './passwords.js';
 import { PasswordLockout } from './password-lockout.js';
@@ -22,7 +31,7 @@ export const RESET_LIFETIME_MS = 3_600_000;
 
 /** A link made for a person, shown once. */
 export interface PersonLink {
-  /** Where the console opens it: `/admin/#invite=…` or `/admin/#reset=…`. */
+  /** Where the console opens it: `/admin/#invite=…`, `/admin/#join=…` or `/admin/#reset=…`. */
   path: string;
   expiresMs: number;
 }
@@ -34,8 +43,12 @@ export interface PeopleOptions {
   limits?: Partial<TokenLimits>;
 }
 
-const LINK_PREFIX: Readonly<Record<UserLinkKind, string>> = { invitation: 'fci', reset: 'fcr' };
-const LINK_FRAGMENT: Readonly<Record<UserLinkKind, string>> = { invitation: 'invite', reset: 'reset' };
+const LINK_PREFIX: Readonly<Record<UserLinkKind, string>> = { invitation: 'fci', reset: 'fcr', join: 'fcj' };
+const LINK_FRAGMENT: Readonly<Record<UserLinkKind, string>> = {
+  invitation: 'invite',
+  reset: 'reset',
+  join: 'join',
+};
 
 const newLinkToken = (kind: UserLinkKind): string =>
   `${LINK_PREFIX[kind]}_${randomBytes(32).toString('base64url')}`;
@@ -46,12 +59,12 @@ const looksLikeLink = (kind: UserLinkKind, token: string): boolean =>
 
 /** People's sign-in, invitations and password resets. */
 export class People {
-  readonly #store: UserStore;
+  readonly #store: UserStore & JoinLinkStore;
   readonly #sessions: ConsoleSessions;
   readonly #lockout: PasswordLockout;
   readonly #now: () => number;
 
-  constructor(store: UserStore, sessions: ConsoleSessions, options: PeopleOptions = {}) {
+  constructor(store: UserStore & JoinLinkStore, sessions: ConsoleSessions, options: PeopleOptions = {}) {
     this.#store = store;
     this.#sessions = sessions;
     this.#now = options.now ?? Date.now;
@@ -83,31 +96,61 @@ export class People {
   }
 
   /**
-   * Invites `email` to an account with `role`: the stored invitation and, when the person has no password
-   * yet, the one-time link to give them (null: they already sign in, and are simply a member now).
+   * Invites `email` to an account with `role`: the stored invitation and its one-time link. Both tokens are
+   * made before the store says which kind it stored, so that the answer (and its time) is the same whether the
+   * email has a user here or not.
    */
   async invite(
     accountId: string,
     email: string,
     role: Role,
-  ): Promise<{ invitation: InvitationResult; link: PersonLink | null }> {
-    const token = newLinkToken('invitation');
+  ): Promise<{ invitation: InvitationResult; link: PersonLink }> {
+    const tokens = { invitation: newLinkToken('invitation'), join: newLinkToken('join') };
     const nowMs = this.#now();
     const expiresMs = nowMs + INVITATION_LIFETIME_MS;
+    // The digest of each kind differs; the store keeps the one of the kind it chose.
     const invitation = await this.#store.inviteUser({
       accountId,
       email,
       role,
-      linkDigest: digest(token),
+      linkDigests: { invitation: digest(tokens.invitation), join: digest(tokens.join) },
       nowMs,
       expiresMs,
     });
-    return {
-      invitation,
-      link: invitation.linkStored
-        ? { path: `/admin/#${LINK_FRAGMENT.invitation}=${token}`, expiresMs }
-        : null,
-    };
+    const kind = invitation.linkKind;
+    return { invitation, link: { path: `/admin/#${LINK_FRAGMENT[kind]}=${tokens[kind]}`, expiresMs } };
+  }
+
+  /**
+   * The invitation a join link stands for, for the signed-in person `userId`: 404 for a link this server never
+   * made (or revoked), 410 for a used or expired one, 403 when it invites another person.
+   */
+  async peekJoin(token: string, userId: string): Promise<JoinInvitation> {
+    if (!looksLikeLink('join', token)) throw errors.spentUserLink('join', 'unknown');
+    const found = await this.#store.peekJoinLink(digest(token), this.#now());
+    if (found.kind === 'refused') throw errors.spentUserLink('join', found.why);
+    if (found.invitation.userId !== userId) throw errors.otherPersonsInvitation();
+    return found.invitation;
+  }
+
+  /** Answers a join link as the signed-in person `userId` (the refusals of peekJoin); the account joined or not. */
+  async answerJoin(
+    token: string,
+    userId: string,
+    answer: 'join' | 'decline',
+  ): Promise<{ accountId: string }> {
+    if (!looksLikeLink('join', token)) throw errors.spentUserLink('join', 'unknown');
+    const answered = await this.#store.answerJoinLink({
+      linkDigest: digest(token),
+      userId,
+      answer,
+      nowMs: this.#now(),
+    });
+    if (answered.kind === 'refused')
+      throw answered.why === 'other_person'
+        ? errors.otherPersonsInvitation()
+        : errors.spentUserLink('join', answered.why);
+    return { accountId: answered.before.accountId };
   }
 
   /**
@@ -128,7 +171,7 @@ export class People {
    * expired one.
    */
   async useLink(
-    kind: UserLinkKind,
+    kind: PasswordLinkKind,
     token: string,
     password: string,
     name: string | undefined,

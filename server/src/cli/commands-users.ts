@@ -39,12 +39,12 @@ export const userCommand = async (context: CommandContext): Promise<void> => {
       );
       context.print(
         { user: member, link },
-        link === null
-          ? `${member.email} already signs in: they are now ${member.role} of account ${account}.`
-          : [
-              `${member.email} invited as ${member.role} of account ${account}.`,
-              linkLines('Invitation link', link),
-            ].join('\n'),
+        // A person who already has a user answers a join link signed in as themselves; a new one chooses a
+        // password with theirs. Either way, the link is given on once.
+        [
+          `${member.email} invited as ${member.role} of account ${account}.`,
+          linkLines('Invitation link', link),
+        ].join('\n'),
       );
       return;
     }

@@ -90,12 +90,8 @@ export interface Operations {
   apiKeyMatches(envId: string, apiKey: string): Promise<boolean>;
   /** The members of an account, by email. */
   listUsers(accountId: string): Promise<MemberView[]>;
-  /** Invites `email` with `role`: the member, and the link when the person has no password yet. */
-  inviteUser(
-    accountId: string,
-    email: string,
-    role: Role,
-  ): Promise<{ user: MemberView; link: LinkView | null }>;
+  /** Invites `email` with `role`: the member, and their one-time link (an invitation, or a join link). */
+  inviteUser(accountId: string, email: string, role: Role): Promise<{ user: MemberView; link: LinkView }>;
   /** Changes the role of the member `user` (an id or an email); the account's last admin stays one. */
   setUserRole(accountId: string, user: string, role: Role): Promise<MemberView>;
   /** Removes the member `user` (an id or an email) from the account; the last admin stays. */

@@ -6,7 +6,7 @@ import { actingAs, type Actor } from '../audit/actor.js';
 import { ConsoleSessions } from '../auth/console-sessions.js';
 import { People } from '../auth/people.js';
 import { InputError } from '../errors.js';
-import { linkAnswer, memberAnswer } from '../services/member-answers.js';
+import { linkAnswer, memberAnswer, notYetMember } from '../services/member-answers.js';
 import type { Store } from '../store/store.js';
 import { AlreadyMemberError, LastAdminError, type MemberRecord } from '../store/user-store.js';
 import { CliError, unknownAccount, unknownUser } from './cli-error.js';
@@ -65,7 +65,7 @@ export const storeUserOperations = (store: Store): UserOperations => {
         refusals(async () => {
           if ((await store.getAccount(accountId)) === null) throw unknownAccount(accountId);
           const { invitation, link } = await people.invite(accountId, email, role);
-          return { user: memberAnswer(invitation.after), link: link === null ? null : linkAnswer(link) };
+          return { user: memberAnswer(invitation.after), link: linkAnswer(link) };
         }),
       ),
     setUserRole: (accountId, user, role) =>
@@ -88,6 +88,8 @@ export const storeUserOperations = (store: Store): UserOperations => {
     userResetLink: (accountId, user) =>
       actingAs(cliActor(), async () => {
         const found = await member(accountId, user);
+        // A reset link made from an account the person has not joined would open nothing (user-links-sql.ts).
+        if (found.pending) throw new CliError('conflict', notYetMember(found.email));
         const link = await people.resetLink(accountId, found.userId);
         if (link === null) throw unknownUser(accountId, user);
         return linkAnswer(link);

@@ -2,6 +2,7 @@
 // role changes, removals and reset links. Admins of the account and the operator key call them.
 import { errors } from '../errors.js';
 import { EMAIL, EMAIL_RULE, ROLE } from './people-schemas.js';
+import { notYetMember } from '../services/member-answers.js';
 import { answer, list, operatorRoute } from './operator-route-schemas.js';
 import { EXAMPLE, errorAnswer, errorResponse, noContentResponse, pathParameters } from './shared-schemas.js';
 
@@ -13,18 +14,19 @@ const memberSchema = {
   properties: {
     id: { type: 'string', description: "The user's id (the same in every account)." },
     email: { type: 'string', description: 'Lower-case.' },
-    name: { type: 'string', description: 'Empty until the person chooses one.' },
+    name: { type: 'string', description: 'Empty until the person chooses one, and while not active.' },
     role: ROLE,
     active: {
       type: 'boolean',
-      description: 'False until the person accepted the invitation (chose a password).',
+      description:
+        'False until the person accepted the invitation (chose a password, or answered their join link).',
     },
     created_at: {
       type: 'string',
       format: 'date-time',
       description: 'When they were invited to this account.',
     },
-    last_sign_in_at: NULLABLE_TIME,
+    last_sign_in_at: { ...NULLABLE_TIME, description: 'Null while not active.' },
   },
   additionalProperties: false,
 } as const;
@@ -80,7 +82,7 @@ export const userRouteSchemas = {
   inviteUser: operatorRoute({
     summary: 'Invite a person',
     description:
-      'Makes `email` a member of the account with `role`. A person with no password yet gets a one-time link (`/admin/#invite=…`, 7 days) in this answer only: give it to them, they choose a password there. A person who already signs in (a member of another account) simply becomes a member: `link` is null. Inviting a pending member again makes a new link and sets the new role.',
+      'Invites `email` to the account with `role`, and answers a one-time link (7 days) in this answer only: give it to the person. A new person chooses a password there (`/admin/#invite=…`) and is a member. A person who already has a user on this server (in another account, with a password or single sign-on) is never added without their consent: they answer a join link (`/admin/#join=…`) signed in as themselves, and until then are a pending member who has no access and of whom the list shows only the email and role, exactly as a new person who has not accepted yet. The answer has the same shape either way. Inviting someone who has not answered yet makes a new link and sets the new role; a member who signs in gets 409.',
     params: pathParameters('accountId'),
     consumes: ['application/json'],
     body: {
@@ -92,11 +94,11 @@ export const userRouteSchemas = {
     },
     response: {
       201: answer(
-        'The member, and the invitation link when one is needed.',
+        'The member (not active until they answer), and their one-time link.',
         {
           type: 'object',
           required: ['user', 'link'],
-          properties: { user: memberSchema, link: { ...linkSchema, type: ['object', 'null'] } },
+          properties: { user: memberSchema, link: linkSchema },
           additionalProperties: false,
         },
         {
@@ -147,7 +149,7 @@ export const userRouteSchemas = {
   removeUser: operatorRoute({
     summary: 'Remove a member from the account',
     description:
-      'They lose the account at their next request. Removed from their last account, their console sessions end and their links stop working.',
+      'They lose the account at their next request; a pending invitation is revoked (its link opens nothing). Removed from their last account, their console sessions end and their links stop working.',
     params: pathParameters('accountId', 'userId'),
     response: { 204: noContentResponse('Removed.'), 404: notMember('DELETE'), 409: lastAdmin },
   }),
@@ -162,6 +164,10 @@ export const userRouteSchemas = {
         expires_at: EXAMPLE.time,
       }),
       404: notMember('POST'),
+      409: errorResponse(
+        'The member has not accepted their invitation yet: invite them again instead.',
+        errorAnswer(errors.conflict(notYetMember('ada@example.com'))),
+      ),
     },
   }),
 };

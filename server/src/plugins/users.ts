@@ -15,7 +15,7 @@ import {
   type Role,
   type UserStore,
 } from '../store/user-store.js';
-import { linkAnswer, memberAnswer } from '../services/member-answers.js';
+import { linkAnswer, memberAnswer, notYetMember } from '../services/member-answers.js';
 import { userRouteSchemas as doc } from './user-schemas.js';
 
 const PREFIX = '/admin/v1/accounts/:accountId/users';
@@ -58,10 +58,8 @@ export const userRoutes: FastifyPluginCallback<{
     const accountId = await accountOf(request);
     const { email, role } = request.body as { email: string; role: Role };
     const { invitation, link } = await memberErrors(() => people.invite(accountId, email.trim(), role));
-    return reply.code(201).send({
-      user: memberAnswer(invitation.after),
-      link: link === null ? null : linkAnswer(link),
-    });
+    // The same answer whether the email had a user here or not: a pending member shows only what was typed.
+    return reply.code(201).send({ user: memberAnswer(invitation.after), link: linkAnswer(link) });
   });
   scope.patch(`${PREFIX}/:userId`, needs('admin', doc.changeRole), async (request) => {
     const member = await memberOf(request);
@@ -78,6 +76,9 @@ export const userRoutes: FastifyPluginCallback<{
   });
   scope.post(`${PREFIX}/:userId/reset-link`, needs('admin', doc.resetLink), async (request, reply) => {
     const member = await memberOf(request);
+    // Someone who has not answered their invitation gets a new invitation, not a reset link: the same refusal
+    // whether they are a new person or one who already had a user (pending), so it tells the admin nothing.
+    if (!member.active) throw errors.conflict(notYetMember(member.email));
     const caller = requestCaller(request);
     if (caller.kind === 'user') {
       // A reset link signs in as the person everywhere they are a member: an admin of one of their accounts

@@ -19,3 +19,7 @@ export const linkAnswer = (link: { path: string; expiresMs: number }) => ({
   path: link.path,
   expires_at: iso(link.expiresMs),
 });
+
+/** The refusal of a reset link for a member who has not accepted their invitation (nor answered it) yet. */
+export const notYetMember = (email: string): string =>
+  `${email.slice(0, 254)} has not accepted their invitation yet: invite them again for a new invitation link.`;

@@ -10,6 +10,7 @@ import type { CampaignStore } from './campaign-store.js';
 import type { CollectStore } from './collect-store.js';
 import type { ConfigurationStore } from './configuration-store.js';
 import type { ConsoleSessionStore } from './console-session-store.js';
+import type { JoinLinkStore } from './join-link-store.js';
 import type { ReportStore } from './report-store.js';
 import type { SsoStore } from './sso-store.js';
 import type { UpkeepStore } from './upkeep-store.js';
@@ -31,6 +32,7 @@ export interface Store
     UpkeepStore,
     WebhookStore,
     UserStore,
+    JoinLinkStore,
     SsoStore {
   /** "pglite" or "postgres", for logs and tests. */
   readonly kind: 'pglite' | 'postgres';

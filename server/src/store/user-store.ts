@@ -24,7 +24,11 @@ export interface UserRecord {
   lastSignInMs: number | null;
 }
 
-/** A user's membership of an account, with what the member list shows of the user. */
+/**
+ * A user's membership of an account, with what the member list shows of the user. A pending membership (a
+ * person who already had a user, invited and not yet answered) shows only what the admin typed: the email, the
+ * role; its name is '', its last sign-in null and it is not active, as a new person's unanswered invitation.
+ */
 export interface MemberRecord {
   accountId: string;
   userId: string;
@@ -34,24 +38,32 @@ export interface MemberRecord {
   /** When the user joined the account (was invited to it). */
   createdMs: number;
   lastSignInMs: number | null;
-  /** False until the user chose a password (an invitation not yet accepted). */
+  /** False until the user chose a password (an invitation not yet accepted), and while pending. */
   active: boolean;
+  /** True until an invited person who already had a user answers their join link: grants nothing. */
+  pending: boolean;
 }
 
-/** The kinds of one-time user link. */
-export type UserLinkKind = 'invitation' | 'reset';
+/** The kinds of one-time user link: `join` asks an existing person's consent, and sets no password. */
+export type UserLinkKind = 'invitation' | 'reset' | 'join';
+
+/** The links that set a password (and open a session). */
+export type PasswordLinkKind = 'invitation' | 'reset';
 
 /** Why a link opened nothing. */
 export type UserLinkRefusal = 'unknown' | 'used' | 'expired';
 
-/** An invitation as stored: the user (new or existing), the membership made, and whether a link was stored. */
+/** An invitation as stored: the user (new or existing), the membership made, and the kind of link stored. */
 export interface InvitationResult {
   user: UserRecord;
   /** The membership before the invitation (null: not a member) and after it. */
   before: MemberRecord | null;
   after: MemberRecord;
-  /** False when the user already has a password: they sign in as they are, no link is needed nor made. */
-  linkStored: boolean;
+  /**
+   * `invitation` for a person with no way to sign in and no other account (they choose a password); `join`
+   * for anyone else (they answer signed in as themselves, and their membership is pending until then).
+   */
+  linkKind: 'invitation' | 'join';
 }
 
 /** Refused because the account would be left with no admin. */
@@ -78,14 +90,17 @@ export class AlreadyMemberError extends Error {
 export interface UserStore {
   /**
    * Invites `email` to an account with `role`: makes the user when there is none (no password yet) and the
-   * membership, and stores the link `linkDigest` when the user has no password yet. A pending member invited
-   * again gets a new link and the new role; a member with a password → AlreadyMemberError.
+   * membership, and stores the link of InvitationResult.linkKind: a person who already has a way
+   * to sign in or another account gets a pending membership and a join link. A member who has not answered yet,
+   * invited again, gets a new link (their older ones void) and the new role; a member who signs in →
+   * AlreadyMemberError.
    */
   inviteUser(input: {
     accountId: string;
     email: string;
     role: Role;
-    linkDigest: Uint8Array;
+    /** The digest of each kind of link: the one of the kind stored is kept. */
+    linkDigests: { invitation: Uint8Array; join: Uint8Array };
     nowMs: number;
     expiresMs: number;
   }): Promise<InvitationResult>;
@@ -97,7 +112,7 @@ export interface UserStore {
   listMembers(accountId: string): Promise<MemberRecord[]>;
   /** One member of an account, or null when the user is not one. */
   getMember(accountId: string, userId: string): Promise<MemberRecord | null>;
-  /** The accounts a user belongs to, with the role in each. */
+  /** The accounts a user belongs to, with the role in each (pending memberships are not there: they grant nothing). */
   membershipsOf(userId: string): Promise<Array<{ accountId: string; role: Role }>>;
   /**
    * Changes a member's role; null when the user is not a member. Demoting the account's last admin →
@@ -134,7 +149,7 @@ export interface UserStore {
    */
   useUserLink(input: {
     linkDigest: Uint8Array;
-    kind: UserLinkKind;
+    kind: PasswordLinkKind;
     passwordHash: string;
     name: string | undefined;
     sessionDigest: Uint8Array;

@@ -1,6 +1,7 @@
 // <users-view> and <user-invite-form> over the stub API: the members with their role, since and last sign-in;
-// an invitation posts the email and role and shows the one-time link once (a person who already signs in gets
-// none); a role change is sent, and the server's refusal (the last admin) is said under the select, which goes
+// an invitation posts the email and role and always shows the one-time link once (a person who already signs in
+// gets a join link, shown alike); a not-yet-answered invitation is listed as pending, with no reset link and a
+// Revoke; a role change is sent, and the server's refusal (the last admin) is said under the select, which goes
 // back; Remove asks first; a reset link is shown once; a viewer or editor is offered nothing; at 390 px every
 // control is within the window.
 import { assert, expect } from '@open-wc/testing';
@@ -72,7 +73,12 @@ describe('<users-view>', () => {
     assert.match(ada, /ada@example\.com Ada/);
     assert.match(ada, /2026/);
     assert.strictEqual(rowOf(el, ADA.email).querySelector('select')?.value, 'admin');
-    assert.match(rowOf(el, BOB.email).textContent, /\(invited\)[\s\S]*—/);
+    const bob = rowOf(el, BOB.email);
+    assert.match(bob.textContent, /—[\s\S]*Invitation pending/);
+    // A pending invitation gets no reset link (the server refuses one): it is revoked, or invited again.
+    assert.notMatch(bob.textContent, /Reset link/);
+    assert.match(bob.textContent, /Revoke invitation/);
+    assert.match(rowOf(el, ADA.email).textContent, /Reset link/);
     await expect(el).to.be.accessible();
   });
 
@@ -122,17 +128,20 @@ describe('<users-view>', () => {
       `${location.origin}/admin/#invite=fci_abc`,
     );
     assert.isNotNull(panel.shadowRoot?.querySelector('copy-button'));
-    assert.match(rowOf(el, BOB.email).textContent, /invited/);
+    assert.match(rowOf(el, BOB.email).textContent, /Invitation pending/);
     await expect(el).to.be.accessible();
     buttonIn(panel, /Done/).click();
     await settle(form);
     assert.notInclude(must(form.shadowRoot).innerHTML, 'fci_abc');
   });
 
-  it('says a person who already signs in became a member, and the email the server refused', async () => {
+  it('shows the link of a person who already signs in alike, and the email the server refused', async () => {
     const api = new StubApi({
       [`GET ${LIST}`]: { items: [] },
-      [`POST ${LIST}`]: { user: BOB, link: null },
+      [`POST ${LIST}`]: {
+        user: BOB,
+        link: { path: '/admin/#join=fcj_abc', expires_at: '2026-11-30T10:00:00.000Z' },
+      },
     });
     const el = await shown(api);
     const form = inShadow(el, 'user-invite-form');
@@ -142,8 +151,17 @@ describe('<users-view>', () => {
     assert.match(inShadow(form, '#invite-email-error').textContent, /Enter the email/);
     typeInto(inShadow<HTMLInputElement>(form, '#invite-email'), 'bob@example.com');
     buttonIn(form, /^\s*Invite\s*$/).click();
-    await until(() => /already signs in/.test(form.shadowRoot?.textContent ?? ''), { what: 'the status' });
-    assert.isNull(form.shadowRoot?.querySelector('secret-once'));
+    await until(() => form.shadowRoot?.querySelector('secret-once') !== null, { what: 'the link' });
+    const panel = inShadow(form, 'secret-once');
+    await settle(panel);
+    assert.strictEqual(
+      inShadow(panel, '[data-testid=invitation-link]').textContent,
+      `${location.origin}/admin/#join=fcj_abc`,
+    );
+    assert.notMatch(form.shadowRoot?.textContent ?? '', /they are now|now a member/);
+    assert.match(rowOf(el, BOB.email).textContent, /Invitation pending/);
+    buttonIn(panel, /Done/).click();
+    await settle(form);
 
     api.answer(`POST ${LIST}`, () => {
       throw new ConsoleApiError(
@@ -191,18 +209,21 @@ describe('<users-view>', () => {
     await expect(el).to.be.accessible();
   });
 
-  it('removes a member only after the confirmation', async () => {
+  it('revokes a pending invitation only after the confirmation', async () => {
     const api = new StubApi({ [`GET ${LIST}`]: { items: [ADA, BOB] }, [`DELETE ${LIST}/usr-bob`]: null });
     const el = await shown(api);
-    buttonIn(el, /Remove[\s\S]*bob@/).click();
+    buttonIn(el, /Revoke invitation[\s\S]*bob@/).click();
     await answerConfirm('cancel');
     await settle(el);
     assert.lengthOf(api.made('DELETE'), 0);
-    buttonIn(el, /Remove[\s\S]*bob@/).click();
+    buttonIn(el, /Revoke invitation[\s\S]*bob@/).click();
     await answerConfirm('confirm');
-    await until(() => (el.shadowRoot?.textContent ?? '').includes('bob@example.com is removed'), {
-      what: 'the removal',
-    });
+    await until(
+      () => (el.shadowRoot?.textContent ?? '').includes('invitation of bob@example.com is revoked'),
+      {
+        what: 'the revocation',
+      },
+    );
     assert.deepEqual(api.made('DELETE'), [{ method: 'DELETE', path: `${LIST}/usr-bob` }]);
     assert.lengthOf(el.shadowRoot?.querySelectorAll('tbody tr') ?? [], 1);
   });

@@ -17,9 +17,10 @@ const emptyPage = {
 };
 
 /** A fetch double that answers the console's routes by `METHOD path` (401 for the session when `signedIn` is false). */
-const serve = (signedIn: boolean, user?: unknown) => {
+const serve = (signedIn: boolean, user?: unknown, more: Record<string, unknown> = {}) => {
   const asked: string[] = [];
   const answers: Record<string, unknown> = {
+    ...more,
     'GET /admin/v1/accounts': { items: [ACCOUNT] },
     'GET /admin/v1/accounts/acc-1/environments': { items: [ENV, STAGING] },
     'GET /admin/v1/environments/env-1/campaigns?_page=1&_max_per_page=100': emptyPage,
@@ -75,6 +76,7 @@ describe('<console-app>', () => {
     server?.restore();
     document.querySelectorAll('console-app').forEach((app) => app.parentElement?.remove());
     history.replaceState(null, '', location.pathname + location.search);
+    sessionStorage.clear();
   });
 
   it('provides the chosen environment to the view, and a new choice in the header reaches it', async () => {
@@ -122,6 +124,74 @@ describe('<console-app>', () => {
     assert.include(await menuLinks(person('admin')), 'Users');
     assert.notInclude(await menuLinks(person('editor')), 'Users');
     assert.notInclude(await menuLinks(person('viewer')), 'Users');
+  });
+
+  it('keeps a join link out of the address, asks the invited person to sign in, then shows the invitation', async () => {
+    history.replaceState(null, '', `${location.pathname}${location.search}#join=fcj_abc`);
+    server = serve(false);
+    const app = mountApp();
+    await until(() => app.shadowRoot?.querySelector('sign-in-view') !== null, { what: 'the sign-in' });
+    assert.notInclude(location.href, 'fcj_abc');
+    const signIn = must(app.shadowRoot?.querySelector('sign-in-view'));
+    await signIn.updateComplete;
+    assert.match(
+      signIn.shadowRoot?.textContent ?? '',
+      /Sign in as the invited person to answer this invitation/,
+    );
+    server.restore();
+    app.parentElement?.remove();
+
+    // Signed in (here: the page loaded again after a sign-in elsewhere in this tab): the invitation, from the
+    // token this tab kept, sent in a POST body.
+    server = serve(
+      true,
+      {
+        id: 'usr-1',
+        email: 'ada@example.com',
+        name: 'Ada',
+        accounts: [{ account_id: 'acc-1', role: 'admin' }],
+      },
+      {
+        'POST /admin/v1/console/join/peek': {
+          account_id: 'acc-2',
+          account_name: 'Beta shop',
+          role: 'viewer',
+          expires_at: '2026-12-06T10:00:00.000Z',
+        },
+        'POST /admin/v1/console/join': { account_id: 'acc-1', answer: 'join' },
+      },
+    );
+    const again = mountApp();
+    await until(() => again.shadowRoot?.querySelector('join-invitation-view') !== null, {
+      what: 'the invitation screen',
+    });
+    const view = must(again.shadowRoot?.querySelector('join-invitation-view'));
+    await until(
+      () =>
+        /Join Beta shop as viewer\?/.test(view.shadowRoot?.textContent.replace(/\s+/g, ' ') ?? '') ||
+        undefined,
+      {
+        what: 'the question',
+      },
+    );
+    assert.include(server.asked, 'POST /admin/v1/console/join/peek');
+    assert.notInclude(server.asked.join(' '), 'fcj_abc');
+    await expect(again).to.be.accessible();
+
+    // Joined: the token is forgotten, the session read again (its roles changed), and the console shown.
+    const join = must(
+      [...(view.shadowRoot?.querySelectorAll('button') ?? [])].find((b) =>
+        /^\s*Join\s*$/.test(b.textContent),
+      ),
+    );
+    const asked = server.asked.length;
+    join.click();
+    await until(() => again.shadowRoot?.querySelector('#menu') !== null, { what: 'the console' });
+    assert.isNull(sessionStorage.getItem('feature-console.join-token'));
+    await until(() => server?.asked.slice(asked).includes('GET /admin/session') === true || undefined, {
+      what: 'the session read again',
+    });
+    assert.strictEqual(server.asked[asked], 'POST /admin/v1/console/join');
   });
 
   it('shows the sign-in without a session', async () => {

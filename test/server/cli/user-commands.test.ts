@@ -23,6 +23,7 @@ void describe('feature-server user', () => {
     await copyTemplateDataDir(dataDir);
     const store = auditedByTests(await openPgliteStore(dataDir));
     const accountId = (await store.createAccount('Team')).id;
+    const otherId = (await store.createAccount('Other team')).id;
     await store.close();
 
     const invited = await cliJson(
@@ -39,6 +40,31 @@ void describe('feature-server user', () => {
     assert.equal(human.code, 0, human.stderr);
     assert.match(human.stdout, /grace@example.com invited as viewer/);
     assert.match(human.stdout, /Invitation link: \/admin\/#invite=fci_/);
+
+    // Grace has a user now (a member of Team): another account's invitation asks her consent, with a join link,
+    // and the answer shows nothing of her the admin did not type.
+    const asked = await runCliInProcess(
+      ['user', 'invite', '--account', otherId, '--email', 'grace@example.com', '--role', 'editor'],
+      env,
+    );
+    assert.equal(asked.code, 0, asked.stderr);
+    assert.match(asked.stdout, /grace@example.com invited as editor/);
+    assert.match(asked.stdout, /Invitation link: \/admin\/#join=fcj_/);
+    const again = await cliJson(
+      ['user', 'invite', '--account', otherId, '--email', 'grace@example.com', '--role', 'viewer'],
+      env,
+    );
+    assert.match((again.link as { path: string }).path, /^\/admin\/#join=fcj_[A-Za-z0-9_-]{43}$/);
+    assert.deepEqual(Object.keys(again).sort(), Object.keys(invited).sort());
+    const pending = again.user as { name: string; active: boolean; last_sign_in_at: unknown; role: string };
+    assert.deepEqual(
+      [pending.name, pending.active, pending.last_sign_in_at, pending.role],
+      ['', false, null, 'viewer'],
+    );
+    const noReset = await cliJson(['user', 'reset-link', 'grace@example.com', '--account', otherId], env, {
+      code: 2,
+    });
+    assert.equal((noReset.error as { code: string }).code, 'conflict');
 
     const listed = await cliJson(['user', 'list', '--account', accountId], env);
     assert.deepEqual(

@@ -490,6 +490,37 @@ void describe('every operation, called with its documented examples', () => {
     assert.equal((await admin('delete', '/{userId}')).status, 204);
   });
 
+  void it('join routes: a person who already has a user reads, then answers, their invitation', async () => {
+    // Ada chose a password above, and was removed: invited again, she answers a join link signed in.
+    const invited = await call('post', '/admin/v1/accounts/{accountId}/users', {
+      body: requestExample('post', '/admin/v1/accounts/{accountId}/users'),
+      headers: operator,
+    });
+    assert.equal(invited.status, 201);
+    const path = (invited.body.link as { path: string }).path;
+    assert.match(path, /^\/admin\/#join=fcj_/);
+    const token = path.replace(/^\/admin\/#join=/, '');
+    const { password } = requestExample('post', '/admin/session/password-reset') as { password: string };
+    const email = (invited.body.user as { email: string }).email;
+    const signedIn = await call('post', '/admin/session', { body: { email, password } });
+    assert.equal(signedIn.status, 200);
+    const cookie = /^(feature_console=[^;]+)/.exec(signedIn.headers.get('set-cookie') ?? '')?.[1] ?? '';
+    const headers = { cookie, 'x-csrf-token': String(signedIn.body.csrf_token) };
+    const peek = requestExample('post', '/admin/v1/console/join/peek');
+    assert.equal((await call('post', '/admin/v1/console/join/peek', { body: peek, headers })).status, 404);
+    const found = await call('post', '/admin/v1/console/join/peek', { body: { token }, headers });
+    assert.equal(found.status, 200);
+    const answer = requestExample('post', '/admin/v1/console/join') as Record<string, unknown>;
+    assert.equal(
+      (await call('post', '/admin/v1/console/join', { body: { ...answer, token }, headers })).status,
+      200,
+    );
+    assert.equal(
+      (await call('post', '/admin/v1/console/join', { body: { ...answer, token }, headers })).status,
+      410,
+    );
+  });
+
   void it('audit routes: the log, its export, a campaign history and a restore', async () => {
     const log = await call('get', '/admin/v1/accounts/{accountId}/audit', {
       headers: operator,

@@ -21,9 +21,10 @@ const KEY = 'operator-key-for-the-role-matrix-0123456789';
 /**
  * Who may call each route: a role in the route's account (admin ⊃ editor ⊃ viewer), `signed_in` (anyone
  * signed in; the answer depends on who), `operator_key` (instance-wide: the key alone), `session` (any console
- * session: reading or ending one's own), `public` (signing in: no credential at all).
+ * session: reading or ending one's own), `person` (a person's session: answering one's own invitation; the
+ * operator key is no person), `public` (signing in: no credential at all).
  */
-type Need = 'admin' | 'editor' | 'viewer' | 'signed_in' | 'operator_key' | 'session' | 'public';
+type Need = 'admin' | 'editor' | 'viewer' | 'signed_in' | 'operator_key' | 'session' | 'person' | 'public';
 
 const MATRIX: Readonly<Record<string, Need>> = {
   'GET /admin/v1/accounts': 'signed_in',
@@ -77,6 +78,8 @@ const MATRIX: Readonly<Record<string, Need>> = {
   'POST /admin/session/password-reset': 'public',
   'POST /admin/v1/console/sign-in-links': 'operator_key',
   'DELETE /admin/v1/console/sessions': 'operator_key',
+  'POST /admin/v1/console/join/peek': 'person',
+  'POST /admin/v1/console/join': 'person',
 };
 
 const RANK = { viewer: 0, editor: 1, admin: 2 } as const;
@@ -93,8 +96,8 @@ interface Operation {
 const expected = (need: Need, who: Who): 'allowed' | 401 | 403 | 404 => {
   if (who === 'none') return 401;
   // The operator key here is a Bearer header: not a console session, so it has none to read or end.
-  if (who === 'operator') return need === 'session' ? 401 : 'allowed';
-  if (need === 'signed_in' || need === 'session') return 'allowed';
+  if (who === 'operator') return need === 'session' ? 401 : need === 'person' ? 403 : 'allowed';
+  if (need === 'signed_in' || need === 'session' || need === 'person') return 'allowed';
   if (need === 'operator_key') return 403;
   if (who === 'outsider') return 404;
   return RANK[who] >= RANK[need as keyof typeof RANK] ? 'allowed' : 403;

@@ -60,6 +60,7 @@ void describe('migrations in the compiled server', () => {
         { version: 13, name: '013-people' },
         { version: 14, name: '014-audit-log' },
         { version: 15, name: '015-single-sign-on' },
+        { version: 16, name: '016-pending-members' },
       ]);
       const tables = await sql.query(
         // The month partitions of activations and hits (migration 10) depend on the date: listed apart.

@@ -125,7 +125,7 @@ describeStoreOnEveryKind('single sign-on settings', (opened) => {
       accountId: account.id,
       email: 'bo@example.com',
       role: 'viewer',
-      linkDigest: randomBytes(32),
+      linkDigests: { invitation: randomBytes(32), join: randomBytes(32) },
       nowMs: 1_000,
       expiresMs: 10_000,
     });
@@ -151,7 +151,7 @@ describeStoreOnEveryKind('single sign-on settings', (opened) => {
       accountId: theirs.id,
       email: 'cy@example.com',
       role: 'admin',
-      linkDigest: randomBytes(32),
+      linkDigests: { invitation: randomBytes(32), join: randomBytes(32) },
       nowMs: 1_000,
       expiresMs: 10_000,
     });

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { it } from 'node:test';
-import type { UserLinkKind } from '../../../server/src/store/user-store.js';
+import type { PasswordLinkKind } from '../../../server/src/store/user-store.js';
 import type { Store } from '../../../server/src/store/store.js';
 import { describeStoreOnEveryKind } from '../support.js';
 
@@ -19,11 +19,11 @@ describeStoreOnEveryKind('user links', (opened) => {
       accountId,
       email,
       role: 'admin',
-      linkDigest: link,
+      linkDigests: { invitation: link, join: link },
       nowMs: NOW,
       expiresMs: NOW + HOUR,
     });
-  const use = (store: Store, linkDigest: Uint8Array, kind: UserLinkKind, passwordHash: string) =>
+  const use = (store: Store, linkDigest: Uint8Array, kind: PasswordLinkKind, passwordHash: string) =>
     store.useUserLink({
       linkDigest,
       kind,
@@ -37,24 +37,34 @@ describeStoreOnEveryKind('user links', (opened) => {
   void it("gives no invitation link for a person of another account, and voids a person's other links", async () => {
     const { store, accountId } = opened();
     const other = await store.createAccount('Other');
-    // Invited to both accounts before choosing a password: only the first invitation carries a link.
+    // Invited to both accounts before choosing a password: only the first invitation sets a password, the
+    // second asks Bob's consent (a join link, which no password link replaces).
     const first = token();
-    assert.equal((await invite(store, accountId, 'bob@example.com', first)).linkStored, true);
+    assert.equal((await invite(store, accountId, 'bob@example.com', first)).linkKind, 'invitation');
     const second = token();
-    assert.equal((await invite(store, other.id, 'bob@example.com', second)).linkStored, false);
+    assert.equal((await invite(store, other.id, 'bob@example.com', second)).linkKind, 'join');
     assert.deepEqual(await use(store, second, 'invitation', 'never'), { kind: 'refused', why: 'unknown' });
 
     // Bob chooses his password with his link: the other account's admin holds nothing that replaces it.
     const used = await use(store, first, 'invitation', 'bob-hash');
     assert.equal(used.kind, 'opened');
+    // His join link stays: it sets no password, and only Bob, signed in, answers it.
+    assert.equal((await store.peekJoinLink(second, NOW + 2)).kind, 'found');
     const reset = token();
     const bob = await store.findUserByEmail('bob@example.com');
     assert.ok(bob !== null);
     assert.equal(await store.createResetLink(accountId, bob.id, reset, NOW, NOW + HOUR), true);
-    // Another invitation of a person who signs in gives no link, and voids the pending reset link.
+    // Another invitation of a person who signs in gives a join link; joining voids the pending reset link.
     const third = token();
     const another = await store.createAccount('Another');
-    assert.equal((await invite(store, another.id, 'bob@example.com', third)).linkStored, false);
+    assert.equal((await invite(store, another.id, 'bob@example.com', third)).linkKind, 'join');
+    const joined = await store.answerJoinLink({
+      linkDigest: third,
+      userId: bob.id,
+      answer: 'join',
+      nowMs: NOW,
+    });
+    assert.equal(joined.kind, 'joined');
     assert.deepEqual(await use(store, reset, 'reset', 'taken'), { kind: 'refused', why: 'unknown' });
     assert.deepEqual(await use(store, third, 'invitation', 'taken'), { kind: 'refused', why: 'unknown' });
     assert.equal((await store.findUserByEmail('bob@example.com'))?.passwordHash, 'bob-hash');

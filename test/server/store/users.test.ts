@@ -21,7 +21,7 @@ describeStoreOnEveryKind('users', (opened) => {
       accountId,
       email: 'Ada@Example.COM',
       role: 'editor',
-      linkDigest: link,
+      linkDigests: { invitation: link, join: link },
       nowMs: NOW,
       expiresMs: NOW + HOUR,
     });
@@ -32,7 +32,7 @@ describeStoreOnEveryKind('users', (opened) => {
       { role: invited.after.role, active: invited.after.active, email: invited.after.email },
       { role: 'editor', active: false, email: 'ada@example.com' },
     );
-    assert.equal(invited.linkStored, true);
+    assert.equal(invited.linkKind, 'invitation');
     assert.equal((await store.findUserByEmail('ADA@example.com'))?.id, invited.user.id);
     assert.deepEqual(await store.membershipsOf(invited.user.id), [{ accountId, role: 'editor' }]);
 
@@ -41,7 +41,7 @@ describeStoreOnEveryKind('users', (opened) => {
       accountId,
       email: 'ada@example.com',
       role: 'viewer',
-      linkDigest: token(),
+      linkDigests: { invitation: token(), join: token() },
       nowMs: NOW,
       expiresMs: NOW + HOUR,
     });
@@ -90,7 +90,7 @@ describeStoreOnEveryKind('users', (opened) => {
         accountId,
         email: 'ADA@example.com',
         role: 'admin',
-        linkDigest: token(),
+        linkDigests: { invitation: token(), join: token() },
         nowMs: NOW,
         expiresMs: NOW + HOUR,
       }),
@@ -105,7 +105,7 @@ describeStoreOnEveryKind('users', (opened) => {
       accountId,
       email: 'grace@example.com',
       role: 'viewer',
-      linkDigest: link,
+      linkDigests: { invitation: link, join: link },
       nowMs: NOW,
       expiresMs: NOW + HOUR,
     });
@@ -135,7 +135,7 @@ describeStoreOnEveryKind('users', (opened) => {
         accountId,
         email,
         role,
-        linkDigest: link,
+        linkDigests: { invitation: link, join: link },
         nowMs: NOW,
         expiresMs: NOW + HOUR,
       });
@@ -195,7 +195,7 @@ describeStoreOnEveryKind('users', (opened) => {
       accountId: other.id,
       email: 'alice@example.com',
       role: 'viewer',
-      linkDigest: token(),
+      linkDigests: { invitation: token(), join: token() },
       nowMs: NOW,
       expiresMs: NOW + HOUR,
     });
@@ -226,7 +226,7 @@ describeStoreOnEveryKind('users', (opened) => {
       accountId,
       email: 'old@example.com',
       role: 'viewer',
-      linkDigest: token(),
+      linkDigests: { invitation: token(), join: token() },
       nowMs: NOW,
       expiresMs: NOW + 10,
     });
@@ -236,7 +236,7 @@ describeStoreOnEveryKind('users', (opened) => {
         accountId: 'no-such-account',
         email: 'x@example.com',
         role: 'viewer',
-        linkDigest: token(),
+        linkDigests: { invitation: token(), join: token() },
         nowMs: NOW,
         expiresMs: NOW + 10,
       }),

@@ -58,14 +58,14 @@ export class UserInviteForm extends LitElement {
     if (this.emailError !== '') return this.#focusEmail();
     this.busy = true;
     try {
-      const answer = await this.context.api.post<{ user: Member; link: PersonLink | null }>(
+      // Always a link: a new person chooses a password with it, someone who already has a user answers it
+      // signed in. The server answers both alike, so the console cannot tell (nor say) which.
+      const answer = await this.context.api.post<{ user: Member; link: PersonLink }>(
         `/accounts/${seg(account.id)}/users`,
         { email, role },
       );
       form.reset();
-      if (answer.link === null)
-        this.status = `${answer.user.email} already signs in: they are now a member, as ${answer.user.role}.`;
-      else this.link = new URL(answer.link.path, location.origin).href;
+      this.link = new URL(answer.link.path, location.origin).href;
       emit(this, 'member-invited', answer.user);
     } catch (error) {
       const emailMessage =
@@ -108,7 +108,9 @@ export class UserInviteForm extends LitElement {
                 void this.#focusEmail();
               }}
               ><p>
-                Give it to the person: there is no mail server. They choose their password there.
+                Give it to the person: there is no mail server. A new person chooses their password there;
+                someone who already signs in to this server signs in and answers it. Until then they are
+                listed as an invitation pending, and have no access.
               </p></secret-once
             >`
       }

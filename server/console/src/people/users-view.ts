@@ -123,16 +123,25 @@ export class UsersView extends LitElement {
   }
 
   async #remove(member: Member): Promise<void> {
-    const sure = await confirmAction(
-      `Remove ${member.email} from ${this.context.account?.name ?? 'this account'}?`,
-      'They lose the account at their next request. Removed from their last account, they are signed out and their links stop working.',
-      'Remove',
-    );
+    const account = this.context.account?.name ?? 'this account';
+    const sure = member.active
+      ? await confirmAction(
+          `Remove ${member.email} from ${account}?`,
+          'They lose the account at their next request. Removed from their last account, they are signed out and their links stop working.',
+          'Remove',
+        )
+      : await confirmAction(
+          `Revoke the invitation of ${member.email} to ${account}?`,
+          'Their invitation link stops working. You can invite them again later.',
+          'Revoke',
+        );
     if (!sure) return;
     try {
       await this.context.api.delete(this.#path(member));
       this.members = this.members.filter((m) => m.id !== member.id);
-      this.status = `${member.email} is removed.`;
+      this.status = member.active
+        ? `${member.email} is removed.`
+        : `The invitation of ${member.email} is revoked.`;
     } catch (error) {
       this.status = `Not removed: ${messageOf(error)}`;
     }
@@ -155,7 +164,7 @@ export class UsersView extends LitElement {
       <th role="rowheader" scope="row" data-label="Email">${member.email}</th>
       <td role="cell" data-label="Name">
         ${member.name === '' ? html`<span class="muted">—</span>` : member.name}
-        ${member.active ? nothing : html`<span class="muted">(invited)</span>`}
+        ${member.active ? nothing : html`<span class="badge">Invitation pending</span>`}
       </td>
       <td role="cell" data-label="Role">
         <div>
@@ -175,11 +184,18 @@ export class UsersView extends LitElement {
       <td role="cell" data-label="Last sign-in">${shortDateTime(member.last_sign_in_at)}</td>
       <td role="cell" class="whole">
         <div class="row">
-          <button type="button" class="secondary" @click=${() => void this.#resetLink(member)}>
-            Reset link<span class="visually-hidden"> for ${member.email}</span>
-          </button>
+          ${
+            // Someone who has not answered their invitation gets a new one (invite again), not a reset link.
+            member.active
+              ? html`<button type="button" class="secondary" @click=${() => void this.#resetLink(member)}>
+                  Reset link<span class="visually-hidden"> for ${member.email}</span>
+                </button>`
+              : nothing
+          }
           <button type="button" class="secondary danger" @click=${() => void this.#remove(member)}>
-            Remove<span class="visually-hidden"> ${member.email}</span>
+            ${member.active ? 'Remove' : 'Revoke invitation'}<span class="visually-hidden">
+              ${member.email}</span
+            >
           </button>
         </div>
       </td>

@@ -11,6 +11,8 @@ import { shellStyles } from './shell-styles.js';
 import type { Account, Environment, Items } from '../types.js';
 import '../sign-in/sign-in-view.js';
 import '../sign-in/choose-password-view.js';
+import { forgetJoinToken, keptJoinToken, takeJoinTokenFromAddress } from './join-token.js';
+import { JOIN_SIGN_IN, joinScreen, type JoinOutcome } from './join-screen.js';
 import { accountChoosers } from './account-choosers.js';
 import { consoleMenu } from './console-menu.js';
 import { routeView } from './route-view.js';
@@ -29,6 +31,7 @@ export class ConsoleApp extends LitElement {
     context: { state: true },
     signInMessage: { state: true },
     personLink: { state: true },
+    joinToken: { state: true },
     notice: { state: true },
     menuOpen: { state: true },
   };
@@ -39,6 +42,8 @@ export class ConsoleApp extends LitElement {
   declare signInMessage: string;
   /** An invitation or reset link the page was opened with, until the person chose a password. */
   declare personLink: { kind: 'invitation' | 'reset'; token: string } | null;
+  /** A join link's token (shell/join-token.ts), until its person answered or left it. */
+  declare joinToken: string | null;
   declare notice: { message: string; kind: 'info' | 'error' } | null;
   declare menuOpen: boolean;
 
@@ -59,6 +64,7 @@ export class ConsoleApp extends LitElement {
     this.route = parseRoute(location.hash);
     this.signInMessage = '';
     this.personLink = null;
+    this.joinToken = null;
     this.notice = null;
     this.menuOpen = false;
     this.context = this.#makeContext([], null, [], null);
@@ -97,6 +103,9 @@ export class ConsoleApp extends LitElement {
       this.phase = 'signed-out';
       return;
     }
+    // A join link: answered signed in as its person, after a sign-in when there is no session yet.
+    this.joinToken = takeJoinTokenFromAddress(routeHash({ name: 'campaigns' })) ?? keptJoinToken();
+    if (this.joinToken !== null) this.signInMessage = JOIN_SIGN_IN;
     const link = /^#sign-in=([A-Za-z0-9_-]+)$/.exec(location.hash)?.[1];
     if (link !== undefined) {
       // The token is spent either way: take it out of the address bar and the history at once.
@@ -181,7 +190,25 @@ export class ConsoleApp extends LitElement {
       // Already over on the server: signed out all the same.
     }
     this.phase = 'signed-out';
-    this.signInMessage = 'Signed out.';
+    this.signInMessage = this.joinToken === null ? 'Signed out.' : JOIN_SIGN_IN;
+  }
+
+  /** The invitation answered or left: the screen goes, and the console shows the account joined. */
+  #leaveJoin(joined: JoinOutcome): void {
+    forgetJoinToken();
+    this.joinToken = null;
+    if (joined === null) return;
+    this.#notify(joined.message, 'info');
+    const show = async () => {
+      // The session's roles changed (what the menus offer): read them again, then open the account joined.
+      const session = await this.#api.readSession();
+      if (session !== null) this.#user = session.user ?? null;
+      await this.#reload({ accountId: joined.accountId });
+      location.hash = routeHash({ name: 'campaigns' });
+    };
+    show().catch((error: unknown) =>
+      this.#notify(error instanceof Error ? error.message : String(error), 'error'),
+    );
   }
 
   #choose(what: 'account' | 'environment', id: string): void {
@@ -217,6 +244,11 @@ export class ConsoleApp extends LitElement {
             })}
         ></sign-in-view>
       </div>`;
+    if (this.joinToken !== null)
+      return joinScreen(this.joinToken, {
+        answered: (joined) => this.#leaveJoin(joined),
+        signOut: () => void this.#signOut(),
+      });
     const { context } = this;
     return html` <header class="top">
         <button

@@ -15,6 +15,7 @@ import { webhooksMigration } from './012-webhooks.js';
 import { peopleMigration } from './013-people.js';
 import { auditLogMigration } from './014-audit-log.js';
 import { singleSignOnMigration } from './015-single-sign-on.js';
+import { pendingMembersMigration } from './016-pending-members.js';
 import type { Queryable } from '../sql/sql.js';
 import type { MigrationStep } from './migration-progress.js';
 
@@ -47,4 +48,5 @@ export const MIGRATIONS: readonly Migration[] = [
   peopleMigration,
   auditLogMigration,
   singleSignOnMigration,
+  pendingMembersMigration,
 ];

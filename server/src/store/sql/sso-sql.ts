@@ -210,22 +210,31 @@ export const ssoQueries = (db: Pick<Sql, 'query' | 'transaction'>): SsoStore => 
         [signIn.issuer, signIn.subject, user.id, signIn.nowMs],
       );
       const before = await tx.query(
-        'SELECT role FROM account_members WHERE account_id = $1 AND user_id = $2 FOR UPDATE',
+        'SELECT role, pending FROM account_members WHERE account_id = $1 AND user_id = $2 FOR UPDATE',
         [signIn.accountId, user.id],
       );
-      const roleBefore = before[0] === undefined ? null : text(before[0], 'role');
+      // A pending invitation is no membership: the provider's assertion is the person's consent, and makes it one.
+      const wasPending = before[0]?.pending === true;
+      const roleBefore = before[0] === undefined || wasPending ? null : text(before[0], 'role');
       // The mappings never leave an account without an admin: its last one stays admin (as setMemberRole keeps
       // them), whatever their groups now say.
       const admins = await tx.query(
-        `SELECT 1 FROM account_members WHERE account_id = $1 AND role = 'admin' AND user_id <> $2 FOR UPDATE`,
+        `SELECT 1 FROM account_members WHERE account_id = $1 AND role = 'admin' AND user_id <> $2 AND NOT pending
+         FOR UPDATE`,
         [signIn.accountId, user.id],
       );
       const role = roleBefore === 'admin' && admins.length === 0 ? 'admin' : signIn.role;
       await tx.query(
         `INSERT INTO account_members (account_id, user_id, role, created_ms) VALUES ($1, $2, $3, $4)
-         ON CONFLICT (account_id, user_id) DO UPDATE SET role = EXCLUDED.role`,
+         ON CONFLICT (account_id, user_id) DO UPDATE SET role = EXCLUDED.role, pending = false`,
         [signIn.accountId, user.id, role, signIn.nowMs],
       );
+      // The invitation is answered: its join link opens nothing now.
+      if (wasPending)
+        await tx.query(
+          `DELETE FROM user_links WHERE user_id = $1 AND account_id = $2 AND kind = 'join' AND used_ms IS NULL`,
+          [user.id, signIn.accountId],
+        );
       // A reset link made for the person was checked against the accounts they were in then: void it.
       if (roleBefore === null)
         await tx.query(`DELETE FROM user_links WHERE user_id = $1 AND kind = 'reset' AND used_ms IS NULL`, [

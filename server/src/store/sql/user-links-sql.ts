@@ -50,16 +50,19 @@ export const userLinkQueries = (
       const userId = text(link, 'user_id');
       const userRow = (await tx.query('SELECT * FROM users WHERE id = $1 FOR UPDATE', [userId]))[0];
       if (userRow === undefined) return { kind: 'refused', why: 'unknown' } as const;
-      // The link opens nothing once the person has left the account it was made from.
-      const member = await tx.query('SELECT 1 FROM account_members WHERE user_id = $1 AND account_id = $2', [
-        userId,
-        text(link, 'account_id'),
-      ]);
+      // The link opens nothing once the person has left the account it was made from (or is only invited to it).
+      const member = await tx.query(
+        'SELECT 1 FROM account_members WHERE user_id = $1 AND account_id = $2 AND NOT pending',
+        [userId, text(link, 'account_id')],
+      );
       if (member.length === 0) return { kind: 'refused', why: 'unknown' } as const;
       const before = toUser(userRow);
       await tx.query('UPDATE user_links SET used_ms = $2 WHERE digest = $1', [linkDigest, nowMs]);
-      // Once the person has chosen a password, their other unused links are void: none can replace it.
-      await tx.query('DELETE FROM user_links WHERE user_id = $1 AND used_ms IS NULL', [userId]);
+      // Once the person has chosen a password, their other unused links are void: none can replace it. Join
+      // links stay: they set no password, and only the person, signed in, answers them.
+      await tx.query(`DELETE FROM user_links WHERE user_id = $1 AND used_ms IS NULL AND kind <> 'join'`, [
+        userId,
+      ]);
       const updated = await tx.query(
         `UPDATE users SET password_hash = $2, name = COALESCE($3, name), last_sign_in_ms = $4 WHERE id = $1
          RETURNING *`,

@@ -5,66 +5,34 @@
 // open a session, whatever the instance.
 import { InputError } from '../../errors.js';
 import { newId } from '../../ids.js';
-import {
-  AlreadyMemberError,
-  LastAdminError,
-  type MemberRecord,
-  type Role,
-  type UserStore,
-} from '../user-store.js';
+import type { JoinLinkStore } from '../join-link-store.js';
+import { AlreadyMemberError, LastAdminError, type UserStore } from '../user-store.js';
 import { recordAudit } from './audit-sql.js';
 import { memberState } from './audit-states.js';
 import { userLinkQueries } from './user-links-sql.js';
 import { toUser } from './user-rows.js';
-import { num, numOrNull, text, type Queryable, type Row, type Sql } from './sql.js';
+import { MEMBER_COLUMNS, memberIn, roleOf, toMember } from './member-rows.js';
+import { joinLinkQueries } from './join-links-sql.js';
+import { text, type Queryable, type Sql } from './sql.js';
 
-const isRole = (value: string): value is Role =>
-  value === 'admin' || value === 'editor' || value === 'viewer';
-
-const roleOf = (row: Row): Role => {
-  const value = text(row, 'role');
-  // The column's CHECK keeps other values out; viewer would fail closed all the same.
-  return isRole(value) ? value : 'viewer';
-};
-
-const MEMBER_COLUMNS = `m.account_id, m.user_id, u.email, u.name, m.role, m.created_ms, u.last_sign_in_ms,
-  (u.password_hash IS NOT NULL OR EXISTS (SELECT 1 FROM sso_identities i WHERE i.user_id = u.id)) AS active`;
-
-const toMember = (row: Row): MemberRecord => ({
-  accountId: text(row, 'account_id'),
-  userId: text(row, 'user_id'),
-  email: text(row, 'email'),
-  name: text(row, 'name'),
-  role: roleOf(row),
-  createdMs: num(row, 'created_ms'),
-  lastSignInMs: numOrNull(row, 'last_sign_in_ms'),
-  active: row.active === true,
-});
-
-const memberIn = async (tx: Queryable, accountId: string, userId: string): Promise<MemberRecord | null> => {
-  const rows = await tx.query(
-    `SELECT ${MEMBER_COLUMNS} FROM account_members m JOIN users u ON u.id = m.user_id
-     WHERE m.account_id = $1 AND m.user_id = $2`,
-    [accountId, userId],
-  );
-  const row = rows[0];
-  return row === undefined ? null : toMember(row);
-};
-
-/** Locks the account's memberships and counts its admins other than `userId`. */
+/** Locks the account's memberships and counts its admins other than `userId` (a pending one manages nothing). */
 const otherAdmins = async (tx: Queryable, accountId: string, userId: string): Promise<number> => {
-  const rows = await tx.query('SELECT user_id, role FROM account_members WHERE account_id = $1 FOR UPDATE', [
-    accountId,
-  ]);
-  return rows.filter((row) => text(row, 'role') === 'admin' && text(row, 'user_id') !== userId).length;
+  const rows = await tx.query(
+    'SELECT user_id, role, pending FROM account_members WHERE account_id = $1 FOR UPDATE',
+    [accountId],
+  );
+  return rows.filter(
+    (row) => text(row, 'role') === 'admin' && text(row, 'user_id') !== userId && row.pending !== true,
+  ).length;
 };
 
+// Pending memberships count: a person invited elsewhere signs in (and keeps their links) to answer it.
 const inSomeAccount = async (tx: Queryable, userId: string): Promise<boolean> =>
   (await tx.query('SELECT 1 FROM account_members WHERE user_id = $1 LIMIT 1', [userId])).length > 0;
 
 /** User operations of the store. */
-export const userQueries = (db: Pick<Sql, 'query' | 'transaction'>): UserStore => ({
-  async inviteUser({ accountId, email, role, linkDigest, nowMs, expiresMs }) {
+export const userQueries = (db: Pick<Sql, 'query' | 'transaction'>): UserStore & JoinLinkStore => ({
+  async inviteUser({ accountId, email, role, linkDigests, nowMs, expiresMs }) {
     const lower = email.toLowerCase();
     return db.transaction(async (tx) => {
       const account = await tx.query('SELECT id FROM accounts WHERE id = $1', [accountId]);
@@ -82,32 +50,28 @@ export const userQueries = (db: Pick<Sql, 'query' | 'transaction'>): UserStore =
       const user = toUser(userRow);
       const before = await memberIn(tx, accountId, user.id);
       if (before !== null && before.active) throw new AlreadyMemberError(lower);
-      await tx.query(
-        `INSERT INTO account_members (account_id, user_id, role, created_ms) VALUES ($1, $2, $3, $4)
-         ON CONFLICT (account_id, user_id) DO UPDATE SET role = EXCLUDED.role`,
-        [accountId, user.id, role, nowMs],
-      );
-      // A link lets whoever holds it choose the person's password: it is given only for a person who has no
-      // way to sign in yet and belongs to no other account. Otherwise an admin of this account could take the
-      // person over in accounts they are no admin of (through a password set by the link, or a person who signs
-      // in through another account's single sign-on). Such a person simply becomes a member, and any reset link
-      // made for them (checked against the accounts they were in then) is voided.
+      // A link that sets a password is given only for a person who has no way to sign in yet and belongs to no
+      // other account: otherwise an admin of this account could take the person over in accounts they are no
+      // admin of (through a password set by the link, or a person who signs in through another account's
+      // single sign-on). Anyone else is asked: a pending membership (which grants nothing and shows nothing of
+      // them) and a join link they answer signed in as themselves. The member answered has the same shape and
+      // values either way (name, sign-in times and activity stay the person's until they join).
       const elsewhere = await tx.query(
-        `SELECT 1 FROM account_members WHERE user_id = $1 AND account_id <> $2
+        `SELECT 1 FROM account_members WHERE user_id = $1 AND account_id <> $2 AND NOT pending
          UNION ALL SELECT 1 FROM sso_identities WHERE user_id = $1 LIMIT 1`,
         [user.id, accountId],
       );
-      const linkStored = user.passwordHash === null && elsewhere.length === 0;
-      if (!linkStored)
-        await tx.query(`DELETE FROM user_links WHERE user_id = $1 AND kind = 'reset' AND used_ms IS NULL`, [
-          user.id,
-        ]);
-      if (linkStored)
-        await tx.query(
-          `INSERT INTO user_links (digest, kind, user_id, account_id, created_ms, expires_ms)
-           VALUES ($1, 'invitation', $2, $3, $4, $5)`,
-          [linkDigest, user.id, accountId, nowMs, expiresMs],
-        );
+      const linkKind = user.passwordHash === null && elsewhere.length === 0 ? 'invitation' : 'join';
+      await tx.query(
+        `INSERT INTO account_members (account_id, user_id, role, created_ms, pending) VALUES ($1, $2, $3, $4, $5)
+         ON CONFLICT (account_id, user_id) DO UPDATE SET role = EXCLUDED.role, pending = EXCLUDED.pending`,
+        [accountId, user.id, role, nowMs, linkKind === 'join'],
+      );
+      await tx.query(
+        `INSERT INTO user_links (digest, kind, user_id, account_id, created_ms, expires_ms)
+         VALUES ($1, $2, $3, $4, $5, $6)`,
+        [linkDigests[linkKind], linkKind, user.id, accountId, nowMs, expiresMs],
+      );
       const after = await memberIn(tx, accountId, user.id);
       if (after === null) throw new Error('inviteUser: the membership row vanished');
       await recordAudit(tx, {
@@ -118,9 +82,9 @@ export const userQueries = (db: Pick<Sql, 'query' | 'transaction'>): UserStore =
         action: 'user.invited',
         before: before === null ? null : memberState(before),
         after: memberState(after),
-        details: { link: linkStored },
+        details: { link: linkKind },
       });
-      return { user, before, after, linkStored };
+      return { user, before, after, linkKind };
     });
   },
   async findUserByEmail(email) {
@@ -144,7 +108,7 @@ export const userQueries = (db: Pick<Sql, 'query' | 'transaction'>): UserStore =
   getMember: (accountId, userId) => memberIn(db, accountId, userId),
   async membershipsOf(userId) {
     const rows = await db.query(
-      'SELECT account_id, role FROM account_members WHERE user_id = $1 ORDER BY account_id',
+      'SELECT account_id, role FROM account_members WHERE user_id = $1 AND NOT pending ORDER BY account_id',
       [userId],
     );
     return rows.map((row) => ({ accountId: text(row, 'account_id'), role: roleOf(row) }));
@@ -154,7 +118,8 @@ export const userQueries = (db: Pick<Sql, 'query' | 'transaction'>): UserStore =
       const admins = await otherAdmins(tx, accountId, userId);
       const before = await memberIn(tx, accountId, userId);
       if (before === null) return null;
-      if (before.role === 'admin' && role !== 'admin' && admins === 0) throw new LastAdminError(accountId);
+      if (!before.pending && before.role === 'admin' && role !== 'admin' && admins === 0)
+        throw new LastAdminError(accountId);
       const after = { ...before, role };
       // A role set to what it was changes nothing, and logs nothing.
       if (before.role === role) return { before, after };
@@ -183,11 +148,17 @@ export const userQueries = (db: Pick<Sql, 'query' | 'transaction'>): UserStore =
       const admins = await otherAdmins(tx, accountId, userId);
       const before = await memberIn(tx, accountId, userId);
       if (before === null) return null;
-      if (before.role === 'admin' && admins === 0) throw new LastAdminError(accountId);
+      if (!before.pending && before.role === 'admin' && admins === 0) throw new LastAdminError(accountId);
       await tx.query('DELETE FROM account_members WHERE account_id = $1 AND user_id = $2', [
         accountId,
         userId,
       ]);
+      // A revoked invitation's link opens nothing.
+      await tx.query(
+        `DELETE FROM user_links WHERE user_id = $1 AND account_id = $2 AND kind IN ('invitation', 'join')
+         AND used_ms IS NULL`,
+        [userId, accountId],
+      );
       let sessionsEnded = 0;
       if (!(await inSomeAccount(tx, userId))) {
         // In no account, the person can do nothing here: their sessions end and their links open nothing.
@@ -210,6 +181,7 @@ export const userQueries = (db: Pick<Sql, 'query' | 'transaction'>): UserStore =
     });
   },
   ...userLinkQueries(db),
+  ...joinLinkQueries(db),
   async openUserSession(userId, sessionDigest, nowMs, expiresMs) {
     return db.transaction(async (tx) => {
       // Locked, then checked by a later statement: a removal from the last account that ran meanwhile is seen.
