@@ -49,7 +49,7 @@ const LISTS = RANGES.map(([kind, address, bits, family]) => {
   return { kind, list };
 });
 
-/** The 8 groups of an IPv6 address (`::` expanded, a dotted IPv4 tail read as two groups); null if unreadable. */
+/** The 8 groups of an IPv6 address (`::` expanded, a dotted IPv4 tail read as two); null if unreadable. */
 const ipv6Groups = (address: string): number[] | null => {
   let normalised: string;
   try {

@@ -5,7 +5,7 @@
 // store, so a restart resumes where it stopped: a delivery sent but not yet recorded as answered is sent again
 // (receivers deduplicate by the delivery id), never lost.
 import type { ClaimedDelivery, WebhookStore } from '../store/webhook-store.js';
-import { postWebhook } from './webhook-post.js';
+import { postWebhook, RefusedTargetError } from './webhook-post.js';
 import { DELIVERY_HEADER, EVENT_HEADER, SIGNATURE_HEADER, signWebhook } from './webhook-signature.js';
 
 /** Where the deliverer's lines go (the server's logger). */
@@ -34,6 +34,8 @@ export interface WebhookDelivererOptions {
    * (default false: refused, and logged as a failed attempt).
    */
   privateNetworks?: boolean;
+  /** The DNS servers that resolve target names (`host` or `host:port`); by default the system's. */
+  dnsServers?: readonly string[];
 }
 
 /** The running deliverer. */
@@ -99,11 +101,14 @@ export const startWebhookDeliverer = (
     let answer: string | null = null;
     let error: string | null = null;
     let askedWait = 0;
+    // What only the server's log says: the addresses a refused name resolved to (webhook-post.ts says why).
+    let serverOnly = '';
     try {
       const response = await postWebhook(delivery.url, {
         timeoutMs,
         answerChars: 1024,
         privateNetworks,
+        ...(options.dnsServers === undefined ? {} : { dnsServers: options.dnsServers }),
         headers: {
           'content-type': 'application/json',
           'user-agent': 'feature-server-webhooks',
@@ -118,6 +123,7 @@ export const startWebhookDeliverer = (
       askedWait = retryAfterMs(response.retryAfter, sentAt);
     } catch (cause) {
       error = cause instanceof Error ? cause.message : String(cause);
+      if (cause instanceof RefusedTargetError && cause.resolved !== '') serverOnly = `; ${cause.resolved}`;
     }
     const delivered = status !== null && status >= 200 && status < 300;
     const settledAt = now();
@@ -127,7 +133,7 @@ export const startWebhookDeliverer = (
         ? null
         : Math.min(deadline, settledAt + Math.round(Math.max(delayAfter(delivery.attempts + 1), askedWait)));
     if (!delivered) {
-      const why = status === null ? error : `HTTP ${status}`;
+      const why = status === null ? `${error}${serverOnly}` : `HTTP ${status}`;
       if (retryAtMs === null)
         options.log.warn(
           `webhook ${delivery.webhookId}: delivery ${delivery.id} (${delivery.eventType}) to ${logged(delivery.url)} given up after ${delivery.attempts + 1} attempts in 24 h (last: ${why})`,

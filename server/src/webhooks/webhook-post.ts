@@ -1,14 +1,16 @@
 // One webhook POST (issue 36), only to addresses that were checked: the target's name is resolved here, every
 // address it resolves to is checked (webhook-address.ts), and the request's `lookup` hands the connection only
 // the addresses that passed, so a name that resolves to a public address for the check and to a private one
-// for the connection (DNS rebinding) reaches nothing it should not. Redirects are never followed: a 3xx is the
-// target's answer. node:http rather than fetch: fetch cannot be told which address to connect to without
+// for the connection (DNS rebinding) reaches nothing it should not. A refusal says what the name resolved to
+// only in the server's log: the delivery log is read by the account's admins, who would otherwise learn the
+// addresses of the server's internal names by aiming webhooks at them. Redirects are never followed: a 3xx is
+// the target's answer. node:http rather than fetch: fetch cannot be told which address to connect to without
 // undici's Agent, which is not a dependency of the server.
-import { lookup as resolveName } from 'node:dns/promises';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { literalAddress, PRIVATE_NETWORKS_SETTING, refusedAddressKind } from './webhook-address.js';
+import { resolveTargetName, type ResolvedAddress } from './webhook-resolver.js';
 
 /** A target's answer: its status, the start of its body and its `Retry-After` header. */
 export interface WebhookAnswer {
@@ -27,23 +29,24 @@ export interface WebhookPostOptions {
   answerChars: number;
   /** FEATURE_WEBHOOK_PRIVATE_NETWORKS=allow: any address may be reached. */
   privateNetworks: boolean;
+  /** The DNS servers that resolve target names (`host` or `host:port`); by default the system's. */
+  dnsServers?: readonly string[];
 }
 
-/** A delivery refused before any connection: the target resolves only to addresses webhooks may not reach. */
+/**
+ * A delivery refused before any connection: the target resolves only to addresses webhooks may not reach. Its
+ * message is what the account's admins may read; `resolved` is for the server's log only.
+ */
 export class RefusedTargetError extends Error {
   override name = 'RefusedTargetError';
-}
 
-/** Rejects when `signal` aborts (a resolver cannot be stopped, only no longer waited for). */
-const aborted = (signal: AbortSignal): Promise<never> =>
-  new Promise((_resolve, reject) => {
-    signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true });
-  });
-
-/** A resolved address of a target. */
-interface Address {
-  address: string;
-  family: number;
+  constructor(
+    message: string,
+    /** What the target's name resolved to and why each was refused, or '' for a literal address. */
+    readonly resolved: string,
+  ) {
+    super(message);
+  }
 }
 
 /**
@@ -52,24 +55,38 @@ interface Address {
  */
 const checkedAddresses = async (
   hostname: string,
-  privateNetworks: boolean,
+  options: WebhookPostOptions,
   signal: AbortSignal,
-): Promise<Address[]> => {
+): Promise<ResolvedAddress[]> => {
   const literal = literalAddress(hostname);
-  const resolved: Address[] =
+  const resolved: ResolvedAddress[] =
     literal === null
-      ? await Promise.race([resolveName(hostname, { all: true, verbatim: true }), aborted(signal)])
-      : [{ address: literal, family: isIP(literal) }];
-  const allowed = privateNetworks
+      ? await resolveTargetName(hostname, {
+          timeoutMs: options.timeoutMs,
+          system: options.privateNetworks,
+          signal,
+          ...(options.dnsServers === undefined ? {} : { dnsServers: options.dnsServers }),
+        })
+      : [{ address: literal, family: isIP(literal) === 6 ? 6 : 4 }];
+  const allowed = options.privateNetworks
     ? resolved
     : resolved.filter((candidate) => refusedAddressKind(candidate.address) === null);
   if (allowed.length > 0) return allowed;
   const first = resolved[0];
   if (first === undefined) throw new Error(`${hostname} resolves to no address`);
-  const kind = refusedAddressKind(first.address) ?? 'a refused address';
-  const what = literal === null ? `${hostname} resolves to ${first.address}` : first.address;
+  const unless = `which webhooks may not reach unless the server is started with ${PRIVATE_NETWORKS_SETTING}`;
+  // The admin typed a literal address, so naming it and its kind tells them nothing new; a name's addresses
+  // are the server's DNS answers, and stay in its log.
+  if (literal !== null)
+    throw new RefusedTargetError(
+      `refused: ${literal}, ${refusedAddressKind(literal) ?? 'a refused address'}, ${unless}`,
+      '',
+    );
   throw new RefusedTargetError(
-    `refused: ${what}, ${kind}, which webhooks may not reach unless the server is started with ${PRIVATE_NETWORKS_SETTING}`,
+    `refused: ${hostname} resolves only to addresses ${unless}`,
+    `${hostname} resolved to ${resolved
+      .map(({ address }) => `${address} (${refusedAddressKind(address) ?? 'a refused address'})`)
+      .join(', ')}`,
   );
 };
 
@@ -96,14 +113,14 @@ const exchange = async (
   options: WebhookPostOptions,
   signal: AbortSignal,
 ): Promise<WebhookAnswer> => {
-  const pinned = await checkedAddresses(target.hostname, options.privateNetworks, signal);
+  const pinned = await checkedAddresses(target.hostname, options, signal);
   const [first] = pinned;
   if (first === undefined) throw new Error(`${target.hostname} resolves to no address`);
   // The connection asks its lookup rather than the resolver, so it reaches only the addresses checked above:
   // all of them when it tries several (autoSelectFamily asks with `all`), else the first.
   const lookup: LookupFunction = (_hostname, lookupOptions, callback) => {
     if (lookupOptions.all === true)
-      (callback as unknown as (error: null, addresses: Address[]) => void)(null, pinned);
+      (callback as unknown as (error: null, addresses: ResolvedAddress[]) => void)(null, pinned);
     else callback(null, first.address, first.family);
   };
   const send = target.protocol === 'https:' ? httpsRequest : httpRequest;

@@ -2,8 +2,10 @@
 // machine: by default a name that resolves to a loopback address (localhost), and a literal one stored while
 // it was allowed, are refused before any connection; the refusal is recorded in the delivery log as a failed
 // attempt that is retried (DNS may change), with the reason and the setting but nothing of the URL's path or
-// query. With FEATURE_WEBHOOK_PRIVATE_NETWORKS=allow (the deliverer's `privateNetworks`) the same receiver is
-// reached; a redirect is its answer, never followed.
+// query. For a name the delivery log, which the account's admins read, never says what it resolved to (that
+// would map the server's internal DNS for them): only the server's log does. With
+// FEATURE_WEBHOOK_PRIVATE_NETWORKS=allow (the deliverer's `privateNetworks`) the same receiver is reached,
+// localhost through the system's resolver (/etc/hosts); a redirect is its answer, never followed.
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { createServer } from 'node:http';
@@ -16,6 +18,7 @@ import {
   type WebhookDelivererOptions,
 } from '../../../server/src/webhooks/webhook-deliverer.js';
 import { until } from '../../support/until.js';
+import { startDnsServer, type TestDnsServer } from './dns-server.js';
 import { seedEnvironment } from '../support.js';
 import { openFreshPgliteStore } from '../template-data-dir.js';
 
@@ -23,6 +26,7 @@ void describe('webhook delivery to the server network', () => {
   let store: Store;
   let envId: string;
   let port: number;
+  let dns: TestDnsServer;
   const paths: string[] = [];
   const receiver = createServer((request, response) => {
     paths.push(request.url ?? '');
@@ -39,8 +43,13 @@ void describe('webhook delivery to the server network', () => {
     port = (receiver.address() as AddressInfo).port;
     store = await openFreshPgliteStore();
     envId = (await seedEnvironment(store, [])).envId;
+    dns = await startDnsServer({
+      'db.internal': { a: ['10.0.3.7'], aaaa: ['fd00::3:7'] },
+      'metadata.internal': { a: ['169.254.169.254'] },
+    });
   });
   after(async () => {
+    await dns.close();
     receiver.close();
     await store.close();
   });
@@ -85,7 +94,7 @@ void describe('webhook delivery to the server network', () => {
     assert.equal(refused.lastStatus, null);
     assert.equal(
       refused.lastError,
-      'refused: localhost resolves to 127.0.0.1, a loopback address, which webhooks may not reach unless the server is started with FEATURE_WEBHOOK_PRIVATE_NETWORKS=allow',
+      'refused: localhost resolves only to addresses which webhooks may not reach unless the server is started with FEATURE_WEBHOOK_PRIVATE_NETWORKS=allow',
     );
     const direct = await attempted(literal.id);
     assert.equal(direct.state, 'pending');
@@ -94,8 +103,48 @@ void describe('webhook delivery to the server network', () => {
 
     assert.deepEqual(paths, [], 'the receiver was never reached');
     assert.equal(lines.length, 2);
-    assert.match(lines.join('\n'), /failed \(refused: localhost resolves to 127\.0\.0\.1/);
+    assert.match(
+      lines.join('\n'),
+      /failed \(refused: localhost resolves only to .*; localhost resolved to 127\.0\.0\.1 \(a loopback address\), ::1 \(a loopback address\)\)/,
+      "the server's log says what the name resolved to",
+    );
     assert.doesNotMatch(lines.join('\n'), /secret/, "the log keeps the URL's path and query out");
+  });
+
+  void it("keeps what an internal name resolves to out of the delivery log, in the server's log only", async () => {
+    const { webhook: database } = await store.createWebhook(envId, {
+      url: 'http://db.internal:5432/hook?token=secret-in-query',
+      events: [],
+    });
+    const { webhook: metadata } = await store.createWebhook(envId, {
+      url: 'http://metadata.internal/latest/meta-data/',
+      events: [],
+    });
+    await store.setPanic(envId, false);
+    const lines: string[] = [];
+    deliver(lines, { dnsServers: [dns.address] });
+
+    for (const [webhook, name] of [
+      [database, 'db.internal'],
+      [metadata, 'metadata.internal'],
+    ] as const) {
+      const refused = await attempted(webhook.id);
+      assert.equal(refused.state, 'pending');
+      assert.equal(
+        refused.lastError,
+        `refused: ${name} resolves only to addresses which webhooks may not reach unless the server is started with FEATURE_WEBHOOK_PRIVATE_NETWORKS=allow`,
+      );
+    }
+    const logged = await until(() => (lines.length >= 2 ? lines.join('\n') : null), {
+      what: 'both refusals in the log',
+    });
+    assert.match(
+      logged,
+      /db\.internal resolved to 10\.0\.3\.7 \(a private address\), fd00::3:7 \(a private \(unique local\) address\)/,
+    );
+    assert.match(logged, /metadata\.internal resolved to 169\.254\.169\.254 \(a link-local address\)/);
+    assert.doesNotMatch(logged, /secret/);
+    assert.ok(dns.asked.includes('db.internal'), 'the name was asked of the DNS server given');
   });
 
   void it('delivers to localhost when private networks are allowed, and takes a redirect as the answer', async () => {
@@ -107,7 +156,7 @@ void describe('webhook delivery to the server network', () => {
       url: `http://localhost:${port}/moved`,
       events: ['environment.panic_changed'],
     });
-    await store.setPanic(envId, false);
+    await store.setPanic(envId, true);
     deliver([], { privateNetworks: true });
 
     const delivered = await attempted(byName.id);
