@@ -34,6 +34,25 @@ describeStoreOnEveryKind('user links', (opened) => {
       sessionExpiresMs: NOW + HOUR,
     });
 
+  void it("voids a person's older unused invitation and join links when they are invited again", async () => {
+    const { store, accountId } = opened();
+    const first = token();
+    assert.equal((await invite(store, accountId, 'eve@example.com', first)).linkKind, 'invitation');
+    const second = token();
+    assert.equal((await invite(store, accountId, 'eve@example.com', second)).linkKind, 'invitation');
+    assert.deepEqual(await use(store, first, 'invitation', 'old'), { kind: 'refused', why: 'unknown' });
+    assert.equal((await use(store, second, 'invitation', 'eve-hash')).kind, 'opened');
+
+    // A person who signs in, invited twice to another account: only the newest join link asks.
+    const other = await store.createAccount('Other');
+    const firstJoin = token();
+    assert.equal((await invite(store, other.id, 'eve@example.com', firstJoin)).linkKind, 'join');
+    const secondJoin = token();
+    assert.equal((await invite(store, other.id, 'eve@example.com', secondJoin)).linkKind, 'join');
+    assert.deepEqual(await store.peekJoinLink(firstJoin, NOW + 2), { kind: 'refused', why: 'unknown' });
+    assert.equal((await store.peekJoinLink(secondJoin, NOW + 2)).kind, 'found');
+  });
+
   void it("gives no invitation link for a person of another account, and voids a person's other links", async () => {
     const { store, accountId } = opened();
     const other = await store.createAccount('Other');

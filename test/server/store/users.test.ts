@@ -36,12 +36,13 @@ describeStoreOnEveryKind('users', (opened) => {
     assert.equal((await store.findUserByEmail('ADA@example.com'))?.id, invited.user.id);
     assert.deepEqual(await store.membershipsOf(invited.user.id), [{ accountId, role: 'editor' }]);
 
-    // Invited again before accepting: one user, the new role, a second link.
+    // Invited again before accepting: one user, the new role, a second link (the first one void).
+    const newer = token();
     const again = await store.inviteUser({
       accountId,
       email: 'ada@example.com',
       role: 'viewer',
-      linkDigests: { invitation: token(), join: token() },
+      linkDigests: { invitation: newer, join: newer },
       nowMs: NOW,
       expiresMs: NOW + HOUR,
     });
@@ -52,7 +53,7 @@ describeStoreOnEveryKind('users', (opened) => {
     // Accepting: password set, a session opened, the link spent.
     const session = token();
     const used = await store.useUserLink({
-      linkDigest: link,
+      linkDigest: newer,
       kind: 'invitation',
       passwordHash: '$argon2id$fake',
       name: 'Ada Lovelace',
@@ -74,7 +75,7 @@ describeStoreOnEveryKind('users', (opened) => {
       { active: true, lastSignInMs: NOW + 1, name: 'Ada Lovelace' },
     );
     const twice = await store.useUserLink({
-      linkDigest: link,
+      linkDigest: newer,
       kind: 'invitation',
       passwordHash: '$argon2id$other',
       name: undefined,

@@ -67,6 +67,12 @@ export const userQueries = (db: Pick<Sql, 'query' | 'transaction'>): UserStore &
          ON CONFLICT (account_id, user_id) DO UPDATE SET role = EXCLUDED.role, pending = EXCLUDED.pending`,
         [accountId, user.id, role, nowMs, linkKind === 'join'],
       );
+      // Invited again: only the newest link opens the invitation (an older one may have reached someone else).
+      await tx.query(
+        `DELETE FROM user_links WHERE user_id = $1 AND account_id = $2 AND kind IN ('invitation', 'join')
+         AND used_ms IS NULL`,
+        [user.id, accountId],
+      );
       await tx.query(
         `INSERT INTO user_links (digest, kind, user_id, account_id, created_ms, expires_ms)
          VALUES ($1, $2, $3, $4, $5, $6)`,
