@@ -44,6 +44,7 @@ import { streamRoutes } from './plugins/stream.js';
 import { operatorListeningRoute } from './plugins/operator-listening.js';
 import { userRoutes } from './plugins/users.js';
 import { joinRoutes } from './plugins/join.js';
+import { invitationScreenRoute } from './plugins/invitation-screen.js';
 import { webhookRoutesPlugin } from './plugins/webhooks.js';
 import { ssoSettingsRoutes } from './plugins/sso-settings.js';
 import { ssoPages } from './plugins/sso.js';
@@ -284,6 +285,7 @@ export const createApp = async (deps: AppDeps): Promise<FastifyInstance> => {
   // Single sign-on opens console sessions: it exists with the console (an operator key).
   const sso = { store: deps.store, providers: ssoProviders, sessions: consoleSessions, now: ctx.now };
   if (operatorKeys.length > 0) void app.register(ssoPages, sso);
+  if (operatorKeys.length > 0) void app.register(invitationScreenRoute, { people });
   if (deps.static !== undefined) void app.register(staticRoutes, deps.static);
 
   scheduleHourlyUpkeep(app, ctx, deps);

@@ -41,20 +41,20 @@ void describe('feature-server user', () => {
     assert.match(human.stdout, /grace@example.com invited as viewer/);
     assert.match(human.stdout, /Invitation link: \/admin\/#invite=fci_/);
 
-    // Grace has a user now (a member of Team): another account's invitation asks her consent, with a join link,
-    // and the answer shows nothing of her the admin did not type.
+    // Grace has a user now (a member of Team): another account's invitation asks her consent, with a link that
+    // looks like any invitation's, and the answer shows nothing of her the admin did not type.
     const asked = await runCliInProcess(
       ['user', 'invite', '--account', otherId, '--email', 'grace@example.com', '--role', 'editor'],
       env,
     );
     assert.equal(asked.code, 0, asked.stderr);
     assert.match(asked.stdout, /grace@example.com invited as editor/);
-    assert.match(asked.stdout, /Invitation link: \/admin\/#join=fcj_/);
+    assert.match(asked.stdout, /Invitation link: \/admin\/#invite=fci_/);
     const again = await cliJson(
       ['user', 'invite', '--account', otherId, '--email', 'grace@example.com', '--role', 'viewer'],
       env,
     );
-    assert.match((again.link as { path: string }).path, /^\/admin\/#join=fcj_[A-Za-z0-9_-]{43}$/);
+    assert.match((again.link as { path: string }).path, /^\/admin\/#invite=fci_[A-Za-z0-9_-]{43}$/);
     assert.deepEqual(Object.keys(again).sort(), Object.keys(invited).sort());
     const pending = again.user as { name: string; active: boolean; last_sign_in_at: unknown; role: string };
     assert.deepEqual(

@@ -91,7 +91,31 @@ describeOnEveryStoreWith<Fixture>(
       assert.deepEqual(strip(known.body), strip(fresh.body));
       assert.deepEqual(strip(known.body), { name: '', role: 'editor', active: false, last_sign_in_at: null });
       assert.equal((known.body.user as { email: string }).email, 'known@example.com');
-      assert.match((known.body.link as { path: string }).path, /^\/admin\/#join=fcj_/);
+      // One link for both: the same fragment, prefix and length, so that it says nothing of the person.
+      const paths = [fresh.body, known.body].map((body) => (body.link as { path: string }).path);
+      for (const path of paths) assert.match(path, /^\/admin\/#invite=fci_[A-Za-z0-9_-]{43}$/);
+      assert.equal(paths[0]?.length, paths[1]?.length);
+      // Nor does the audit entry an admin reads.
+      const invitedEntries = await fixture().store.listAudit(
+        { accountId: fixture().env.accountId, action: 'user.invited' },
+        { limit: 50 },
+      );
+      const details = invitedEntries
+        .filter((e) => [fresh, known].some((a) => (a.body.user as { id: string }).id === e.subjectId))
+        .map((e) => e.details);
+      assert.equal(details.length, 2);
+      assert.deepEqual(details[0], details[1]);
+      // Whoever opens the link learns which screen it leads to (no session needed: a new person has none).
+      const screens = [];
+      for (const path of paths)
+        screens.push(
+          (await as(null, 'POST', '/admin/session/invitation/peek', { token: linkToken(path) })).body.screen,
+        );
+      assert.deepEqual(screens, ['choose_password', 'join']);
+      const unknown = await as(null, 'POST', '/admin/session/invitation/peek', {
+        token: `fci_${'A'.repeat(43)}`,
+      });
+      assert.equal(unknown.status, 404);
       // The list shows the pending member as it shows the new one: email, role, not active.
       const listed = await as({ session: admin }, 'GET', users());
       const row = (listed.body.items as Array<Record<string, unknown>>).find(
@@ -150,7 +174,7 @@ describeOnEveryStoreWith<Fixture>(
       assert.match(String(theirs.body.message), /another person: sign out/);
       assert.equal((await as({ session: other }, 'POST', join, { token, answer: 'join' })).status, 403);
       assert.equal((await as(null, 'POST', join, { token, answer: 'join' })).status, 401);
-      assert.equal((await as({ session: ann }, 'POST', peek, { token: 'fcj_nope' })).status, 404);
+      assert.equal((await as({ session: ann }, 'POST', peek, { token: 'fci_nope' })).status, 404);
 
       const seen = await as({ session: ann }, 'POST', peek, { token });
       assert.equal(seen.status, 200, seen.text);

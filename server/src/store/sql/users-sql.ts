@@ -88,7 +88,7 @@ export const userQueries = (db: Pick<Sql, 'query' | 'transaction'>): UserStore &
         action: 'user.invited',
         before: before === null ? null : memberState(before),
         after: memberState(after),
-        details: { link: linkKind },
+        // No kind of link here: admins read this log, and the kind would say whether the email had a user.
       });
       return { user, before, after, linkKind };
     });
