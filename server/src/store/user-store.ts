@@ -125,7 +125,9 @@ export interface UserStore {
   ): Promise<{ before: MemberRecord; after: MemberRecord } | null>;
   /**
    * Removes a member from an account; null when the user was not one. Removing the last admin →
-   * LastAdminError. A user left in no account has their console sessions ended and their links voided.
+   * LastAdminError. A user left in no account they are an active member of has their console sessions ended
+   * and their links voided (but for the join links of invitations still pending, which they may sign in to
+   * answer).
    */
   removeMember(
     accountId: string,

@@ -191,15 +191,18 @@ describeStoreOnEveryKind('users', (opened) => {
       ],
     );
 
-    // Alice in two accounts: removed from one, her sessions stay; from the last, they end.
+    // Alice in two accounts (she joins the other): removed from one, her sessions stay; from the last, they end.
+    const ask = token();
     await store.inviteUser({
       accountId: other.id,
       email: 'alice@example.com',
       role: 'viewer',
-      linkDigests: { invitation: token(), join: token() },
+      linkDigests: { invitation: ask, join: ask },
       nowMs: NOW,
       expiresMs: NOW + HOUR,
     });
+    const joined = await store.answerJoinLink({ linkDigest: ask, userId: alice, answer: 'join', nowMs: NOW });
+    assert.equal(joined.kind, 'joined');
     const pending = token();
     assert.equal(await store.createResetLink(account.id, alice, pending, NOW, NOW + HOUR), true);
     assert.equal((await store.removeMember(account.id, alice))?.sessionsEnded, 0);
