@@ -7,6 +7,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { digest } from '../../../server/src/ids.js';
+import { notYetMember } from '../../../server/src/services/member-answers.js';
 import { openPgliteStore } from '../../../server/src/store/pglite/pglite.js';
 import { runCliInProcess } from '../cli-support.js';
 import { auditedByTests } from '../test-actor.js';
@@ -65,6 +67,20 @@ void describe('feature-server user', () => {
       code: 2,
     });
     assert.equal((noReset.error as { code: string }).code, 'conflict');
+    // A new person who has not accepted yet is refused alike, in the same words as the HTTP route's.
+    const notYet = await cliJson(['user', 'reset-link', 'ada@example.com', '--account', accountId], env, {
+      code: 2,
+    });
+    assert.deepEqual(
+      [notYet.error, noReset.error].map((e) => [
+        (e as { code: string }).code,
+        (e as { message: string }).message,
+      ]),
+      [
+        ['conflict', notYetMember('ada@example.com')],
+        ['conflict', notYetMember('grace@example.com')],
+      ],
+    );
 
     const listed = await cliJson(['user', 'list', '--account', accountId], env);
     assert.deepEqual(
@@ -90,6 +106,19 @@ void describe('feature-server user', () => {
     );
     assert.equal((promoted.user as { role: string }).role, 'admin');
 
+    // Ada accepts her invitation: now she may get a reset link.
+    const accepting = auditedByTests(await openPgliteStore(dataDir));
+    const accepted = await accepting.useUserLink({
+      linkDigest: digest((invited.link as { path: string }).path.replace(/^\/admin\/#invite=/, '')),
+      kind: 'invitation',
+      passwordHash: 'hash',
+      name: undefined,
+      sessionDigest: digest('a session'),
+      nowMs: Date.now(),
+      sessionExpiresMs: Date.now() + 60_000,
+    });
+    await accepting.close();
+    assert.equal(accepted.kind, 'opened');
     const reset = await cliJson(['user', 'reset-link', 'ada@example.com', '--account', accountId], env);
     assert.match((reset.link as { path: string }).path, /^\/admin\/#reset=fcr_/);
 
