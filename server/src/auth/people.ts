@@ -168,14 +168,22 @@ export class People {
   }
 
   /**
-   * A one-time password reset link for a user, made from `accountId` (logged there); null when there is no
-   * such user.
+   * A one-time password reset link for a user, made from `accountId` (logged there) by `madeBy` (a person's
+   * user id; null for the operator key and the CLI); null when there is no such user. A person who is not an
+   * admin of every account of the user → NotTheirAdminError.
    */
-  async resetLink(accountId: string, userId: string): Promise<PersonLink | null> {
+  async resetLink(accountId: string, userId: string, madeBy: string | null): Promise<PersonLink | null> {
     const token = newLinkToken('reset');
     const nowMs = this.#now();
     const expiresMs = nowMs + RESET_LIFETIME_MS;
-    const stored = await this.#store.createResetLink(accountId, userId, digest(token), nowMs, expiresMs);
+    const stored = await this.#store.createResetLink(
+      accountId,
+      userId,
+      digest(token),
+      nowMs,
+      expiresMs,
+      madeBy,
+    );
     return stored ? { path: `/admin/#${LINK_FRAGMENT.reset}=${token}`, expiresMs } : null;
   }
 

@@ -91,7 +91,7 @@ export const storeUserOperations = (store: Store): UserOperations => {
         // As the HTTP route: someone who has not accepted (a new person) or answered (pending) gets a new
         // invitation, not a reset link, in the same words whichever they are.
         if (!found.active) throw new CliError('conflict', notYetMember(found.email));
-        const link = await people.resetLink(accountId, found.userId);
+        const link = await people.resetLink(accountId, found.userId, null);
         if (link === null) throw unknownUser(accountId, user);
         return linkAnswer(link);
       }),

@@ -159,8 +159,11 @@ describeStoreOnEveryKind('users', (opened) => {
     const second = token();
     assert.equal(await store.openUserSession(alice, second, NOW, NOW + HOUR), true);
     const reset = token();
-    assert.equal(await store.createResetLink(account.id, alice, reset, NOW, NOW + HOUR), true);
-    assert.equal(await store.createResetLink(account.id, 'no-such-user', token(), NOW, NOW + HOUR), false);
+    assert.equal(await store.createResetLink(account.id, alice, reset, NOW, NOW + HOUR, null), true);
+    assert.equal(
+      await store.createResetLink(account.id, 'no-such-user', token(), NOW, NOW + HOUR, null),
+      false,
+    );
     const third = token();
     const used = await store.useUserLink({
       linkDigest: reset,
@@ -204,7 +207,7 @@ describeStoreOnEveryKind('users', (opened) => {
     const joined = await store.answerJoinLink({ linkDigest: ask, userId: alice, answer: 'join', nowMs: NOW });
     assert.equal(joined.kind, 'joined');
     const pending = token();
-    assert.equal(await store.createResetLink(account.id, alice, pending, NOW, NOW + HOUR), true);
+    assert.equal(await store.createResetLink(account.id, alice, pending, NOW, NOW + HOUR, null), true);
     assert.equal((await store.removeMember(account.id, alice))?.sessionsEnded, 0);
     assert.equal((await store.findConsoleSession(third, NOW + 6))?.userId, alice);
     assert.equal(await store.removeMember(account.id, alice), null);
