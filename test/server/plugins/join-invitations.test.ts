@@ -129,6 +129,23 @@ describeOnEveryStoreWith<Fixture>(
       }
     });
 
+    void it("refuses a person's reset link to an admin of only one of their accounts (403), once they joined", async () => {
+      const { admin } = fixture();
+      const kim = await existing('kim@example.com');
+      const invited = await as({ session: admin }, 'POST', users(), {
+        email: 'kim@example.com',
+        role: 'viewer',
+      });
+      const kimId = (invited.body.user as { id: string }).id;
+      const token = linkToken((invited.body.link as { path: string }).path);
+      const joined = await as({ session: kim }, 'POST', '/admin/v1/console/join', { token, answer: 'join' });
+      assert.equal(joined.status, 200, joined.text);
+      const refused = await as({ session: admin }, 'POST', `${users()}/${kimId}/reset-link`);
+      assert.deepEqual([refused.status, refused.body.code], [403, 'insufficient_role']);
+      assert.match(String(refused.body.message), /admin role in every account of this person/);
+      assert.equal((await as({ bearer: KEY }, 'POST', `${users()}/${kimId}/reset-link`)).status, 201);
+    });
+
     void it("refuses a pending member on the account's routes as a non-member", async () => {
       const { admin, env } = fixture();
       const person = await existing('pending@example.com');
