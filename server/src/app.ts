@@ -282,10 +282,9 @@ export const createApp = async (deps: AppDeps): Promise<FastifyInstance> => {
     now: ctx.now,
     audit: deps.store,
   });
-  // Single sign-on opens console sessions: it exists with the console (an operator key).
+  // Single sign-on (it opens console sessions) and the invitation screen exist with the console (an operator key).
   const sso = { store: deps.store, providers: ssoProviders, sessions: consoleSessions, now: ctx.now };
-  if (operatorKeys.length > 0) void app.register(ssoPages, sso);
-  if (operatorKeys.length > 0) void app.register(invitationScreenRoute, { people });
+  if (operatorKeys.length > 0) void app.register(ssoPages, sso).register(invitationScreenRoute, { people });
   if (deps.static !== undefined) void app.register(staticRoutes, deps.static);
 
   scheduleHourlyUpkeep(app, ctx, deps);
