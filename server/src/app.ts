@@ -44,6 +44,7 @@ import { streamRoutes } from './plugins/stream.js';
 import { operatorListeningRoute } from './plugins/operator-listening.js';
 import { userRoutes } from './plugins/users.js';
 import { joinRoutes } from './plugins/join.js';
+import { invitationScreenRoute } from './plugins/invitation-screen.js';
 import { webhookRoutesPlugin } from './plugins/webhooks.js';
 import { ssoSettingsRoutes } from './plugins/sso-settings.js';
 import { ssoPages } from './plugins/sso.js';
@@ -281,9 +282,9 @@ export const createApp = async (deps: AppDeps): Promise<FastifyInstance> => {
     now: ctx.now,
     audit: deps.store,
   });
-  // Single sign-on opens console sessions: it exists with the console (an operator key).
+  // Single sign-on (it opens console sessions) and the invitation screen exist with the console (an operator key).
   const sso = { store: deps.store, providers: ssoProviders, sessions: consoleSessions, now: ctx.now };
-  if (operatorKeys.length > 0) void app.register(ssoPages, sso);
+  if (operatorKeys.length > 0) void app.register(ssoPages, sso).register(invitationScreenRoute, { people });
   if (deps.static !== undefined) void app.register(staticRoutes, deps.static);
 
   scheduleHourlyUpkeep(app, ctx, deps);

@@ -66,7 +66,7 @@ export const sessionOf = (answer: Answer): Session => {
 /** The token of a link path (`/admin/#invite=…`). */
 export const linkToken = (path: unknown): string => {
   assert.equal(typeof path, 'string');
-  return String(path).replace(/^\/admin\/#(invite|reset|join)=/, '');
+  return String(path).replace(/^\/admin\/#(invite|reset)=/, '');
 };
 
 /**
@@ -94,7 +94,12 @@ export const addPerson = async (
   assert.equal(invited.status, 201, invited.text);
   const link = invited.body.link as { path: string };
   const user = invited.body.user as { id: string };
-  if (link.path.startsWith('/admin/#join=')) {
+  // The link looks the same for everyone: the server says which screen it opens, as it tells the console.
+  const screen = await call(server, 'POST', '/admin/session/invitation/peek', null, {
+    token: linkToken(link.path),
+  });
+  assert.equal(screen.status, 200, screen.text);
+  if (screen.body.screen === 'join') {
     // A person who already has a user: they sign in as themselves and join.
     const session = await signInAs(server, email, password);
     const joined = await call(

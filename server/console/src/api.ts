@@ -134,6 +134,17 @@ export class ConsoleApi {
     return (await this.#call<{ items: SingleSignOnOffer[] }>('GET', '/admin/sso', undefined, false)).items;
   }
 
+  /** Which screen an invitation link opens (public: asked before anyone signs in; the token in the body). */
+  async invitationScreen(token: string): Promise<'choose_password' | 'join'> {
+    const answer = await this.#call<{ screen: 'choose_password' | 'join' }>(
+      'POST',
+      '/admin/session/invitation/peek',
+      { token },
+      false,
+    );
+    return answer.screen;
+  }
+
   /** Uses an invitation or reset link: sets the password and signs in. */
   async useLink(kind: 'invitation' | 'reset', body: NewPassword): Promise<SessionAnswer> {
     const path = kind === 'invitation' ? '/admin/session/invitation' : '/admin/session/password-reset';

@@ -1,8 +1,10 @@
 // People's sign-in and links (issue 36): email and password in, a console session out (console-sessions.ts:
 // the same cookie and CSRF token as the operator key's); invitations and password resets as one-time links
-// the console opens (`/admin/#invite=…`, `/admin/#reset=…`, `/admin/#join=…`), kept as SHA-256 digests (they
-// are random). A person who already has a user is never added to an account without their consent: they get a
-// join link, answered signed in as themselves, that sets no password and opens no session.
+// the console opens (`/admin/#invite=…`, `/admin/#reset=…`), kept as SHA-256 digests (they are random). A
+// person who already has a user is never added to an account without their consent: their invitation is a join
+// link, answered signed in as themselves, that sets no password and opens no session. Both kinds of invitation
+// look alike (one fragment, one prefix, one length), so that no admin learns whether the email had a user; the
+// console asks the server which screen a link opens (invitationScreen), which whoever holds the link learns.
 //
 // An unknown email, a user with no password yet, a user in no account and a wrong password all take one
 // argon2id verification (passwords.ts verifies a dummy hash when there is none) and get the same answer no
@@ -31,7 +33,7 @@ export const RESET_LIFETIME_MS = 3_600_000;
 
 /** A link made for a person, shown once. */
 export interface PersonLink {
-  /** Where the console opens it: `/admin/#invite=…`, `/admin/#join=…` or `/admin/#reset=…`. */
+  /** Where the console opens it: `/admin/#invite=…` (either kind of invitation) or `/admin/#reset=…`. */
   path: string;
   expiresMs: number;
 }
@@ -43,11 +45,12 @@ export interface PeopleOptions {
   limits?: Partial<TokenLimits>;
 }
 
-const LINK_PREFIX: Readonly<Record<UserLinkKind, string>> = { invitation: 'fci', reset: 'fcr', join: 'fcj' };
+// An invitation and a join link share their prefix and fragment: nothing in the link tells which it is.
+const LINK_PREFIX: Readonly<Record<UserLinkKind, string>> = { invitation: 'fci', reset: 'fcr', join: 'fci' };
 const LINK_FRAGMENT: Readonly<Record<UserLinkKind, string>> = {
   invitation: 'invite',
   reset: 'reset',
-  join: 'join',
+  join: 'invite',
 };
 
 const newLinkToken = (kind: UserLinkKind): string =>
@@ -96,29 +99,40 @@ export class People {
   }
 
   /**
-   * Invites `email` to an account with `role`: the stored invitation and its one-time link. Both tokens are
-   * made before the store says which kind it stored, so that the answer (and its time) is the same whether the
-   * email has a user here or not.
+   * Invites `email` to an account with `role`: the stored invitation and its one-time link. The token is made
+   * before the store says which kind it stored, and looks the same for both, so that the answer (and its time)
+   * is the same whether the email has a user here or not.
    */
   async invite(
     accountId: string,
     email: string,
     role: Role,
   ): Promise<{ invitation: InvitationResult; link: PersonLink }> {
-    const tokens = { invitation: newLinkToken('invitation'), join: newLinkToken('join') };
+    const token = newLinkToken('invitation');
     const nowMs = this.#now();
     const expiresMs = nowMs + INVITATION_LIFETIME_MS;
-    // The digest of each kind differs; the store keeps the one of the kind it chose.
+    const linkDigest = digest(token);
     const invitation = await this.#store.inviteUser({
       accountId,
       email,
       role,
-      linkDigests: { invitation: digest(tokens.invitation), join: digest(tokens.join) },
+      linkDigests: { invitation: linkDigest, join: linkDigest },
       nowMs,
       expiresMs,
     });
-    const kind = invitation.linkKind;
-    return { invitation, link: { path: `/admin/#${LINK_FRAGMENT[kind]}=${tokens[kind]}`, expiresMs } };
+    return { invitation, link: { path: `/admin/#${LINK_FRAGMENT.invitation}=${token}`, expiresMs } };
+  }
+
+  /**
+   * The screen an invitation link opens, for whoever holds it (no session needed: a new person has none):
+   * `choose_password` or `join`. 404 for a link this server never made (or revoked), 410 for a used or expired
+   * one, in the same words for both kinds.
+   */
+  async invitationScreen(token: string): Promise<'choose_password' | 'join'> {
+    if (!looksLikeLink('invitation', token)) throw errors.spentUserLink('invitation', 'unknown');
+    const found = await this.#store.invitationLinkKind(digest(token), this.#now());
+    if (found.kind === 'refused') throw errors.spentUserLink('invitation', found.why);
+    return found.linkKind === 'invitation' ? 'choose_password' : 'join';
   }
 
   /**
@@ -154,14 +168,22 @@ export class People {
   }
 
   /**
-   * A one-time password reset link for a user, made from `accountId` (logged there); null when there is no
-   * such user.
+   * A one-time password reset link for a user, made from `accountId` (logged there) by `madeBy` (a person's
+   * user id; null for the operator key and the CLI); null when there is no such user. A person who is not an
+   * admin of every account of the user → NotTheirAdminError.
    */
-  async resetLink(accountId: string, userId: string): Promise<PersonLink | null> {
+  async resetLink(accountId: string, userId: string, madeBy: string | null): Promise<PersonLink | null> {
     const token = newLinkToken('reset');
     const nowMs = this.#now();
     const expiresMs = nowMs + RESET_LIFETIME_MS;
-    const stored = await this.#store.createResetLink(accountId, userId, digest(token), nowMs, expiresMs);
+    const stored = await this.#store.createResetLink(
+      accountId,
+      userId,
+      digest(token),
+      nowMs,
+      expiresMs,
+      madeBy,
+    );
     return stored ? { path: `/admin/#${LINK_FRAGMENT.reset}=${token}`, expiresMs } : null;
   }
 

@@ -88,9 +88,10 @@ export const storeUserOperations = (store: Store): UserOperations => {
     userResetLink: (accountId, user) =>
       actingAs(cliActor(), async () => {
         const found = await member(accountId, user);
-        // A reset link made from an account the person has not joined would open nothing (user-links-sql.ts).
-        if (found.pending) throw new CliError('conflict', notYetMember(found.email));
-        const link = await people.resetLink(accountId, found.userId);
+        // As the HTTP route: someone who has not accepted (a new person) or answered (pending) gets a new
+        // invitation, not a reset link, in the same words whichever they are.
+        if (!found.active) throw new CliError('conflict', notYetMember(found.email));
+        const link = await people.resetLink(accountId, found.userId, null);
         if (link === null) throw unknownUser(accountId, user);
         return linkAnswer(link);
       }),

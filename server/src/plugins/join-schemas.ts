@@ -10,10 +10,10 @@ const TOKEN = {
   minLength: 1,
   maxLength: 512,
   'x-storable': true,
-  description: 'The token after `#join=` in the link the admin gave.',
+  description: 'The token after `#invite=` in the link the admin gave.',
 } as const;
 
-const EXAMPLE_TOKEN = 'fcj_Sm9pbiBvbmNlIHdpdGggdGhpcyBleGFtcGxlIHRva2VuIGhlcmUu';
+const EXAMPLE_TOKEN = 'fci_Sm9pbiBvbmNlIHdpdGggdGhpcyBleGFtcGxlIHRva2VuIGhlcmUu';
 
 const refusals = {
   404: errorResponse(
@@ -34,7 +34,7 @@ const WHO =
 export const joinRouteSchemas = {
   peekJoin: operatorRoute({
     summary: 'Read a join invitation',
-    description: `What a join link (\`/admin/#join=…\`, 7 days) invites the signed-in person to: the account and the role. A person who already has a user is never added to an account without answering such a link. ${WHO}`,
+    description: `What an invitation link (\`/admin/#invite=…\`, 7 days) whose screen is \`join\` (\`POST /admin/session/invitation/peek\`) invites the signed-in person to: the account and the role. A person who already has a user is never added to an account without answering such a link. ${WHO}`,
     consumes: ['application/json'],
     body: {
       type: 'object',

@@ -82,7 +82,7 @@ export const userRouteSchemas = {
   inviteUser: operatorRoute({
     summary: 'Invite a person',
     description:
-      'Invites `email` to the account with `role`, and answers a one-time link (7 days) in this answer only: give it to the person. A new person chooses a password there (`/admin/#invite=…`) and is a member. A person who already has a user on this server (in another account, with a password or single sign-on) is never added without their consent: they answer a join link (`/admin/#join=…`) signed in as themselves, and until then are a pending member who has no access and of whom the list shows only the email and role, exactly as a new person who has not accepted yet. The answer has the same shape either way. Inviting someone who has not answered yet makes a new link and sets the new role; a member who signs in gets 409.',
+      'Invites `email` to the account with `role`, and answers a one-time link (7 days) in this answer only: give it to the person. The link is `/admin/#invite=…` whoever the person is, so neither it nor this answer says whether the email had a user: a new person chooses a password there and is a member. A person who already has a user on this server (in another account, with a password or single sign-on) is never added without their consent: the same kind of link asks them to join, answered signed in as themselves, and until then are a pending member who has no access and of whom the list shows only the email and role, exactly as a new person who has not accepted yet. The answer has the same shape either way. Inviting someone who has not answered yet makes a new link and sets the new role; a member who signs in gets 409.',
     params: pathParameters('accountId'),
     consumes: ['application/json'],
     body: {

@@ -11,6 +11,7 @@ import type { AccountStore } from '../store/account-store.js';
 import {
   AlreadyMemberError,
   LastAdminError,
+  NotTheirAdminError,
   type MemberRecord,
   type Role,
   type UserStore,
@@ -80,20 +81,15 @@ export const userRoutes: FastifyPluginCallback<{
     // whether they are a new person or one who already had a user (pending), so it tells the admin nothing.
     if (!member.active) throw errors.conflict(notYetMember(member.email));
     const caller = requestCaller(request);
-    if (caller.kind === 'user') {
-      // A reset link signs in as the person everywhere they are a member: an admin of one of their accounts
-      // could otherwise take over another account through them. A person's admins may reset them only where
-      // they are admin of every account the person is in (the operator key and the CLI always may).
-      const admin = new Set(
-        (await ctx.store.membershipsOf(caller.user.id))
-          .filter((m) => m.role === 'admin')
-          .map((m) => m.accountId),
-      );
-      const theirs = await ctx.store.membershipsOf(member.userId);
-      if (!theirs.every((m) => admin.has(m.accountId)))
-        throw errors.insufficientRole('the admin role in every account of this person (or the operator key)');
-    }
-    const link = await people.resetLink(member.accountId, member.userId);
+    // A reset link signs in as the person everywhere they are a member: an admin of one of their accounts could
+    // otherwise take over another account through them. A person's admins may reset them only where they are
+    // admin of every account the person is in (the operator key and the CLI always may); the store checks it
+    // in the transaction that makes the link, so a join answered meanwhile is seen.
+    const madeBy = caller.kind === 'user' ? caller.user.id : null;
+    const link = await people.resetLink(member.accountId, member.userId, madeBy).catch((error: unknown) => {
+      if (error instanceof NotTheirAdminError) throw errors.insufficientRole(error.message);
+      throw error;
+    });
     if (link === null) throw errors.notFound(request.method, `user ${member.userId}`);
     return reply.code(201).send(linkAnswer(link));
   });

@@ -19,6 +19,14 @@ export type JoinRefusal = UserLinkRefusal | 'other_person';
 /** The store's join links. */
 export interface JoinLinkStore {
   /**
+   * Which screen an unused invitation link opens (the two kinds look alike, so that no admin learns whether the
+   * email had a user): `invitation` (choose a password) or `join` (answer signed in); or why it opens none.
+   */
+  invitationLinkKind(
+    linkDigest: Uint8Array,
+    nowMs: number,
+  ): Promise<{ kind: 'found'; linkKind: 'invitation' | 'join' } | { kind: 'refused'; why: UserLinkRefusal }>;
+  /**
    * The invitation a join link stands for, or why it stands for none: unknown (never made, revoked, or the
    * membership is no longer pending), used, expired.
    */

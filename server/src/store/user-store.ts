@@ -76,6 +76,14 @@ export class LastAdminError extends Error {
   }
 }
 
+/** Refused because a reset link's maker is not an admin of every account of the person (it signs in there). */
+export class NotTheirAdminError extends Error {
+  constructor() {
+    super('the admin role in every account of this person (or the operator key)');
+    this.name = 'NotTheirAdminError';
+  }
+}
+
 /** Refused because the user is already a member who chose a password. */
 export class AlreadyMemberError extends Error {
   constructor(email: string) {
@@ -125,7 +133,9 @@ export interface UserStore {
   ): Promise<{ before: MemberRecord; after: MemberRecord } | null>;
   /**
    * Removes a member from an account; null when the user was not one. Removing the last admin →
-   * LastAdminError. A user left in no account has their console sessions ended and their links voided.
+   * LastAdminError. A user left in no account they are an active member of has their console sessions ended
+   * and their links voided (but for the join links of invitations still pending, which they may sign in to
+   * answer).
    */
   removeMember(
     accountId: string,
@@ -133,7 +143,9 @@ export interface UserStore {
   ): Promise<{ before: MemberRecord; sessionsEnded: number } | null>;
   /**
    * Stores a password reset link for a user (false: no such user), logged in `accountId`'s audit log (the
-   * account whose admin, or the CLI, made it).
+   * account whose admin, or the CLI, made it). `madeBy` is the person making it (null: the operator key or the
+   * CLI, which always may): a person must be an admin of every account the user is an active member of, checked
+   * with the user's memberships locked, so that a join answered meanwhile is seen → NotTheirAdminError.
    */
   createResetLink(
     accountId: string,
@@ -141,6 +153,7 @@ export interface UserStore {
     linkDigest: Uint8Array,
     nowMs: number,
     expiresMs: number,
+    madeBy: string | null,
   ): Promise<boolean>;
   /**
    * Uses a link of `kind`: in one transaction, marks it used, sets the user's password hash (and name, when

@@ -140,7 +140,7 @@ describe('<users-view>', () => {
       [`GET ${LIST}`]: { items: [] },
       [`POST ${LIST}`]: {
         user: BOB,
-        link: { path: '/admin/#join=fcj_abc', expires_at: '2026-11-30T10:00:00.000Z' },
+        link: { path: '/admin/#invite=fci_abc', expires_at: '2026-11-30T10:00:00.000Z' },
       },
     });
     const el = await shown(api);
@@ -156,7 +156,7 @@ describe('<users-view>', () => {
     await settle(panel);
     assert.strictEqual(
       inShadow(panel, '[data-testid=invitation-link]').textContent,
-      `${location.origin}/admin/#join=fcj_abc`,
+      `${location.origin}/admin/#invite=fci_abc`,
     );
     assert.notMatch(form.shadowRoot?.textContent ?? '', /they are now|now a member/);
     assert.match(rowOf(el, BOB.email).textContent, /Invitation pending/);

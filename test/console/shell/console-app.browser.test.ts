@@ -126,12 +126,28 @@ describe('<console-app>', () => {
     assert.notInclude(await menuLinks(person('viewer')), 'Users');
   });
 
+  it('asks the server which screen an invitation link opens: a new person chooses a password', async () => {
+    history.replaceState(null, '', `${location.pathname}${location.search}#invite=fci_new`);
+    server = serve(false, undefined, {
+      'POST /admin/session/invitation/peek': { screen: 'choose_password' },
+    });
+    const app = mountApp();
+    await until(() => app.shadowRoot?.querySelector('choose-password-view') !== null, {
+      what: 'the password screen',
+    });
+    assert.notInclude(location.href, 'fci_new');
+    assert.deepEqual(server.asked, ['POST /admin/session/invitation/peek']);
+    assert.isNull(sessionStorage.getItem('feature-console.join-token'));
+  });
+
   it('keeps a join link out of the address, asks the invited person to sign in, then shows the invitation', async () => {
-    history.replaceState(null, '', `${location.pathname}${location.search}#join=fcj_abc`);
-    server = serve(false);
+    // The same kind of link as a new person's: the server says it asks to join.
+    history.replaceState(null, '', `${location.pathname}${location.search}#invite=fci_abc`);
+    server = serve(false, undefined, { 'POST /admin/session/invitation/peek': { screen: 'join' } });
     const app = mountApp();
     await until(() => app.shadowRoot?.querySelector('sign-in-view') !== null, { what: 'the sign-in' });
-    assert.notInclude(location.href, 'fcj_abc');
+    assert.notInclude(location.href, 'fci_abc');
+    assert.include(server.asked, 'POST /admin/session/invitation/peek');
     const signIn = must(app.shadowRoot?.querySelector('sign-in-view'));
     await signIn.updateComplete;
     assert.match(
@@ -175,7 +191,7 @@ describe('<console-app>', () => {
       },
     );
     assert.include(server.asked, 'POST /admin/v1/console/join/peek');
-    assert.notInclude(server.asked.join(' '), 'fcj_abc');
+    assert.notInclude(server.asked.join(' '), 'fci_abc');
     await expect(again).to.be.accessible();
 
     // Joined: the token is forgotten, the session read again (its roles changed), and the console shown.

@@ -23,7 +23,7 @@ const button = (el: Element, text: RegExp): HTMLButtonElement =>
   );
 const shown = async (api: StubApi): Promise<JoinInvitationView> => {
   const { el } = await mount<JoinInvitationView>(
-    html`<join-invitation-view token="fcj_abc"></join-invitation-view>`,
+    html`<join-invitation-view token="fci_abc"></join-invitation-view>`,
     api,
   );
   await until(() => !el.busy, { what: 'the invitation read' });
@@ -48,8 +48,8 @@ describe('<join-invitation-view>', () => {
       answer: 'join',
     });
     assert.deepEqual(api.calls, [
-      { method: 'POST', path: '/console/join/peek', body: { token: 'fcj_abc' } },
-      { method: 'POST', path: '/console/join', body: { token: 'fcj_abc', answer: 'join' } },
+      { method: 'POST', path: '/console/join/peek', body: { token: 'fci_abc' } },
+      { method: 'POST', path: '/console/join', body: { token: 'fci_abc', answer: 'join' } },
     ]);
   });
 
@@ -62,7 +62,7 @@ describe('<join-invitation-view>', () => {
     const answered = oneEvent(el, 'join-answered');
     button(el, /Decline/).click();
     assert.strictEqual(((await answered) as HTMLElementEventMap['join-answered']).detail.answer, 'decline');
-    assert.deepEqual(api.made('POST', '/console/join')[0]?.body, { token: 'fcj_abc', answer: 'decline' });
+    assert.deepEqual(api.made('POST', '/console/join')[0]?.body, { token: 'fci_abc', answer: 'decline' });
   });
 
   it("refuses another person's link in plain words, and offers to sign out", async () => {

@@ -7,6 +7,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { digest } from '../../../server/src/ids.js';
+import { notYetMember } from '../../../server/src/services/member-answers.js';
 import { openPgliteStore } from '../../../server/src/store/pglite/pglite.js';
 import { runCliInProcess } from '../cli-support.js';
 import { auditedByTests } from '../test-actor.js';
@@ -41,20 +43,20 @@ void describe('feature-server user', () => {
     assert.match(human.stdout, /grace@example.com invited as viewer/);
     assert.match(human.stdout, /Invitation link: \/admin\/#invite=fci_/);
 
-    // Grace has a user now (a member of Team): another account's invitation asks her consent, with a join link,
-    // and the answer shows nothing of her the admin did not type.
+    // Grace has a user now (a member of Team): another account's invitation asks her consent, with a link that
+    // looks like any invitation's, and the answer shows nothing of her the admin did not type.
     const asked = await runCliInProcess(
       ['user', 'invite', '--account', otherId, '--email', 'grace@example.com', '--role', 'editor'],
       env,
     );
     assert.equal(asked.code, 0, asked.stderr);
     assert.match(asked.stdout, /grace@example.com invited as editor/);
-    assert.match(asked.stdout, /Invitation link: \/admin\/#join=fcj_/);
+    assert.match(asked.stdout, /Invitation link: \/admin\/#invite=fci_/);
     const again = await cliJson(
       ['user', 'invite', '--account', otherId, '--email', 'grace@example.com', '--role', 'viewer'],
       env,
     );
-    assert.match((again.link as { path: string }).path, /^\/admin\/#join=fcj_[A-Za-z0-9_-]{43}$/);
+    assert.match((again.link as { path: string }).path, /^\/admin\/#invite=fci_[A-Za-z0-9_-]{43}$/);
     assert.deepEqual(Object.keys(again).sort(), Object.keys(invited).sort());
     const pending = again.user as { name: string; active: boolean; last_sign_in_at: unknown; role: string };
     assert.deepEqual(
@@ -65,6 +67,20 @@ void describe('feature-server user', () => {
       code: 2,
     });
     assert.equal((noReset.error as { code: string }).code, 'conflict');
+    // A new person who has not accepted yet is refused alike, in the same words as the HTTP route's.
+    const notYet = await cliJson(['user', 'reset-link', 'ada@example.com', '--account', accountId], env, {
+      code: 2,
+    });
+    assert.deepEqual(
+      [notYet.error, noReset.error].map((e) => [
+        (e as { code: string }).code,
+        (e as { message: string }).message,
+      ]),
+      [
+        ['conflict', notYetMember('ada@example.com')],
+        ['conflict', notYetMember('grace@example.com')],
+      ],
+    );
 
     const listed = await cliJson(['user', 'list', '--account', accountId], env);
     assert.deepEqual(
@@ -90,6 +106,19 @@ void describe('feature-server user', () => {
     );
     assert.equal((promoted.user as { role: string }).role, 'admin');
 
+    // Ada accepts her invitation: now she may get a reset link.
+    const accepting = auditedByTests(await openPgliteStore(dataDir));
+    const accepted = await accepting.useUserLink({
+      linkDigest: digest((invited.link as { path: string }).path.replace(/^\/admin\/#invite=/, '')),
+      kind: 'invitation',
+      passwordHash: 'hash',
+      name: undefined,
+      sessionDigest: digest('a session'),
+      nowMs: Date.now(),
+      sessionExpiresMs: Date.now() + 60_000,
+    });
+    await accepting.close();
+    assert.equal(accepted.kind, 'opened');
     const reset = await cliJson(['user', 'reset-link', 'ada@example.com', '--account', accountId], env);
     assert.match((reset.link as { path: string }).path, /^\/admin\/#reset=fcr_/);
 

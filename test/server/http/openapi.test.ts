@@ -498,8 +498,14 @@ void describe('every operation, called with its documented examples', () => {
     });
     assert.equal(invited.status, 201);
     const path = (invited.body.link as { path: string }).path;
-    assert.match(path, /^\/admin\/#join=fcj_/);
-    const token = path.replace(/^\/admin\/#join=/, '');
+    assert.match(path, /^\/admin\/#invite=fci_/);
+    const token = path.replace(/^\/admin\/#invite=/, '');
+    // The link says nothing of the person: the console asks which screen it opens.
+    const screenExample = requestExample('post', '/admin/session/invitation/peek');
+    const unknown = await call('post', '/admin/session/invitation/peek', { body: screenExample });
+    assert.equal(unknown.status, 404);
+    const screen = await call('post', '/admin/session/invitation/peek', { body: { token } });
+    assert.deepEqual([screen.status, screen.body.screen], [200, 'join']);
     const { password } = requestExample('post', '/admin/session/password-reset') as { password: string };
     const email = (invited.body.user as { email: string }).email;
     const signedIn = await call('post', '/admin/session', { body: { email, password } });

@@ -75,6 +75,7 @@ const MATRIX: Readonly<Record<string, Need>> = {
   'GET /admin/session': 'session',
   'DELETE /admin/session': 'session',
   'POST /admin/session/invitation': 'public',
+  'POST /admin/session/invitation/peek': 'public',
   'POST /admin/session/password-reset': 'public',
   'POST /admin/v1/console/sign-in-links': 'operator_key',
   'DELETE /admin/v1/console/sessions': 'operator_key',

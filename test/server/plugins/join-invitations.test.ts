@@ -91,7 +91,31 @@ describeOnEveryStoreWith<Fixture>(
       assert.deepEqual(strip(known.body), strip(fresh.body));
       assert.deepEqual(strip(known.body), { name: '', role: 'editor', active: false, last_sign_in_at: null });
       assert.equal((known.body.user as { email: string }).email, 'known@example.com');
-      assert.match((known.body.link as { path: string }).path, /^\/admin\/#join=fcj_/);
+      // One link for both: the same fragment, prefix and length, so that it says nothing of the person.
+      const paths = [fresh.body, known.body].map((body) => (body.link as { path: string }).path);
+      for (const path of paths) assert.match(path, /^\/admin\/#invite=fci_[A-Za-z0-9_-]{43}$/);
+      assert.equal(paths[0]?.length, paths[1]?.length);
+      // Nor does the audit entry an admin reads.
+      const invitedEntries = await fixture().store.listAudit(
+        { accountId: fixture().env.accountId, action: 'user.invited' },
+        { limit: 50 },
+      );
+      const details = invitedEntries
+        .filter((e) => [fresh, known].some((a) => (a.body.user as { id: string }).id === e.subjectId))
+        .map((e) => e.details);
+      assert.equal(details.length, 2);
+      assert.deepEqual(details[0], details[1]);
+      // Whoever opens the link learns which screen it leads to (no session needed: a new person has none).
+      const screens = [];
+      for (const path of paths)
+        screens.push(
+          (await as(null, 'POST', '/admin/session/invitation/peek', { token: linkToken(path) })).body.screen,
+        );
+      assert.deepEqual(screens, ['choose_password', 'join']);
+      const unknown = await as(null, 'POST', '/admin/session/invitation/peek', {
+        token: `fci_${'A'.repeat(43)}`,
+      });
+      assert.equal(unknown.status, 404);
       // The list shows the pending member as it shows the new one: email, role, not active.
       const listed = await as({ session: admin }, 'GET', users());
       const row = (listed.body.items as Array<Record<string, unknown>>).find(
@@ -103,6 +127,23 @@ describeOnEveryStoreWith<Fixture>(
         const id = (body.user as { id: string }).id;
         assert.equal((await as({ session: admin }, 'POST', `${users()}/${id}/reset-link`)).status, 409);
       }
+    });
+
+    void it("refuses a person's reset link to an admin of only one of their accounts (403), once they joined", async () => {
+      const { admin } = fixture();
+      const kim = await existing('kim@example.com');
+      const invited = await as({ session: admin }, 'POST', users(), {
+        email: 'kim@example.com',
+        role: 'viewer',
+      });
+      const kimId = (invited.body.user as { id: string }).id;
+      const token = linkToken((invited.body.link as { path: string }).path);
+      const joined = await as({ session: kim }, 'POST', '/admin/v1/console/join', { token, answer: 'join' });
+      assert.equal(joined.status, 200, joined.text);
+      const refused = await as({ session: admin }, 'POST', `${users()}/${kimId}/reset-link`);
+      assert.deepEqual([refused.status, refused.body.code], [403, 'insufficient_role']);
+      assert.match(String(refused.body.message), /admin role in every account of this person/);
+      assert.equal((await as({ bearer: KEY }, 'POST', `${users()}/${kimId}/reset-link`)).status, 201);
     });
 
     void it("refuses a pending member on the account's routes as a non-member", async () => {
@@ -150,7 +191,7 @@ describeOnEveryStoreWith<Fixture>(
       assert.match(String(theirs.body.message), /another person: sign out/);
       assert.equal((await as({ session: other }, 'POST', join, { token, answer: 'join' })).status, 403);
       assert.equal((await as(null, 'POST', join, { token, answer: 'join' })).status, 401);
-      assert.equal((await as({ session: ann }, 'POST', peek, { token: 'fcj_nope' })).status, 404);
+      assert.equal((await as({ session: ann }, 'POST', peek, { token: 'fci_nope' })).status, 404);
 
       const seen = await as({ session: ann }, 'POST', peek, { token });
       assert.equal(seen.status, 200, seen.text);

@@ -148,6 +148,40 @@ describeStoreOnEveryKind('join links', (opened) => {
     assert.equal(await store.openUserSession(zoe, token(), NOW + 2, NOW + DAY), true);
   });
 
+  void it('signs out a person removed from their last active account, though invited elsewhere', async () => {
+    const { store, accountId } = opened();
+    const home = await store.createAccount('Home of zed');
+    const first = token();
+    const { user } = await store.inviteUser({
+      accountId: home.id,
+      email: 'zed@example.com',
+      role: 'editor',
+      linkDigests: { invitation: first, join: token() },
+      nowMs: NOW,
+      expiresMs: NOW + DAY,
+    });
+    const session = token();
+    const used = await store.useUserLink({
+      linkDigest: first,
+      kind: 'invitation',
+      passwordHash: 'hash',
+      name: undefined,
+      sessionDigest: session,
+      nowMs: NOW,
+      sessionExpiresMs: NOW + DAY,
+    });
+    assert.equal(used.kind, 'opened');
+    const ask = token();
+    assert.equal((await invite(store, accountId, 'zed@example.com', ask)).linkKind, 'join');
+
+    // Removed from Home, their only active account: the invitation grants nothing, so their sessions end.
+    assert.equal((await store.removeMember(home.id, user.id))?.sessionsEnded, 1);
+    assert.equal(await store.findConsoleSession(session, NOW + 1), null);
+    // They may still sign in to answer the invitation, whose link still asks.
+    assert.equal(await store.openUserSession(user.id, token(), NOW + 2, NOW + DAY), true);
+    assert.equal((await store.peekJoinLink(ask, NOW + 2)).kind, 'found');
+  });
+
   void it('a single sign-on of the account makes a pending membership active, and voids its link', async () => {
     const { store, accountId } = opened();
     const zoe = await existingPerson(store, 'zoe3@example.com');

@@ -180,4 +180,36 @@ describeStoreOnEveryKind('single sign-on settings', (opened) => {
       'the other account untouched',
     );
   });
+
+  void it('still signs in a person of this provider whom another account has invited (pending)', async () => {
+    const { store } = opened();
+    const sso = await store.createAccount('Single sign-on');
+    const elsewhere = await store.createAccount('Elsewhere');
+    const signIn = {
+      accountId: sso.id,
+      issuer: 'https://id.example.com/realms/sso',
+      subject: 'di',
+      email: 'di@example.com',
+      name: null,
+      role: 'editor' as const,
+      nowMs: 1_000,
+      address: '203.0.113.9',
+    };
+    const first = await store.recordSsoSignIn(signIn);
+    assert.ok(!('refused' in first));
+    // An admin of another account invites them: a pending membership they have not answered.
+    const invited = await store.inviteUser({
+      accountId: elsewhere.id,
+      email: 'di@example.com',
+      role: 'admin',
+      linkDigests: { invitation: randomBytes(32), join: randomBytes(32) },
+      nowMs: 2_000,
+      expiresMs: 10_000,
+    });
+    assert.equal(invited.after.pending, true);
+    const again = await store.recordSsoSignIn({ ...signIn, nowMs: 3_000 });
+    assert.ok(!('refused' in again), 'an invitation elsewhere locks no one out of their own account');
+    assert.equal(again.user.id, first.user.id);
+    assert.equal((await store.getMember(elsewhere.id, first.user.id))?.pending, true, 'still only invited');
+  });
 });

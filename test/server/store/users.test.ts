@@ -36,12 +36,13 @@ describeStoreOnEveryKind('users', (opened) => {
     assert.equal((await store.findUserByEmail('ADA@example.com'))?.id, invited.user.id);
     assert.deepEqual(await store.membershipsOf(invited.user.id), [{ accountId, role: 'editor' }]);
 
-    // Invited again before accepting: one user, the new role, a second link.
+    // Invited again before accepting: one user, the new role, a second link (the first one void).
+    const newer = token();
     const again = await store.inviteUser({
       accountId,
       email: 'ada@example.com',
       role: 'viewer',
-      linkDigests: { invitation: token(), join: token() },
+      linkDigests: { invitation: newer, join: newer },
       nowMs: NOW,
       expiresMs: NOW + HOUR,
     });
@@ -52,7 +53,7 @@ describeStoreOnEveryKind('users', (opened) => {
     // Accepting: password set, a session opened, the link spent.
     const session = token();
     const used = await store.useUserLink({
-      linkDigest: link,
+      linkDigest: newer,
       kind: 'invitation',
       passwordHash: '$argon2id$fake',
       name: 'Ada Lovelace',
@@ -74,7 +75,7 @@ describeStoreOnEveryKind('users', (opened) => {
       { active: true, lastSignInMs: NOW + 1, name: 'Ada Lovelace' },
     );
     const twice = await store.useUserLink({
-      linkDigest: link,
+      linkDigest: newer,
       kind: 'invitation',
       passwordHash: '$argon2id$other',
       name: undefined,
@@ -158,8 +159,11 @@ describeStoreOnEveryKind('users', (opened) => {
     const second = token();
     assert.equal(await store.openUserSession(alice, second, NOW, NOW + HOUR), true);
     const reset = token();
-    assert.equal(await store.createResetLink(account.id, alice, reset, NOW, NOW + HOUR), true);
-    assert.equal(await store.createResetLink(account.id, 'no-such-user', token(), NOW, NOW + HOUR), false);
+    assert.equal(await store.createResetLink(account.id, alice, reset, NOW, NOW + HOUR, null), true);
+    assert.equal(
+      await store.createResetLink(account.id, 'no-such-user', token(), NOW, NOW + HOUR, null),
+      false,
+    );
     const third = token();
     const used = await store.useUserLink({
       linkDigest: reset,
@@ -190,17 +194,20 @@ describeStoreOnEveryKind('users', (opened) => {
       ],
     );
 
-    // Alice in two accounts: removed from one, her sessions stay; from the last, they end.
+    // Alice in two accounts (she joins the other): removed from one, her sessions stay; from the last, they end.
+    const ask = token();
     await store.inviteUser({
       accountId: other.id,
       email: 'alice@example.com',
       role: 'viewer',
-      linkDigests: { invitation: token(), join: token() },
+      linkDigests: { invitation: ask, join: ask },
       nowMs: NOW,
       expiresMs: NOW + HOUR,
     });
+    const joined = await store.answerJoinLink({ linkDigest: ask, userId: alice, answer: 'join', nowMs: NOW });
+    assert.equal(joined.kind, 'joined');
     const pending = token();
-    assert.equal(await store.createResetLink(account.id, alice, pending, NOW, NOW + HOUR), true);
+    assert.equal(await store.createResetLink(account.id, alice, pending, NOW, NOW + HOUR, null), true);
     assert.equal((await store.removeMember(account.id, alice))?.sessionsEnded, 0);
     assert.equal((await store.findConsoleSession(third, NOW + 6))?.userId, alice);
     assert.equal(await store.removeMember(account.id, alice), null);

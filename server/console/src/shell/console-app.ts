@@ -11,7 +11,8 @@ import { shellStyles } from './shell-styles.js';
 import type { Account, Environment, Items } from '../types.js';
 import '../sign-in/sign-in-view.js';
 import '../sign-in/choose-password-view.js';
-import { forgetJoinToken, keptJoinToken, takeJoinTokenFromAddress } from './join-token.js';
+import { forgetJoinToken, keptJoinToken } from './join-token.js';
+import { takePersonLink } from './person-link.js';
 import { JOIN_SIGN_IN, joinScreen, type JoinOutcome } from './join-screen.js';
 import { accountChoosers } from './account-choosers.js';
 import { consoleMenu } from './console-menu.js';
@@ -94,18 +95,18 @@ export class ConsoleApp extends LitElement {
   }
 
   async #start(): Promise<void> {
-    const person = /^#(invite|reset)=([A-Za-z0-9_-]+)$/.exec(location.hash);
-    if (person !== null) {
-      // Out of the address bar and the history at once; kept here until the password is chosen.
-      history.replaceState(null, '', `${location.pathname}${routeHash({ name: 'campaigns' })}`);
-      this.route = { name: 'campaigns' };
-      this.personLink = { kind: person[1] === 'invite' ? 'invitation' : 'reset', token: person[2] ?? '' };
+    const opened = await takePersonLink(this.#api, routeHash({ name: 'campaigns' }));
+    if (opened.kind !== 'none') this.route = { name: 'campaigns' };
+    if (opened.kind === 'password') {
+      // Kept here until the password is chosen.
+      this.personLink = opened.link;
       this.phase = 'signed-out';
       return;
     }
     // A join link: answered signed in as its person, after a sign-in when there is no session yet.
-    this.joinToken = takeJoinTokenFromAddress(routeHash({ name: 'campaigns' })) ?? keptJoinToken();
+    this.joinToken = opened.kind === 'join' ? opened.token : keptJoinToken();
     if (this.joinToken !== null) this.signInMessage = JOIN_SIGN_IN;
+    if (opened.kind === 'refused') this.signInMessage = opened.message;
     const link = /^#sign-in=([A-Za-z0-9_-]+)$/.exec(location.hash)?.[1];
     if (link !== undefined) {
       // The token is spent either way: take it out of the address bar and the history at once.
@@ -130,6 +131,8 @@ export class ConsoleApp extends LitElement {
         return;
       }
       await this.#signedIn(session);
+      // Signed in already: a link that opens nothing is said in a notice.
+      if (opened.kind === 'refused') this.#notify(opened.message, 'error');
     } catch (error) {
       this.phase = 'signed-out';
       this.signInMessage = error instanceof Error ? error.message : String(error);

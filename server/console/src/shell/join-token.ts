@@ -1,19 +1,9 @@
-// The token of a join link (`/admin/#join=…`) while its person signs in: out of the address bar and the history
-// at once, and kept in this tab's sessionStorage, so that a sign-in (a password, or a single sign-on that
-// leaves the page for the provider and comes back) returns to the invitation. It never goes into a URL the
-// server sees, so no server log holds it.
+// The token of an invitation link that asks its person to join (shell/person-link.ts found out) while they sign
+// in: kept in this tab's sessionStorage, so that a sign-in (a password, or a single sign-on that leaves the page
+// for the provider and comes back) returns to the invitation. It never goes into a URL the server sees, so no
+// server log holds it.
 
 const KEY = 'feature-console.join-token';
-const SHAPE = /^#join=([A-Za-z0-9_-]+)$/;
-
-/** Takes a join link's token out of the address (keeping it for this tab); null when the page has none. */
-export const takeJoinTokenFromAddress = (replaceWith: string): string | null => {
-  const token = SHAPE.exec(location.hash)?.[1];
-  if (token === undefined) return null;
-  history.replaceState(null, '', `${location.pathname}${replaceWith}`);
-  keepJoinToken(token);
-  return token;
-};
 
 /** Keeps `token` for this tab. */
 export const keepJoinToken = (token: string): void => {

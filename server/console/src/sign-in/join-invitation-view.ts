@@ -1,6 +1,6 @@
-// The screen a join link opens (`/admin/#join=…`) once its person is signed in: an invitation to an account for
-// someone who already has a user, who is never added without saying yes. It reads the invitation (the token in
-// a POST body, never in a URL), then asks "Join <account> as <role>?"; signed in as someone else, it says so
+// The screen a join link opens (`/admin/#invite=…` when the server says it asks to join) once its person is
+// signed in: an invitation to an account for someone who already has a user, who is never added without saying
+// yes. It reads the invitation (the token in a POST body, never in a URL), then asks "Join <account> as <role>?"; signed in as someone else, it says so
 // and offers to sign out. The shell keeps the token (shell/join-token.ts) until the person answered or left.
 import { LitElement, css, html } from 'lit';
 import { ConsoleApiError } from '../api.js';

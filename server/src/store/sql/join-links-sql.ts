@@ -32,6 +32,26 @@ const openLink = async (tx: Queryable, linkDigest: Uint8Array, nowMs: number, lo
 
 /** The join-link operations of the store. */
 export const joinLinkQueries = (db: Pick<Sql, 'query' | 'transaction'>): JoinLinkStore => ({
+  async invitationLinkKind(linkDigest, nowMs) {
+    const link = (
+      await db.query(
+        `SELECT kind, user_id, account_id, expires_ms, used_ms FROM user_links
+         WHERE digest = $1 AND kind IN ('invitation', 'join')`,
+        [linkDigest],
+      )
+    )[0];
+    if (link === undefined) return refused('unknown');
+    if (text(link, 'kind') === 'join') {
+      const found = await openLink(db, linkDigest, nowMs, false);
+      return found.kind === 'refused' ? found : ({ kind: 'found', linkKind: 'join' } as const);
+    }
+    if (numOrNull(link, 'used_ms') !== null) return refused('used');
+    if (num(link, 'expires_ms') <= nowMs) return refused('expired');
+    // As useUserLink: nothing to open once the person left the account (or the invitation was revoked).
+    const member = await memberIn(db, text(link, 'account_id'), text(link, 'user_id'));
+    if (member === null || member.pending) return refused('unknown');
+    return { kind: 'found', linkKind: 'invitation' } as const;
+  },
   async peekJoinLink(linkDigest, nowMs) {
     const found = await openLink(db, linkDigest, nowMs, false);
     if (found.kind === 'refused') return found;

@@ -197,9 +197,12 @@ export const ssoQueries = (db: Pick<Sql, 'query' | 'transaction'>): SsoStore => 
   recordSsoSignIn(signIn) {
     return db.transaction(async (tx) => {
       const { user, created } = await userOfSignIn(tx, signIn);
+      // An invitation the person has not answered is no account of theirs: any account's admin can make one, and
+      // it must not lock them out of the accounts they are in (with no password, they could not even decline).
       const elsewhere = await tx.query(
         `SELECT 1 FROM account_members m LEFT JOIN sso_settings s ON s.account_id = m.account_id
-         WHERE m.user_id = $1 AND m.account_id <> $2 AND (s.issuer IS NULL OR s.issuer <> $3) LIMIT 1`,
+         WHERE m.user_id = $1 AND m.account_id <> $2 AND NOT m.pending AND (s.issuer IS NULL OR s.issuer <> $3)
+         LIMIT 1`,
         [user.id, signIn.accountId, signIn.issuer],
       );
       if (elsewhere.length > 0) return { refused: 'other_accounts' as const };

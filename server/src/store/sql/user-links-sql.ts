@@ -3,7 +3,7 @@
 // whatever the instance; using one sets the person's password and voids their other links, in one transaction
 // that also writes the audit entry, named after the person the link belongs to.
 import { currentActor } from '../../audit/actor.js';
-import type { UserStore } from '../user-store.js';
+import { NotTheirAdminError, type UserStore } from '../user-store.js';
 import { recordAudit } from './audit-sql.js';
 import { userState } from './audit-states.js';
 import { num, numOrNull, text, type Sql } from './sql.js';
@@ -13,8 +13,20 @@ import { toUser } from './user-rows.js';
 export const userLinkQueries = (
   db: Pick<Sql, 'query' | 'transaction'>,
 ): Pick<UserStore, 'createResetLink' | 'useUserLink'> => ({
-  async createResetLink(accountId, userId, linkDigest, nowMs, expiresMs) {
+  async createResetLink(accountId, userId, linkDigest, nowMs, expiresMs, madeBy) {
     return db.transaction(async (tx) => {
+      if (madeBy !== null) {
+        // The person's memberships locked, then checked: a join answered meanwhile (answerJoinLink locks its
+        // row) either ends before (and is seen here) or waits for this link, which it then voids.
+        await tx.query('SELECT account_id FROM account_members WHERE user_id = $1 FOR UPDATE', [userId]);
+        const notTheirs = await tx.query(
+          `SELECT 1 FROM account_members m WHERE m.user_id = $1 AND NOT m.pending AND NOT EXISTS (
+             SELECT 1 FROM account_members a WHERE a.user_id = $2 AND a.account_id = m.account_id
+             AND a.role = 'admin' AND NOT a.pending) LIMIT 1`,
+          [userId, madeBy],
+        );
+        if (notTheirs.length > 0) throw new NotTheirAdminError();
+      }
       const rows = await tx.query(
         `INSERT INTO user_links (digest, kind, user_id, account_id, created_ms, expires_ms)
          SELECT $1::bytea, 'reset', id, $5::text, $3::bigint, $4::bigint FROM users WHERE id = $2

@@ -26,9 +26,14 @@ const otherAdmins = async (tx: Queryable, accountId: string, userId: string): Pr
   ).length;
 };
 
-// Pending memberships count: a person invited elsewhere signs in (and keeps their links) to answer it.
+// To sign in, pending memberships count: a person invited elsewhere signs in to answer the invitation.
 const inSomeAccount = async (tx: Queryable, userId: string): Promise<boolean> =>
   (await tx.query('SELECT 1 FROM account_members WHERE user_id = $1 LIMIT 1', [userId])).length > 0;
+
+// To stay signed in, they do not: a pending membership grants nothing, and any account's admin can make one.
+const inSomeActiveAccount = async (tx: Queryable, userId: string): Promise<boolean> =>
+  (await tx.query('SELECT 1 FROM account_members WHERE user_id = $1 AND NOT pending LIMIT 1', [userId]))
+    .length > 0;
 
 /** User operations of the store. */
 export const userQueries = (db: Pick<Sql, 'query' | 'transaction'>): UserStore & JoinLinkStore => ({
@@ -67,6 +72,12 @@ export const userQueries = (db: Pick<Sql, 'query' | 'transaction'>): UserStore &
          ON CONFLICT (account_id, user_id) DO UPDATE SET role = EXCLUDED.role, pending = EXCLUDED.pending`,
         [accountId, user.id, role, nowMs, linkKind === 'join'],
       );
+      // Invited again: only the newest link opens the invitation (an older one may have reached someone else).
+      await tx.query(
+        `DELETE FROM user_links WHERE user_id = $1 AND account_id = $2 AND kind IN ('invitation', 'join')
+         AND used_ms IS NULL`,
+        [user.id, accountId],
+      );
       await tx.query(
         `INSERT INTO user_links (digest, kind, user_id, account_id, created_ms, expires_ms)
          VALUES ($1, $2, $3, $4, $5, $6)`,
@@ -82,7 +93,7 @@ export const userQueries = (db: Pick<Sql, 'query' | 'transaction'>): UserStore &
         action: 'user.invited',
         before: before === null ? null : memberState(before),
         after: memberState(after),
-        details: { link: linkKind },
+        // No kind of link here: admins read this log, and the kind would say whether the email had a user.
       });
       return { user, before, after, linkKind };
     });
@@ -160,12 +171,15 @@ export const userQueries = (db: Pick<Sql, 'query' | 'transaction'>): UserStore &
         [userId, accountId],
       );
       let sessionsEnded = 0;
-      if (!(await inSomeAccount(tx, userId))) {
-        // In no account, the person can do nothing here: their sessions end and their links open nothing.
+      if (!(await inSomeActiveAccount(tx, userId))) {
+        // In no account, the person can do nothing here: their sessions end and their links open nothing, but
+        // for the join links of invitations still pending (they may sign in again to answer them).
         sessionsEnded = (
           await tx.query('DELETE FROM console_sessions WHERE user_id = $1 RETURNING digest', [userId])
         ).length;
-        await tx.query('DELETE FROM user_links WHERE user_id = $1 AND used_ms IS NULL', [userId]);
+        await tx.query(`DELETE FROM user_links WHERE user_id = $1 AND used_ms IS NULL AND kind <> 'join'`, [
+          userId,
+        ]);
       }
       await recordAudit(tx, {
         accountId,
