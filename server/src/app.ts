@@ -24,7 +24,6 @@ import { STORABLE_TEXT_RULE, isStorableText } from './validation/storable-text.j
 import { createLogger, redactUrl } from './logger.js';
 import { carryRequestActors } from './audit/actor.js';
 import { scheduleHourlyUpkeep, type UpkeepOptions } from './hourly-upkeep.js';
-import { auditRoutesPlugin } from './plugins/audit.js';
 import { activationRoutes } from './plugins/activation.js';
 import { bucketingRoutes } from './plugins/bucketing.js';
 import { campaignRoutes } from './plugins/campaigns.js';
@@ -33,32 +32,21 @@ import { decisionRoutes } from './plugins/decision.js';
 import { eventRoutes } from './plugins/events.js';
 import { ofrepRoutes } from './plugins/ofrep.js';
 import { oauthRoutes } from './plugins/oauth.js';
-import { operatorAccountRoutes } from './plugins/operator.js';
-import { operatorInsightRoutes } from './plugins/operator-insights.js';
-import { operatorRollupRoutes } from './plugins/operator-rollups.js';
-import { OPERATOR_CAMPAIGNS_BASE, operatorCampaignRoutes } from './plugins/operator-schemas.js';
 import { platformRoutes } from './plugins/platform-routes.js';
 import { REMOTE_BASE, remoteRouteSchemas } from './plugins/remote-schemas.js';
 import { staticRoutes, type StaticOptions } from './plugins/static.js';
 import { streamRoutes } from './plugins/stream.js';
-import { operatorListeningRoute } from './plugins/operator-listening.js';
-import { userRoutes } from './plugins/users.js';
-import { joinRoutes } from './plugins/join.js';
 import { invitationScreenRoute } from './plugins/invitation-screen.js';
-import { webhookRoutesPlugin } from './plugins/webhooks.js';
-import { ssoSettingsRoutes } from './plugins/sso-settings.js';
 import { ssoPages } from './plugins/sso.js';
 import { SsoProviders } from './sso/sso-providers.js';
 import { authorizeCall } from './http/bearer-auth.js';
-import { guardOperatorScope, operatorEnvironment } from './http/operator-scope.js';
-import { rememberEnvironment } from './http/request-environment.js';
 import { TokenRateLimits, type TokenLimits } from './auth/rate-limits.js';
 import { TokenService } from './auth/token-service.js';
 import { ConsoleSessions } from './auth/console-sessions.js';
 import { People } from './auth/people.js';
 import { OperatorKeyLockout } from './auth/operator-auth.js';
 import { OperatorKeys } from './auth/operator-keys.js';
-import { ACTION_ROLES } from './auth/route-roles.js';
+import { registerOperatorRoutes } from './operator-routes.js';
 import type { Store } from './store/store.js';
 
 /** The live-update streams (§17) an app holds open, and the listeners of their changes. */
@@ -238,40 +226,18 @@ export const createApp = async (deps: AppDeps): Promise<FastifyInstance> => {
   const lockout = new OperatorKeyLockout(new TokenRateLimits(deps.tokenLimits, ctx.now));
   // The accounts' OpenID providers, discovered when settings are saved and before each sign-in.
   const ssoProviders = new SsoProviders(ctx.now);
-  // The operator routes exist only with an operator key (§13.8): one scope, guarded by the key or a console
-  // session, holding their route groups and the campaign routes under /admin/v1/environments/{envId}.
-  if (operatorKeys.length > 0) {
-    void app.register((scope, _options, registered) => {
-      guardOperatorScope(
-        scope,
-        { keys: new OperatorKeys(operatorKeys), sessions: consoleSessions, lockout, users: deps.store },
-        deps.store,
-      );
-      void scope.register(operatorAccountRoutes, { ctx });
-      void scope.register(operatorInsightRoutes, { ctx });
-      void scope.register(operatorListeningRoute, { ctx, changes });
-      void scope.register(operatorRollupRoutes, { ctx });
-      void scope.register(webhookRoutesPlugin, {
-        ctx,
-        privateNetworks: deps.webhookPrivateNetworks ?? false,
-      });
-      void scope.register(userRoutes, { ctx, people });
-      void scope.register(joinRoutes, { people });
-      void scope.register(auditRoutesPlugin, { ctx });
-      void scope.register(ssoSettingsRoutes, { ctx, providers: ssoProviders });
-      void scope.register(campaignRoutes, {
-        ctx,
-        base: OPERATOR_CAMPAIGNS_BASE,
-        // The key was checked by the scope's hook; what is left is the environment (404 when unknown).
-        authorize: () => async (request) => {
-          rememberEnvironment(request, await operatorEnvironment(ctx.store, request));
-        },
-        schemas: operatorCampaignRoutes,
-        roles: ACTION_ROLES,
-      });
-      registered();
+  // The operator routes exist only with an operator key (§13.8): one scope (operator-routes.ts).
+  if (operatorKeys.length > 0)
+    registerOperatorRoutes(app, {
+      ctx,
+      keys: new OperatorKeys(operatorKeys),
+      sessions: consoleSessions,
+      lockout,
+      changes,
+      people,
+      ssoProviders,
+      webhookPrivateNetworks: deps.webhookPrivateNetworks ?? false,
     });
-  }
   void app.register(consoleRoutes, {
     sessions: consoleSessions,
     users: deps.store,
