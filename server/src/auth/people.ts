@@ -111,12 +111,11 @@ export class People {
     const token = newLinkToken('invitation');
     const nowMs = this.#now();
     const expiresMs = nowMs + INVITATION_LIFETIME_MS;
-    const linkDigest = digest(token);
     const invitation = await this.#store.inviteUser({
       accountId,
       email,
       role,
-      linkDigests: { invitation: linkDigest, join: linkDigest },
+      linkDigest: digest(token),
       nowMs,
       expiresMs,
     });

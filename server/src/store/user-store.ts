@@ -107,8 +107,8 @@ export interface UserStore {
     accountId: string;
     email: string;
     role: Role;
-    /** The digest of each kind of link: the one of the kind stored is kept. */
-    linkDigests: { invitation: Uint8Array; join: Uint8Array };
+    /** The link's digest: one token for either kind, so the link never says which it opens. */
+    linkDigest: Uint8Array;
     nowMs: number;
     expiresMs: number;
   }): Promise<InvitationResult>;

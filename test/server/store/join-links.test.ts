@@ -19,7 +19,7 @@ describeStoreOnEveryKind('join links', (opened) => {
       accountId,
       email,
       role,
-      linkDigests: { invitation: token(), join: link },
+      linkDigest: link,
       nowMs: NOW,
       expiresMs: NOW + 7 * DAY,
     });
@@ -31,7 +31,7 @@ describeStoreOnEveryKind('join links', (opened) => {
       accountId: home.id,
       email,
       role: 'admin',
-      linkDigests: { invitation: link, join: token() },
+      linkDigest: link,
       nowMs: NOW,
       expiresMs: NOW + DAY,
     });
@@ -156,7 +156,7 @@ describeStoreOnEveryKind('join links', (opened) => {
       accountId: home.id,
       email: 'zed@example.com',
       role: 'editor',
-      linkDigests: { invitation: first, join: token() },
+      linkDigest: first,
       nowMs: NOW,
       expiresMs: NOW + DAY,
     });

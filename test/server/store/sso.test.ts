@@ -125,7 +125,7 @@ describeStoreOnEveryKind('single sign-on settings', (opened) => {
       accountId: account.id,
       email: 'bo@example.com',
       role: 'viewer',
-      linkDigests: { invitation: randomBytes(32), join: randomBytes(32) },
+      linkDigest: randomBytes(32),
       nowMs: 1_000,
       expiresMs: 10_000,
     });
@@ -151,7 +151,7 @@ describeStoreOnEveryKind('single sign-on settings', (opened) => {
       accountId: theirs.id,
       email: 'cy@example.com',
       role: 'admin',
-      linkDigests: { invitation: randomBytes(32), join: randomBytes(32) },
+      linkDigest: randomBytes(32),
       nowMs: 1_000,
       expiresMs: 10_000,
     });
@@ -202,7 +202,7 @@ describeStoreOnEveryKind('single sign-on settings', (opened) => {
       accountId: elsewhere.id,
       email: 'di@example.com',
       role: 'admin',
-      linkDigests: { invitation: randomBytes(32), join: randomBytes(32) },
+      linkDigest: randomBytes(32),
       nowMs: 2_000,
       expiresMs: 10_000,
     });

@@ -19,7 +19,7 @@ describeStoreOnEveryKind('user links', (opened) => {
       accountId,
       email,
       role: 'admin',
-      linkDigests: { invitation: link, join: link },
+      linkDigest: link,
       nowMs: NOW,
       expiresMs: NOW + HOUR,
     });

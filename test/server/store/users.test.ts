@@ -21,7 +21,7 @@ describeStoreOnEveryKind('users', (opened) => {
       accountId,
       email: 'Ada@Example.COM',
       role: 'editor',
-      linkDigests: { invitation: link, join: link },
+      linkDigest: link,
       nowMs: NOW,
       expiresMs: NOW + HOUR,
     });
@@ -42,7 +42,7 @@ describeStoreOnEveryKind('users', (opened) => {
       accountId,
       email: 'ada@example.com',
       role: 'viewer',
-      linkDigests: { invitation: newer, join: newer },
+      linkDigest: newer,
       nowMs: NOW,
       expiresMs: NOW + HOUR,
     });
@@ -91,7 +91,7 @@ describeStoreOnEveryKind('users', (opened) => {
         accountId,
         email: 'ADA@example.com',
         role: 'admin',
-        linkDigests: { invitation: token(), join: token() },
+        linkDigest: token(),
         nowMs: NOW,
         expiresMs: NOW + HOUR,
       }),
@@ -106,7 +106,7 @@ describeStoreOnEveryKind('users', (opened) => {
       accountId,
       email: 'grace@example.com',
       role: 'viewer',
-      linkDigests: { invitation: link, join: link },
+      linkDigest: link,
       nowMs: NOW,
       expiresMs: NOW + HOUR,
     });
@@ -136,7 +136,7 @@ describeStoreOnEveryKind('users', (opened) => {
         accountId,
         email,
         role,
-        linkDigests: { invitation: link, join: link },
+        linkDigest: link,
         nowMs: NOW,
         expiresMs: NOW + HOUR,
       });
@@ -200,7 +200,7 @@ describeStoreOnEveryKind('users', (opened) => {
       accountId: other.id,
       email: 'alice@example.com',
       role: 'viewer',
-      linkDigests: { invitation: ask, join: ask },
+      linkDigest: ask,
       nowMs: NOW,
       expiresMs: NOW + HOUR,
     });
@@ -233,7 +233,7 @@ describeStoreOnEveryKind('users', (opened) => {
       accountId,
       email: 'old@example.com',
       role: 'viewer',
-      linkDigests: { invitation: token(), join: token() },
+      linkDigest: token(),
       nowMs: NOW,
       expiresMs: NOW + 10,
     });
@@ -243,7 +243,7 @@ describeStoreOnEveryKind('users', (opened) => {
         accountId: 'no-such-account',
         email: 'x@example.com',
         role: 'viewer',
-        linkDigests: { invitation: token(), join: token() },
+        linkDigest: token(),
         nowMs: NOW,
         expiresMs: NOW + 10,
       }),

@@ -5,7 +5,7 @@
 import type { JoinLinkStore } from '../join-link-store.js';
 import { recordAudit } from './audit-sql.js';
 import { memberState } from './audit-states.js';
-import { memberIn, roleOf } from './member-rows.js';
+import { lockPerson, memberIn, roleOf } from './member-rows.js';
 import { num, numOrNull, text, type Queryable, type Sql } from './sql.js';
 
 const refused = <W extends string>(why: W) => ({ kind: 'refused', why }) as const;
@@ -72,6 +72,8 @@ export const joinLinkQueries = (db: Pick<Sql, 'query' | 'transaction'>): JoinLin
       if (found.kind === 'refused') return found;
       if (found.userId !== userId) return refused('other_person');
       const { accountId } = found;
+      // Joining adds an account: a reset link made meanwhile waits for it (member-rows.ts).
+      await lockPerson(tx, userId);
       const locked = await tx.query(
         'SELECT role FROM account_members WHERE account_id = $1 AND user_id = $2 AND pending FOR UPDATE',
         [accountId, userId],

@@ -48,3 +48,12 @@ export const memberIn = async (
   const row = rows[0];
   return row === undefined ? null : toMember(row);
 };
+
+/**
+ * Locks a person's user row for the rest of the transaction. Whatever adds the person to an account (a join
+ * answered, a single sign-on) and a reset link made for them take it first, so one waits for the other: a reset
+ * link is checked against the person's accounts of its own moment, and an account joined after it voids it.
+ */
+export const lockPerson = async (tx: Queryable, userId: string): Promise<void> => {
+  await tx.query('SELECT 1 FROM users WHERE id = $1 FOR UPDATE', [userId]);
+};

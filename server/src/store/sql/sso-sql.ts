@@ -12,6 +12,7 @@ import type {
   SsoStore,
 } from '../sso-store.js';
 import { ROLES, type Role } from '../user-store.js';
+import { lockPerson } from './member-rows.js';
 import { newId } from '../../ids.js';
 import type { UserRecord } from '../user-store.js';
 import { bool, num, numOrNull, text, textOrNull, type Queryable, type Row, type Sql } from './sql.js';
@@ -197,6 +198,8 @@ export const ssoQueries = (db: Pick<Sql, 'query' | 'transaction'>): SsoStore => 
   recordSsoSignIn(signIn) {
     return db.transaction(async (tx) => {
       const { user, created } = await userOfSignIn(tx, signIn);
+      // Before the accounts are read and one is added: a reset link made meanwhile waits (member-rows.ts).
+      await lockPerson(tx, user.id);
       // An invitation the person has not answered is no account of theirs: any account's admin can make one, and
       // it must not lock them out of the accounts they are in (with no password, they could not even decline).
       const elsewhere = await tx.query(

@@ -7,6 +7,7 @@ import { NotTheirAdminError, type UserStore } from '../user-store.js';
 import { recordAudit } from './audit-sql.js';
 import { userState } from './audit-states.js';
 import { num, numOrNull, text, type Sql } from './sql.js';
+import { lockPerson } from './member-rows.js';
 import { toUser } from './user-rows.js';
 
 /** The link operations of the store. */
@@ -15,10 +16,10 @@ export const userLinkQueries = (
 ): Pick<UserStore, 'createResetLink' | 'useUserLink'> => ({
   async createResetLink(accountId, userId, linkDigest, nowMs, expiresMs, madeBy) {
     return db.transaction(async (tx) => {
+      // The person locked, then their accounts checked: a join or a single sign-on meanwhile (each takes the
+      // same lock) either ends before (and is seen here) or waits for this link, which it then voids.
+      await lockPerson(tx, userId);
       if (madeBy !== null) {
-        // The person's memberships locked, then checked: a join answered meanwhile (answerJoinLink locks its
-        // row) either ends before (and is seen here) or waits for this link, which it then voids.
-        await tx.query('SELECT account_id FROM account_members WHERE user_id = $1 FOR UPDATE', [userId]);
         const notTheirs = await tx.query(
           `SELECT 1 FROM account_members m WHERE m.user_id = $1 AND NOT m.pending AND NOT EXISTS (
              SELECT 1 FROM account_members a WHERE a.user_id = $2 AND a.account_id = m.account_id

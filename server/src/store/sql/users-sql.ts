@@ -37,7 +37,7 @@ const inSomeActiveAccount = async (tx: Queryable, userId: string): Promise<boole
 
 /** User operations of the store. */
 export const userQueries = (db: Pick<Sql, 'query' | 'transaction'>): UserStore & JoinLinkStore => ({
-  async inviteUser({ accountId, email, role, linkDigests, nowMs, expiresMs }) {
+  async inviteUser({ accountId, email, role, linkDigest, nowMs, expiresMs }) {
     const lower = email.toLowerCase();
     return db.transaction(async (tx) => {
       const account = await tx.query('SELECT id FROM accounts WHERE id = $1', [accountId]);
@@ -81,7 +81,7 @@ export const userQueries = (db: Pick<Sql, 'query' | 'transaction'>): UserStore &
       await tx.query(
         `INSERT INTO user_links (digest, kind, user_id, account_id, created_ms, expires_ms)
          VALUES ($1, $2, $3, $4, $5, $6)`,
-        [linkDigests[linkKind], linkKind, user.id, accountId, nowMs, expiresMs],
+        [linkDigest, linkKind, user.id, accountId, nowMs, expiresMs],
       );
       const after = await memberIn(tx, accountId, user.id);
       if (after === null) throw new Error('inviteUser: the membership row vanished');
