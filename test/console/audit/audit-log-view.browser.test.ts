@@ -8,7 +8,9 @@ import { html } from 'lit';
 import { ConsoleApiError } from '../../../server/console/src/api.js';
 import '../../../server/console/src/audit/audit-log-view.js';
 import type { AuditLogView } from '../../../server/console/src/audit/audit-log-view.js';
+import { AUDIT_SUBJECT_KINDS as CONSOLE_KINDS } from '../../../server/console/src/audit/audit-kinds.js';
 import type { AuditEntry, Member } from '../../../server/console/src/types.js';
+import { AUDIT_SUBJECT_KINDS } from '../../../server/src/store/audit-store.js';
 import { ACCOUNT, StubApi, inShadow, mount, must, typeInto, until } from '../console-fixture.js';
 import { assertReachable } from '../reachable.js';
 
@@ -66,6 +68,10 @@ const shown = async (api: StubApi, state: Parameters<typeof mount>[2] = {}): Pro
 const textOf = (el: Element): string => (el.shadowRoot?.textContent ?? '').replace(/\s+/g, ' ');
 
 describe('<audit-log-view>', () => {
+  it('offers the subject kinds the server records, in its order', () => {
+    assert.deepEqual(CONSOLE_KINDS, [...AUDIT_SUBJECT_KINDS]);
+  });
+
   it('shows each entry: when, who, what, and the diff with long values folded', async () => {
     const api = new StubApi({
       [`GET ${FIRST}`]: { items: [PAUSED], next_before_seq: null },

@@ -9,25 +9,11 @@ import { mayAct } from '../roles.js';
 import { consoleStyles } from '../styles.js';
 import type { AuditEntry, AuditPage, Items, Member } from '../types.js';
 import { actorKindLabel, auditEntry, auditEntryStyles } from './audit-entry.js';
+import { AUDIT_SUBJECT_KINDS } from './audit-kinds.js';
 import { auditQuery, EMPTY_FILTERS, filtersOf, type AuditFilters } from './audit-filters.js';
 
 const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
-/** The subject kinds the server records (server/src/store/audit-store.ts). */
-const SUBJECT_KINDS = [
-  'account',
-  'environment',
-  'campaign',
-  'campaigns',
-  'access',
-  'token',
-  'webhook',
-  'session',
-  'setting',
-  'user',
-  'sso',
-  'audit',
-];
 /** Kinds of callers that are not a person picked by name. */
 const OTHER_ACTORS = ['operator_key', 'access', 'cli', 'system', 'anonymous'];
 
@@ -168,7 +154,7 @@ export class AuditLogView extends LitElement {
           <label for="audit-subject">Subject kind</label>
           <select id="audit-subject" name="subject_kind">
             <option value="">Any</option>
-            ${SUBJECT_KINDS.map(
+            ${AUDIT_SUBJECT_KINDS.map(
               (kind) => html`<option value=${kind} ?selected=${f.subject_kind === kind}>${kind}</option>`,
             )}
           </select>
