@@ -11,14 +11,12 @@ import { routeHash } from '../router.js';
 import { consoleStyles } from '../styles.js';
 import { loadAllCampaigns, matches } from './campaign-list.js';
 import { campaignRow } from './campaign-row.js';
+import { campaignsPager, pageOf } from './campaigns-pager.js';
 import { changeState, stateAnnouncement, stateNotice, undoLabel } from './campaign-state.js';
 import { campaignsStyles } from './campaigns-styles.js';
 import '../widgets/listening-now.js';
 import '../widgets/undo-notice.js';
 import { stackedTableStyles } from '../widgets/stacked-table.js';
-
-/** Rows per page of the table. */
-const PAGE_SIZE = 20;
 
 /** The notice beside a row whose state just changed, and the state its Undo goes back to (null: no Undo). */
 interface StateChange {
@@ -148,9 +146,7 @@ export class CampaignsView extends LitElement {
   #table(campaigns: RemoteCampaign[]): TemplateResult {
     const all = campaigns.length;
     const shown = campaigns.map((c, i) => ({ c, order: i + 1 })).filter(({ c }) => matches(c, this.query));
-    const pages = Math.max(1, Math.ceil(shown.length / PAGE_SIZE));
-    const page = Math.min(this.page, pages);
-    const rows = shown.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
+    const paged = pageOf(shown, this.page);
     return html`<p role="status" class="muted">
         ${
           this.query.trim() === ''
@@ -184,35 +180,13 @@ export class CampaignsView extends LitElement {
                     </tr>
                   </thead>
                   <tbody role="rowgroup">
-                    ${rows.map(({ c, order }) =>
+                    ${paged.rows.map(({ c, order }) =>
                       campaignRow(c, order, (select) => void this.#setState(c, select), this.#notice(c)),
                     )}
                   </tbody>
                 </table>
               </div>
-              ${
-                pages > 1
-                  ? html`<nav class="row pager" aria-label="Pages of campaigns">
-                      <button
-                        type="button"
-                        class="secondary"
-                        ?disabled=${page === 1}
-                        @click=${() => (this.page = page - 1)}
-                      >
-                        Previous page
-                      </button>
-                      <span>Page ${page} of ${pages}</span>
-                      <button
-                        type="button"
-                        class="secondary"
-                        ?disabled=${page === pages}
-                        @click=${() => (this.page = page + 1)}
-                      >
-                        Next page
-                      </button>
-                    </nav>`
-                  : nothing
-              }`
+              ${campaignsPager(paged, (page) => (this.page = page))}`
       }`;
   }
 
