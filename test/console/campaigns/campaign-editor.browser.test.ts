@@ -106,6 +106,37 @@ describe('<campaign-editor>', () => {
     assert.strictEqual(location.hash, '#/campaigns/camp-9');
   });
 
+  it('titles the page by what it edits, with links back to the list and to a stored campaign’s report and history', async () => {
+    const links = (el: CampaignEditor) =>
+      [...(el.shadowRoot?.querySelectorAll('.top-links a') ?? [])].map(
+        (a) => `${a.textContent.trim()} ${a.getAttribute('href') ?? ''}`,
+      );
+    const campaign = campaignOf();
+    const api = new StubApi({
+      'GET /environments/env-1/campaigns/camp-1': campaign,
+      [`GET ${LIST}`]: page([campaign]),
+    });
+    const created = await mount<CampaignEditor>(
+      html`<campaign-editor .campaignId=${null}></campaign-editor>`,
+      api,
+    );
+    await until(() => created.el.shadowRoot?.querySelector('form') !== null, { what: 'the form' });
+    assert.strictEqual(inShadow(created.el, 'h1').textContent, 'New campaign');
+    assert.deepEqual(links(created.el), ['Back to campaigns #/campaigns']);
+
+    const { el } = await mount<CampaignEditor>(
+      html`<campaign-editor .campaignId=${'camp-1'}></campaign-editor>`,
+      api,
+    );
+    await until(() => el.shadowRoot?.querySelector('form') !== null, { what: 'the form' });
+    assert.strictEqual(inShadow(el, 'h1').textContent, 'Edit Buy button');
+    assert.deepEqual(links(el), [
+      'Back to campaigns #/campaigns',
+      'Report #/campaigns/camp-1/report',
+      'History #/campaigns/camp-1/history',
+    ]);
+  });
+
   it('saves an edit with one PATCH that keeps the ids', async () => {
     const campaign = campaignOf();
     const api = new StubApi({

@@ -164,6 +164,35 @@ describe('<campaigns-view>', () => {
     assert.lengthOf(notices, 0);
   });
 
+  it('shows 20 campaigns a page, with Previous and Next; a search starts again at page 1', async () => {
+    const many = Array.from({ length: 45 }, (_, i) =>
+      campaignOf({ id: `camp-${i + 1}`, name: `Campaign ${i + 1}`, slug: null }),
+    );
+    const { el } = await listed(new StubApi({ [`GET ${listOf(ENV.id)}`]: page(many) }));
+    const pager = () => el.shadowRoot?.querySelector('nav.pager') ?? null;
+    const button = (text: string) =>
+      must([...(pager()?.querySelectorAll('button') ?? [])].find((b) => b.textContent.trim() === text));
+    assert.lengthOf(rows(el), 20);
+    assert.strictEqual(rows(el)[0], 'Campaign 1');
+    assert.match(must(pager()).textContent, /Page 1 of 3/);
+    assert.isTrue(button('Previous page').disabled);
+    button('Next page').click();
+    await el.updateComplete;
+    assert.strictEqual(rows(el)[0], 'Campaign 21');
+    button('Next page').click();
+    await el.updateComplete;
+    assert.deepEqual(rows(el), ['Campaign 41', 'Campaign 42', 'Campaign 43', 'Campaign 44', 'Campaign 45']);
+    assert.isTrue(button('Next page').disabled);
+    button('Previous page').click();
+    await el.updateComplete;
+    assert.match(must(pager()).textContent, /Page 2 of 3/);
+    // 11 campaigns match "Campaign 1" (1, 10-19): one page, so no pager, and the search starts at page 1.
+    typeInto(inShadow(el, '#search'), 'Campaign 1');
+    await el.updateComplete;
+    assert.lengthOf(rows(el), 11);
+    assert.isNull(pager());
+  });
+
   it('loads the campaigns of the environment chosen next', async () => {
     const staging = { ...ENV, id: 'env-2', name: 'Staging' };
     const api = new StubApi({

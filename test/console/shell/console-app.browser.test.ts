@@ -16,11 +16,13 @@ const emptyPage = {
   last_page: 1,
 };
 
-/** A fetch double that answers the console's routes by `METHOD path` (401 for the session when `signedIn` is false). */
+/**
+ * A fetch double that answers the console's routes by `METHOD path` (401 for the session when `signedIn` is false);
+ * `more` adds answers or replaces the usual ones.
+ */
 const serve = (signedIn: boolean, user?: unknown, more: Record<string, unknown> = {}) => {
   const asked: string[] = [];
   const answers: Record<string, unknown> = {
-    ...more,
     'GET /admin/v1/accounts': { items: [ACCOUNT] },
     'GET /admin/v1/accounts/acc-1/environments': { items: [ENV, STAGING] },
     'GET /admin/v1/environments/env-1/campaigns?_page=1&_max_per_page=100': emptyPage,
@@ -36,6 +38,7 @@ const serve = (signedIn: boolean, user?: unknown, more: Record<string, unknown> 
       listening: 0,
       counted_on: 'this-instance',
     },
+    ...more,
   };
   if (signedIn)
     answers['GET /admin/session'] = {
@@ -208,6 +211,46 @@ describe('<console-app>', () => {
       what: 'the session read again',
     });
     assert.strictEqual(server.asked[asked], 'POST /admin/v1/console/join');
+  });
+
+  it('takes a sign-in link out of the address at once, and says so when the link was already used', async () => {
+    history.replaceState(null, '', `${location.pathname}${location.search}#sign-in=fcl_spent`);
+    server = serve(false);
+    const app = mountApp();
+    await until(() => app.shadowRoot?.querySelector('sign-in-view') !== null, { what: 'the sign-in' });
+    assert.strictEqual(location.hash, '#/campaigns');
+    assert.strictEqual(server.asked[0], 'POST /admin/session');
+    assert.include(
+      inShadow<HTMLElement & { message: string }>(app, 'sign-in-view').message,
+      'This sign-in link was already used or has expired',
+    );
+  });
+
+  it('warns above every screen while the environment is in panic mode; the header moves the focus and opens the menu', async () => {
+    server = serve(true, undefined, {
+      'GET /admin/v1/accounts/acc-1/environments': { items: [{ ...ENV, panic: true }, STAGING] },
+    });
+    const app = mountApp();
+    await until(() => app.shadowRoot?.querySelector('campaigns-view') !== null, {
+      what: 'the campaigns view',
+    });
+    const notice = inShadow(app, 'main > p.notice.danger');
+    assert.include(notice.textContent, 'Panic mode is on in Production: every visitor gets the defaults.');
+    assert.strictEqual(must(notice.querySelector('a')).getAttribute('href'), '#/settings/api-key');
+
+    const toggle = inShadow(app, 'button.menu-toggle');
+    assert.strictEqual(toggle.getAttribute('aria-expanded'), 'false');
+    toggle.click();
+    await until(() => toggle.getAttribute('aria-expanded') === 'true' || undefined, {
+      what: 'the menu open',
+    });
+    inShadow(app, 'button.skip').click();
+    assert.strictEqual(app.shadowRoot?.activeElement?.id, 'main');
+
+    typeInto(inShadow(app, 'select[aria-label=Environment]'), 'env-2');
+    await until(() => app.shadowRoot?.querySelector('main > p.notice.danger') === null || undefined, {
+      what: 'no warning in an environment that is not in panic mode',
+    });
   });
 
   it('shows the sign-in without a session', async () => {

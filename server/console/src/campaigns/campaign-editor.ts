@@ -17,8 +17,9 @@ import { campaignForm } from './campaign-form.js';
 import { loadAllCampaigns } from './campaign-list.js';
 import { deleteCampaign } from './campaign-delete.js';
 import { errorSummary } from './editor-parts.js';
+import { editorLinks, editorTitle } from './editor-heading.js';
 import { editorStyles } from './editor-styles.js';
-import { fieldId, type FormKit } from './form-kit.js';
+import { focusField, type FormKit } from './form-kit.js';
 import { missingFlags } from './missing-flags.js';
 import { StateControl } from './state-control.js';
 import { handOverCreated, refusalOf, savedMessage, takeCreated } from './save-outcome.js';
@@ -108,29 +109,13 @@ export class CampaignEditor extends LitElement {
     super();
     consumeConsoleContext(this);
     this.campaignId = null;
-    this.campaign = null;
-    this.draft = null;
     this.count = null;
-    this.loadError = '';
-    this.serverErrors = new Map();
-    this.summary = [];
-    this.submitted = false;
     this.busy = false;
-    this.saved = '';
-    this.savedOnCreation = '';
-    this.warned = false;
-    this.deleteError = '';
-    this.goals = NO_GOALS;
+    this.#clear();
   }
 
-  protected override willUpdate(changed: PropertyValues<this>): void {
-    if (!changed.has('context') && !changed.has('campaignId')) return;
-    const key = `${this.context.environment?.id ?? ''}/${this.campaignId ?? ''}`;
-    if (key !== this.#loadedKey) void this.#load(key);
-  }
-
-  async #load(key: string): Promise<void> {
-    this.#loadedKey = key;
+  /** Nothing loaded and nothing said: the state before a campaign (or a new one) is shown. */
+  #clear(): void {
     Object.assign(this, {
       campaign: null,
       draft: null,
@@ -144,6 +129,17 @@ export class CampaignEditor extends LitElement {
       deleteError: '',
       goals: NO_GOALS,
     });
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    if (!changed.has('context') && !changed.has('campaignId')) return;
+    const key = `${this.context.environment?.id ?? ''}/${this.campaignId ?? ''}`;
+    if (key !== this.#loadedKey) void this.#load(key);
+  }
+
+  async #load(key: string): Promise<void> {
+    this.#loadedKey = key;
+    this.#clear();
     this.#stateControl.reset();
     const envId = this.context.environment?.id;
     if (envId === undefined) return;
@@ -235,31 +231,10 @@ export class CampaignEditor extends LitElement {
     this.deleteError = await deleteCampaign(this.context, this.campaign);
   }
 
-  #goTo(path: string): void {
-    const root = this.renderRoot;
-    const target =
-      root.querySelector<HTMLElement>(`#${fieldId(path)}`) ??
-      root.querySelector<HTMLElement>(`[data-path="${CSS.escape(path)}"]`);
-    target?.focus();
-  }
-
   override render() {
     const env = this.context.environment;
-    const title =
-      this.campaignId === null
-        ? 'New campaign'
-        : this.campaign === null
-          ? 'Campaign'
-          : `Edit ${this.campaign.name}`;
-    const links = html`<p class="row top-links">
-      <a href=${routeHash({ name: 'campaigns' })}>Back to campaigns</a>
-      ${
-        this.campaignId === null
-          ? nothing
-          : html`<a href=${routeHash({ name: 'report', campaignId: this.campaignId })}>Report</a>
-              <a href=${routeHash({ name: 'history', campaignId: this.campaignId })}>History</a>`
-      }
-    </p>`;
+    const title = editorTitle(this.campaignId, this.campaign);
+    const links = editorLinks(this.campaignId);
     if (env === null)
       return html`<h1>${title}</h1>
         <p class="notice">
@@ -294,7 +269,7 @@ export class CampaignEditor extends LitElement {
       ${links}
       <p class="muted">In ${env.name}. Saving publishes at once: decisions use the campaign as saved.</p>
       ${this.savedOnCreation === '' ? nothing : html`<p class="saved" role="status" data-testid="created-note">${this.savedOnCreation}</p>`}
-      ${errorSummary(this.summary, this.#placed, (path) => this.#goTo(path))} ${form}`;
+      ${errorSummary(this.summary, this.#placed, (path) => focusField(this.renderRoot, path))} ${form}`;
   }
 }
 

@@ -2,7 +2,7 @@
 // try them: searchable by name, slug, id and flag key, each with its state (changed here through the toggle
 // route), traffic, variations and last change, and links to its editor and report; above them, how many pages
 // listen to the environment's changes now (a toggle reaches those at once).
-import { LitElement, css, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { live } from 'lit/directives/live.js';
 import type { CampaignState, RemoteCampaign } from 'feature-ts/protocol';
 import { ConsoleApiError } from '../api.js';
@@ -11,13 +11,12 @@ import { routeHash } from '../router.js';
 import { consoleStyles } from '../styles.js';
 import { loadAllCampaigns, matches } from './campaign-list.js';
 import { campaignRow } from './campaign-row.js';
+import { campaignsPager, pageOf } from './campaigns-pager.js';
 import { changeState, stateAnnouncement, stateNotice, undoLabel } from './campaign-state.js';
+import { campaignsStyles } from './campaigns-styles.js';
 import '../widgets/listening-now.js';
 import '../widgets/undo-notice.js';
 import { stackedTableStyles } from '../widgets/stacked-table.js';
-
-/** Rows per page of the table. */
-const PAGE_SIZE = 20;
 
 /** The notice beside a row whose state just changed, and the state its Undo goes back to (null: no Undo). */
 interface StateChange {
@@ -31,61 +30,7 @@ interface StateChange {
  * @summary Campaigns of the chosen environment.
  */
 export class CampaignsView extends LitElement {
-  static override styles = [
-    consoleStyles,
-    stackedTableStyles('42rem'),
-    css`
-      /* Visually hidden texts are absolutely positioned: keep them inside the scrolling box at 360 px. */
-      .table-wrap {
-        position: relative;
-      }
-      .toolbar {
-        margin: 0 0 1rem;
-      }
-      .toolbar input {
-        max-width: 32rem;
-      }
-      .title {
-        margin: 0 0 0.75rem;
-      }
-      .title h1 {
-        margin: 0;
-      }
-      .env {
-        color: var(--muted);
-        font-weight: 400;
-      }
-      td select {
-        min-width: 8.5rem;
-      }
-      /* Under the state select; in a card, in the value column beside "Actions". */
-      td undo-notice {
-        margin-top: 0.35rem;
-        grid-column: 2;
-      }
-      td .actions {
-        display: flex;
-        flex-wrap: wrap;
-        gap: 0.5rem;
-        align-items: center;
-      }
-      details {
-        font-size: 0.85rem;
-        color: var(--warn);
-      }
-      details ul {
-        margin: 0.25rem 0 0;
-        padding-left: 1.1rem;
-      }
-      .slug {
-        display: block;
-        color: var(--muted);
-      }
-      .pager {
-        margin-top: 0.75rem;
-      }
-    `,
-  ];
+  static override styles = [consoleStyles, stackedTableStyles('42rem'), campaignsStyles];
 
   static override properties = {
     context: { state: true },
@@ -201,9 +146,7 @@ export class CampaignsView extends LitElement {
   #table(campaigns: RemoteCampaign[]): TemplateResult {
     const all = campaigns.length;
     const shown = campaigns.map((c, i) => ({ c, order: i + 1 })).filter(({ c }) => matches(c, this.query));
-    const pages = Math.max(1, Math.ceil(shown.length / PAGE_SIZE));
-    const page = Math.min(this.page, pages);
-    const rows = shown.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
+    const paged = pageOf(shown, this.page);
     return html`<p role="status" class="muted">
         ${
           this.query.trim() === ''
@@ -237,35 +180,13 @@ export class CampaignsView extends LitElement {
                     </tr>
                   </thead>
                   <tbody role="rowgroup">
-                    ${rows.map(({ c, order }) =>
+                    ${paged.rows.map(({ c, order }) =>
                       campaignRow(c, order, (select) => void this.#setState(c, select), this.#notice(c)),
                     )}
                   </tbody>
                 </table>
               </div>
-              ${
-                pages > 1
-                  ? html`<nav class="row pager" aria-label="Pages of campaigns">
-                      <button
-                        type="button"
-                        class="secondary"
-                        ?disabled=${page === 1}
-                        @click=${() => (this.page = page - 1)}
-                      >
-                        Previous page
-                      </button>
-                      <span>Page ${page} of ${pages}</span>
-                      <button
-                        type="button"
-                        class="secondary"
-                        ?disabled=${page === pages}
-                        @click=${() => (this.page = page + 1)}
-                      >
-                        Next page
-                      </button>
-                    </nav>`
-                  : nothing
-              }`
+              ${campaignsPager(paged, (page) => (this.page = page))}`
       }`;
   }
 

@@ -1,6 +1,7 @@
 // What the editor's parts share: each input's id is made from the field path the server uses in its errors
 // (`variation_groups[0].name` → `f-variation_groups-0-name`), so a server error finds its input, and the kit
-// records which paths were shown next to an input so that the rest go into the error summary.
+// records which paths were shown next to an input so that the rest go into the error summary; the summary's
+// buttons focus an input by its path.
 import { html, nothing, type TemplateResult } from 'lit';
 
 /** The editor's services for the template functions of its parts. */
@@ -38,3 +39,11 @@ export const described = (
 /** The value of an input, select or textarea event target. */
 export const valueOf = (event: Event): string =>
   (event.target as HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement).value;
+
+/** Focuses the input of a field path in `root`: by its id, else the element that names the path (a group). */
+export const focusField = (root: ParentNode, path: string): void => {
+  const target =
+    root.querySelector<HTMLElement>(`#${fieldId(path)}`) ??
+    root.querySelector<HTMLElement>(`[data-path="${CSS.escape(path)}"]`);
+  target?.focus();
+};

@@ -1,4 +1,4 @@
-// The group → role and email domain → role rows of the single sign-on form (sso-settings-view.ts): each row's
+// The group → role and email domain → role rows of the single sign-on form (sso-form.ts): each row's
 // value, its role and a Remove, then an Add. The server's message about a row is said under it.
 import { html, nothing, type TemplateResult } from 'lit';
 import { ROLES, type Role } from '../roles.js';

@@ -3,15 +3,15 @@
 // with a Replace that reveals an input, and an empty input keeps the stored one. The server's refusal (such as
 // an issuer it cannot discover) is said next to the field it names and above Save. Only an admin of the account
 // (or the operator key) may see or change it: anyone else is told so, and nothing is asked of the server.
-import { LitElement, css, html, nothing, type PropertyValues } from 'lit';
+import { LitElement, css, html, type PropertyValues } from 'lit';
 import { ConsoleApiError, seg } from '../api.js';
 import { consumeConsoleContext, type ConsoleContext } from '../console-context.js';
 import { mayAct } from '../roles.js';
 import { consoleStyles } from '../styles.js';
 import type { SsoSettings } from '../types.js';
 import { confirmAction } from '../widgets/confirm.js';
-import '../widgets/copy-button.js';
-import { roleRows, type MapKind, type MapRow } from './sso-role-rows.js';
+import { ssoForm, type SsoDraft } from './sso-form.js';
+import type { MapRow } from './sso-role-rows.js';
 
 const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
@@ -61,7 +61,7 @@ export class SsoSettingsView extends LitElement {
   declare loading: boolean;
   declare loadError: string;
   /** The text fields and the switch as edited. */
-  declare draft: { name: string; issuer: string; client_id: string; groups_claim: string; enabled: boolean };
+  declare draft: SsoDraft;
   declare groupRows: readonly MapRow[];
   declare domainRows: readonly MapRow[];
   /** Whether the secret input is shown (always when nothing is stored). */
@@ -177,112 +177,20 @@ export class SsoSettingsView extends LitElement {
     }
   }
 
-  /** A text input bound to `draft[field]`, with the server's message about it under it. */
-  #text(field: 'name' | 'issuer' | 'client_id' | 'groups_claim', label: string, hint: string) {
-    const id = `sso-${field}`;
-    const error = this.fieldErrors.get(field);
-    return html`<div class="field">
-      <label for=${id}>${label} <span class="hint">${hint}</span></label>
-      <input
-        id=${id}
-        type=${field === 'issuer' ? 'url' : 'text'}
-        .value=${this.draft[field]}
-        aria-invalid=${error === undefined ? 'false' : 'true'}
-        aria-describedby=${error === undefined ? nothing : `${id}-error`}
-        @input=${(e: Event) => (this.draft = { ...this.draft, [field]: (e.target as HTMLInputElement).value })}
-      />
-      ${error === undefined ? nothing : html`<p id="${id}-error" class="error">${error}</p>`}
-    </div>`;
-  }
-
-  #secret() {
-    const error = this.fieldErrors.get('client_secret');
-    if (!this.replacingSecret)
-      return html`<div class="field">
-        <p class="row" id="sso-secret-label">
-          <strong>Client secret</strong> Set
-          <button type="button" class="secondary" @click=${() => (this.replacingSecret = true)}>
-            Replace<span class="visually-hidden"> the client secret</span>
-          </button>
-        </p>
-      </div>`;
-    return html`<div class="field">
-      <label for="sso-secret"
-        >Client secret
-        <span class="hint"
-          >${this.settings === null ? 'as the provider issued it' : 'empty keeps the stored one'}</span
-        ></label
-      >
-      <input
-        id="sso-secret"
-        type="password"
-        autocomplete="off"
-        aria-invalid=${error === undefined ? 'false' : 'true'}
-        aria-describedby=${error === undefined ? nothing : 'sso-secret-error'}
-      />
-      ${error === undefined ? nothing : html`<p id="sso-secret-error" class="error">${error}</p>`}
-    </div>`;
-  }
-
-  /** The rows of `kind`, edited in place (the rows are read when an event runs, not when the rows were drawn). */
-  #map(kind: MapKind) {
-    const current = () => (kind === 'group' ? this.groupRows : this.domainRows);
-    return roleRows(kind, current, this.fieldErrors, (next) =>
-      kind === 'group' ? (this.groupRows = next) : (this.domainRows = next),
-    );
-  }
-
   #form() {
-    const stored = this.settings;
-    return html`<form
-      class="card"
-      aria-labelledby="sso-title"
-      novalidate
-      @submit=${(e: Event) => void this.#save(e)}
-    >
-      <h2 id="sso-title">Provider</h2>
-      ${this.#text('name', 'Button name', 'the sign-in says "Sign in with <name>"')}
-      ${this.#text('issuer', 'Issuer URL', 'exactly as its /.well-known/openid-configuration names it')}
-      ${this.#text('client_id', 'Client id', '')} ${this.#secret()}
-      ${this.#text('groups_claim', 'Groups claim', 'the ID token claim that holds the groups')}
-      <p class="hint">
-        The highest role among the matching groups and email domain wins; no match, no entry.
-      </p>
-      ${this.#map('group')} ${this.#map('domain')}
-      <div class="field">
-        <label class="row"
-          ><input
-            type="checkbox"
-            .checked=${this.draft.enabled}
-            @change=${(e: Event) =>
-              (this.draft = { ...this.draft, enabled: (e.target as HTMLInputElement).checked })}
-          />
-          Offer single sign-on at the sign-in</label
-        >
-      </div>
-      ${
-        stored === null
-          ? nothing
-          : html`<div class="field">
-              <p><strong>Redirect URI</strong> <span class="hint">register it at the provider</span></p>
-              <p class="row">
-                <code>${stored.redirect_uri}</code>
-                <copy-button .value=${stored.redirect_uri} label="redirect URI"></copy-button>
-              </p>
-            </div>`
-      }
-      ${this.saveError === '' ? nothing : html`<p class="error" role="alert">Not saved: ${this.saveError}</p>`}
-      <div class="row">
-        <button type="submit">Save</button>
-        ${
-          stored === null
-            ? nothing
-            : html`<button type="button" class="secondary danger" @click=${() => void this.#delete()}>
-                Remove single sign-on
-              </button>`
-        }
-      </div>
-    </form>`;
+    return ssoForm({
+      settings: this.settings,
+      draft: this.draft,
+      replacingSecret: this.replacingSecret,
+      saveError: this.saveError,
+      fieldErrors: this.fieldErrors,
+      rows: (kind) => (kind === 'group' ? this.groupRows : this.domainRows),
+      setRows: (kind, rows) => (kind === 'group' ? (this.groupRows = rows) : (this.domainRows = rows)),
+      edit: (change) => (this.draft = { ...this.draft, ...change }),
+      replaceSecret: () => (this.replacingSecret = true),
+      save: (event) => void this.#save(event),
+      remove: () => void this.#delete(),
+    });
   }
 
   override render() {

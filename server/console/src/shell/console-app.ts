@@ -1,9 +1,9 @@
 // The console's shell: signs in (with the operator key, or with a one-time link in the URL fragment), keeps the
 // chosen account and environment, provides them to every view (@lit/context), and shows the screen of the
-// current hash route under a header (account-choosers.ts) and a menu (console-menu.ts).
+// current hash route under a header (console-header.ts) and a menu (console-menu.ts).
 import { ContextProvider } from '@lit/context';
-import { LitElement, html, nothing, type PropertyValues } from 'lit';
-import { ConsoleApi, ConsoleApiError, seg, type SessionAnswer } from '../api.js';
+import { LitElement, html, type PropertyValues } from 'lit';
+import { ConsoleApi, seg, type SessionAnswer } from '../api.js';
 import { consoleContext, type ConsoleContext } from '../console-context.js';
 import { parseRoute, routeHash, type Route } from '../router.js';
 import { consoleStyles } from '../styles.js';
@@ -14,11 +14,15 @@ import '../sign-in/choose-password-view.js';
 import { forgetJoinToken, keptJoinToken } from './join-token.js';
 import { takePersonLink } from './person-link.js';
 import { JOIN_SIGN_IN, joinScreen, type JoinOutcome } from './join-screen.js';
-import { accountChoosers } from './account-choosers.js';
+import { consoleHeader } from './console-header.js';
+import { panicNotice } from './panic-notice.js';
 import { consoleMenu } from './console-menu.js';
 import { routeView } from './route-view.js';
 import { saveChoice, savedChoice, type Choice } from './saved-choice.js';
+import { signInLinkRefusal, takeSignInLink } from './sign-in-link.js';
 import { mayAct, type SessionUser } from '../roles.js';
+
+const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 /**
  * The whole console.
@@ -107,21 +111,14 @@ export class ConsoleApp extends LitElement {
     this.joinToken = opened.kind === 'join' ? opened.token : keptJoinToken();
     if (this.joinToken !== null) this.signInMessage = JOIN_SIGN_IN;
     if (opened.kind === 'refused') this.signInMessage = opened.message;
-    const link = /^#sign-in=([A-Za-z0-9_-]+)$/.exec(location.hash)?.[1];
-    if (link !== undefined) {
-      // The token is spent either way: take it out of the address bar and the history at once.
-      history.replaceState(null, '', `${location.pathname}${routeHash({ name: 'campaigns' })}`);
+    const link = takeSignInLink(routeHash({ name: 'campaigns' }));
+    if (link !== null) {
       this.route = { name: 'campaigns' };
       try {
         await this.#signedIn(await this.#api.signIn({ sign_in_link: link }));
         return;
       } catch (error) {
-        this.signInMessage =
-          error instanceof ConsoleApiError && error.status === 401
-            ? 'This sign-in link was already used or has expired: sign in with the operator key, or get a new link with `npx feature-server console`.'
-            : error instanceof Error
-              ? error.message
-              : String(error);
+        this.signInMessage = signInLinkRefusal(error);
       }
     }
     try {
@@ -135,7 +132,7 @@ export class ConsoleApp extends LitElement {
       if (opened.kind === 'refused') this.#notify(opened.message, 'error');
     } catch (error) {
       this.phase = 'signed-out';
-      this.signInMessage = error instanceof Error ? error.message : String(error);
+      this.signInMessage = messageOf(error);
     }
   }
 
@@ -146,6 +143,14 @@ export class ConsoleApp extends LitElement {
     // A new server with no account yet: the first thing to do is to make one.
     if (this.context.account === null) location.hash = routeHash({ name: 'account' });
     this.phase = 'signed-in';
+  }
+
+  /** A sign-in screen signed someone in: the console opens, or the screen says why it could not. */
+  #openFor(session: SessionAnswer): void {
+    this.#signedIn(session).catch((error: unknown) => {
+      this.phase = 'signed-out';
+      this.signInMessage = messageOf(error);
+    });
   }
 
   async #reload(choose: Choice = {}): Promise<void> {
@@ -209,14 +214,12 @@ export class ConsoleApp extends LitElement {
       await this.#reload({ accountId: joined.accountId });
       location.hash = routeHash({ name: 'campaigns' });
     };
-    show().catch((error: unknown) =>
-      this.#notify(error instanceof Error ? error.message : String(error), 'error'),
-    );
+    show().catch((error: unknown) => this.#notify(messageOf(error), 'error'));
   }
 
   #choose(what: 'account' | 'environment', id: string): void {
     void this.#reload(what === 'account' ? { accountId: id } : { envId: id }).catch((error: unknown) =>
-      this.#notify(error instanceof Error ? error.message : String(error), 'error'),
+      this.#notify(messageOf(error), 'error'),
     );
   }
 
@@ -229,10 +232,7 @@ export class ConsoleApp extends LitElement {
           .token=${this.personLink.token}
           @signed-in=${(event: HTMLElementEventMap['signed-in']) => {
             this.personLink = null;
-            void this.#signedIn(event.detail).catch((error: unknown) => {
-              this.phase = 'signed-out';
-              this.signInMessage = error instanceof Error ? error.message : String(error);
-            });
+            this.#openFor(event.detail);
           }}
         ></choose-password-view>
       </div>`;
@@ -240,11 +240,7 @@ export class ConsoleApp extends LitElement {
       return html`<div class="sign-in">
         <sign-in-view
           .message=${this.signInMessage}
-          @signed-in=${(event: HTMLElementEventMap['signed-in']) =>
-            void this.#signedIn(event.detail).catch((error: unknown) => {
-              this.phase = 'signed-out';
-              this.signInMessage = error instanceof Error ? error.message : String(error);
-            })}
+          @signed-in=${(event: HTMLElementEventMap['signed-in']) => this.#openFor(event.detail)}
         ></sign-in-view>
       </div>`;
     if (this.joinToken !== null)
@@ -253,40 +249,15 @@ export class ConsoleApp extends LitElement {
         signOut: () => void this.#signOut(),
       });
     const { context } = this;
-    return html` <header class="top">
-        <button
-          type="button"
-          class="secondary skip"
-          @click=${() => this.renderRoot.querySelector<HTMLElement>('#main')?.focus()}
-        >
-          Skip to content
-        </button>
-        <button
-          type="button"
-          class="secondary menu-toggle"
-          aria-controls="menu"
-          aria-expanded=${this.menuOpen ? 'true' : 'false'}
-          @click=${() => (this.menuOpen = !this.menuOpen)}
-        >
-          Menu
-        </button>
-        <span class="brand">feature console</span>
-        ${accountChoosers(context, (what, id) => this.#choose(what, id))}
-        <button type="button" class="secondary" @click=${() => void this.#signOut()}>Sign out</button>
-      </header>
+    return html` ${consoleHeader(context, this.menuOpen, {
+        skip: () => this.renderRoot.querySelector<HTMLElement>('#main')?.focus(),
+        toggleMenu: () => (this.menuOpen = !this.menuOpen),
+        choose: (what, id) => this.#choose(what, id),
+        signOut: () => void this.#signOut(),
+      })}
       <div class="layout">
         ${consoleMenu(this.route, this.menuOpen, (need) => mayAct(this.#user, context.account?.id ?? null, need))}
-        <main id="main" tabindex="-1">
-          ${
-            context.environment?.panic === true
-              ? html`<p class="notice danger">
-                  Panic mode is on in ${context.environment.name}: every visitor gets the defaults.
-                  <a href=${routeHash({ name: 'environments' })}>Turn it off in API Key &amp; Settings</a>.
-                </p>`
-              : nothing
-          }
-          ${routeView(this.route)}
-        </main>
+        <main id="main" tabindex="-1">${panicNotice(context.environment)} ${routeView(this.route)}</main>
       </div>
       <div
         class="toast ${this.notice === null ? '' : `shown ${this.notice.kind}`}"
