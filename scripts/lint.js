@@ -17,7 +17,11 @@ const BESIDE = [
 const AFTER = [
   { name: 'manifest', command: 'node', args: ['scripts/manifest.js', '--check'] },
   { name: 'readme elements', command: 'node', args: ['scripts/readme-elements.js', '--check'] },
-  { name: 'server shape', command: 'node', args: ['--import', 'tsx', 'scripts/server-shape.ts'] },
+  {
+    name: 'server shape',
+    command: 'node',
+    args: ['--import', 'tsx', 'scripts/server-shape.ts', '--strict-lines'],
+  },
   { name: 'sdk shape', command: 'node', args: ['--import', 'tsx', 'scripts/sdk-shape.ts'] },
 ];
 
