@@ -112,10 +112,21 @@ export const literalAddress = (hostname: string): string | null => {
   return isIP(bare) === 0 ? null : bare;
 };
 
-/** Why a webhook URL whose host is a literal refused address is refused, naming the setting; else null. */
+/** `localhost` or a name under it, written any way a URL's host can be (a trailing dot, any case). */
+export const isLocalhost = (name: string): boolean => {
+  const bare = name.toLowerCase().replace(/\.$/, '');
+  return bare === 'localhost' || bare.endsWith('.localhost');
+};
+
+/**
+ * Why a webhook URL is refused before any name is resolved, naming the setting; else null: a literal refused
+ * address, or a `localhost` name, which is loopback by definition (RFC 6761) whatever DNS says.
+ */
 export const literalAddressProblem = (url: URL): string | null => {
+  const unless = `webhooks reach only public addresses unless the server is started with ${PRIVATE_NETWORKS_SETTING}`;
+  if (isLocalhost(url.hostname)) return `must not point to a loopback address (${url.hostname}): ${unless}`;
   const address = literalAddress(url.hostname);
   const kind = address === null ? null : refusedAddressKind(address);
   if (address === null || kind === null) return null;
-  return `must not point to ${kind} (${address}): webhooks reach only public addresses unless the server is started with ${PRIVATE_NETWORKS_SETTING}`;
+  return `must not point to ${kind} (${address}): ${unless}`;
 };

@@ -11,6 +11,7 @@
 // allows it (FEATURE_WEBHOOK_PRIVATE_NETWORKS=allow), those names are exactly the receivers the setting is
 // for, and the tenants are the operator's own teams, so the system's resolver answers then, as it always did.
 import { lookup, Resolver } from 'node:dns/promises';
+import { isLocalhost } from './webhook-address.js';
 
 /** One address a target's name resolves to. */
 export interface ResolvedAddress {
@@ -35,12 +36,6 @@ const LOOPBACK: readonly ResolvedAddress[] = [
   { address: '127.0.0.1', family: 4 },
   { address: '::1', family: 6 },
 ];
-
-/** `localhost` or a name under it, written any way a URL's host can be (a trailing dot, any case). */
-const isLocalhost = (name: string): boolean => {
-  const bare = name.toLowerCase().replace(/\.$/, '');
-  return bare === 'localhost' || bare.endsWith('.localhost');
-};
 
 /** Rejects when `signal` aborts: getaddrinfo cannot be stopped, only no longer waited for. */
 const aborted = (signal: AbortSignal): Promise<never> =>

@@ -1,6 +1,6 @@
 // A webhook cannot be aimed at the server's own network (issue 36 follow-up): a URL whose host is a literal
-// loopback, link-local or private address, in any spelling, is refused at creation with a 400 naming url and
-// the setting that allows it, and nothing is stored. A name is accepted here (what it resolves to is checked
+// loopback, link-local or private address, in any spelling, or a `localhost` name, is refused at creation with
+// a 400 naming url and the setting that allows it, and nothing is stored. Any other name is accepted here (what it resolves to is checked
 // at each delivery: test/server/webhooks/webhook-private-networks.test.ts); with
 // FEATURE_WEBHOOK_PRIVATE_NETWORKS=allow the same addresses are accepted.
 import assert from 'node:assert/strict';
@@ -18,6 +18,9 @@ const OWN_NETWORK = [
   'http://[::ffff:127.0.0.1]:9/hook',
   'http://2130706433:9/hook',
   'https://10.0.0.5/hook',
+  // Loopback by name (RFC 6761), whatever DNS says: refused before any lookup, as a literal loopback is.
+  'http://localhost:9/hook',
+  'http://api.LOCALHOST.:9/hook',
 ];
 
 void describe('webhook creation, addresses of the server network', () => {
@@ -62,7 +65,11 @@ void describe('webhook creation, addresses of the server network', () => {
 
   void it('accepts a name and a public address by default', async () => {
     const app = await started();
-    for (const url of ['http://localhost:9/hook', 'https://93.184.215.14/hook']) {
+    for (const url of [
+      'https://hooks.example.com/hook',
+      'http://localhost.example.com/hook',
+      'https://93.184.215.14/hook',
+    ]) {
       const answer = await post(`${app.url}/admin/v1/environments/${envId}/webhooks`, { url }, auth);
       assert.equal(answer.status, 201, `${url}: ${JSON.stringify(answer.body)}`);
     }

@@ -87,6 +87,9 @@ void describe('webhook addresses', () => {
       'http://[::ffff:127.0.0.1]/hook',
       'https://169.254.169.254/latest/meta-data/',
       'http://[2002:a9fe:a9fe::]/latest/meta-data/',
+      // Loopback by name (RFC 6761), in any case and with a trailing dot.
+      'http://localhost:9/hook',
+      'http://Api.Localhost./hook',
     ])
       assert.match(
         literalAddressProblem(new URL(url)) ?? 'accepted',
@@ -94,9 +97,9 @@ void describe('webhook addresses', () => {
         url,
       );
     assert.equal(
-      literalAddressProblem(new URL('http://localhost:9/hook')),
+      literalAddressProblem(new URL('http://localhost.example.com:9/hook')),
       null,
-      'a name: checked when sent',
+      'another name: checked when sent',
     );
     assert.equal(literalAddressProblem(new URL('https://93.184.215.14/hook')), null);
   });
